@@ -1,0 +1,76 @@
+package io.sluice.filters;
+
+import io.sluice.doc.Document;
+import io.sluice.job.StepArgs;
+import io.sluice.pipeline.Filter;
+import io.sluice.pipeline.Verdict;
+
+/**
+ * Keeps documents whose length lies within bounds: characters (code points, as Python's {@code len}),
+ * whitespace-separated words, and lines ({@code \n}-separated). Any bound may be left out.
+ */
+public final class LengthFilter extends Filter {
+    private final Long minChars;
+    private final Long maxChars;
+    private final Long minWords;
+    private final Long maxWords;
+    private final Long minLines;
+    private final Long maxLines;
+
+    public LengthFilter(StepArgs args) {
+        super(args);
+        minChars = args.optionalInteger("min_chars");
+        maxChars = args.optionalInteger("max_chars");
+        minWords = args.optionalInteger("min_words");
+        maxWords = args.optionalInteger("max_words");
+        minLines = args.optionalInteger("min_lines");
+        maxLines = args.optionalInteger("max_lines");
+    }
+
+    @Override
+    public Verdict filter(Document doc) {
+        String t = doc.text();
+        if (minChars != null || maxChars != null) {
+            long chars = t.codePointCount(0, t.length());
+            if (minChars != null && chars < minChars) {
+                return Verdict.drop("too_few_chars");
+            }
+            if (maxChars != null && chars > maxChars) {
+                return Verdict.drop("too_many_chars");
+            }
+        }
+        if (minWords != null || maxWords != null) {
+            long words = countWords(t);
+            if (minWords != null && words < minWords) {
+                return Verdict.drop("too_few_words");
+            }
+            if (maxWords != null && words > maxWords) {
+                return Verdict.drop("too_many_words");
+            }
+        }
+        if (minLines != null || maxLines != null) {
+            long lines = t.isEmpty() ? 0 : t.chars().filter(c -> c == '\n').count() + 1;
+            if (minLines != null && lines < minLines) {
+                return Verdict.drop("too_few_lines");
+            }
+            if (maxLines != null && lines > maxLines) {
+                return Verdict.drop("too_many_lines");
+            }
+        }
+        return Verdict.KEEP;
+    }
+
+    /** Whitespace-separated words, as Python's {@code len(text.split())}. */
+    static long countWords(String t) {
+        long n = 0;
+        boolean inWord = false;
+        for (int i = 0; i < t.length(); i++) {
+            boolean ws = Character.isWhitespace(t.charAt(i)) || Character.isSpaceChar(t.charAt(i));
+            if (!ws && !inWord) {
+                n++;
+            }
+            inWord = !ws;
+        }
+        return n;
+    }
+}

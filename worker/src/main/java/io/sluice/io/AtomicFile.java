@@ -1,0 +1,88 @@
+package io.sluice.io;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * An output file written under a temporary name ({@code <name>.tmp}, which no {@code *.jsonl*} glob
+ * matches) and renamed into place by {@link #commit()}. A process killed before the commit leaves no
+ * file under the final name; the next attempt overwrites the temporary one.
+ */
+public final class AtomicFile extends FilterOutputStream {
+    public static final String TMP_SUFFIX = ".tmp";
+    private final Path target;
+    private final Path tmp;
+    private final FileChannel channel;
+    private boolean closed;
+
+    private AtomicFile(Path target, Path tmp, FileChannel channel) {
+        super(Channels.newOutputStream(channel));
+        this.target = target;
+        this.tmp = tmp;
+        this.channel = channel;
+    }
+
+    public static AtomicFile create(Path target) throws IOException {
+        Path parent = target.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        Path tmp = parent.resolve(target.getFileName() + TMP_SUFFIX);
+        FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        return new AtomicFile(target, tmp, ch);
+    }
+
+    /** Writes all of {@code bytes} to {@code target} atomically. */
+    public static void write(Path target, byte[] bytes) throws IOException {
+        try (AtomicFile f = create(target)) {
+            f.write(bytes);
+            f.commit();
+        }
+    }
+
+    public Path target() {
+        return target;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+    }
+
+    /** Flushes to disk and renames into place. */
+    public void commit() throws IOException {
+        out.flush();
+        channel.force(false);
+        closed = true;
+        out.close();
+        move(tmp, target);
+    }
+
+    static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** Without a commit, closing discards the temporary file. */
+    @Override
+    public void close() throws IOException {
+        if (!closed) {
+            closed = true;
+            try {
+                out.close();
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.sluice.io;
+
+import com.github.luben.zstd.ZstdInputStream;
+import com.github.luben.zstd.ZstdOutputStream;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
+
+/**
+ * The compressions Sluice reads (chosen by file extension, checked against the magic bytes) and
+ * writes ({@code zstd}, {@code gzip}, {@code none}).
+ */
+public enum Compression {
+    NONE("", new byte[0]),
+    GZIP(".gz", new byte[] {0x1f, (byte) 0x8b}),
+    ZSTD(".zst", new byte[] {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd}),
+    BZIP2(".bz2", new byte[] {'B', 'Z', 'h'}),
+    XZ(".xz", new byte[] {(byte) 0xfd, '7', 'z', 'X', 'Z', 0});
+
+    private final String extension;
+    private final byte[] magic;
+
+    Compression(String extension, byte[] magic) {
+        this.extension = extension;
+        this.magic = magic;
+    }
+
+    public String extension() {
+        return extension;
+    }
+
+    public static Compression fromFileName(String name) {
+        String n = name.toLowerCase(Locale.ROOT);
+        if (n.endsWith(".gz") || n.endsWith(".gzip")) {
+            return GZIP;
+        }
+        if (n.endsWith(".zst") || n.endsWith(".zstd")) {
+            return ZSTD;
+        }
+        if (n.endsWith(".bz2")) {
+            return BZIP2;
+        }
+        if (n.endsWith(".xz")) {
+            return XZ;
+        }
+        return NONE;
+    }
+
+    /** The job-file word for an output compression. */
+    public static Compression fromConfig(String word) {
+        return switch (word.toLowerCase(Locale.ROOT)) {
+            case "zstd", "zst" -> ZSTD;
+            case "gzip", "gz" -> GZIP;
+            case "none" -> NONE;
+            default -> throw new IllegalArgumentException("compression must be one of zstd, gzip, none; got '" + word + "'");
+        };
+    }
+
+    /**
+     * Wraps a raw file stream in the decompressor, after checking the magic bytes; {@code name} is used
+     * in the error message when the bytes do not match the extension.
+     */
+    public InputStream decompress(InputStream raw, String name) throws IOException {
+        BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+        if (magic.length > 0) {
+            in.mark(magic.length);
+            byte[] head = in.readNBytes(magic.length);
+            in.reset();
+            if (head.length == 0) {
+                return in; // an empty file holds no documents in any format
+            }
+            for (int i = 0; i < magic.length; i++) {
+                if (i >= head.length || head[i] != magic[i]) {
+                    throw new IOException(name + ": not a " + this.name().toLowerCase(Locale.ROOT)
+                            + " file (the extension says " + extension + " but the first bytes do not match)");
+                }
+            }
+        }
+        return switch (this) {
+            case NONE -> in;
+            case GZIP -> new GZIPInputStream(in, 1 << 16);
+            case ZSTD -> {
+                ZstdInputStream z = new ZstdInputStream(in);
+                z.setContinuous(false);
+                yield z;
+            }
+            case BZIP2 -> new BZip2CompressorInputStream(in, true);
+            case XZ -> new XZCompressorInputStream(in, true);
+        };
+    }
+
+    /** Compressed output with deterministic bytes: the same input always gives the same file. */
+    public OutputStream compress(OutputStream raw) throws IOException {
+        return switch (this) {
+            case NONE -> raw;
+            case GZIP -> new GZIPOutputStream(raw, 1 << 16); // Java writes mtime 0: reproducible
+            case ZSTD -> new ZstdOutputStream(raw, 3);
+            default -> throw new IOException("writing " + this + " is not supported; use zstd, gzip or none");
+        };
+    }
+}

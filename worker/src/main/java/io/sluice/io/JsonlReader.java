@@ -1,0 +1,314 @@
+package io.sluice.io;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.doc.Document;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Reads JSON lines from one {@link InputPiece} with no per-line copy: the (decompressed) bytes go into
+ * one reused buffer, lines are found by scanning for {@code '\n'}, and Jackson's streaming parser
+ * runs over each line's bytes in place. Only the text (and id) are decoded; metadata is parsed when a
+ * step asks for it.
+ *
+ * <p>Field mapping follows datatrove's JsonlReader: {@code text_key} and {@code id_key} are taken
+ * out, {@code metadata} is the document's metadata, other top-level keys are folded into it, and
+ * {@code default_metadata} fills keys the line lacks. The default id is {@code <file>/<line index>};
+ * for a piece of a split file, where line indices are unknown, it is {@code <file>/b<byte offset>}.
+ */
+public final class JsonlReader {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
+
+    /** What the reader does with one bad line; corrupt compressed streams always end the file. */
+    public enum OnError { FAIL, SKIP }
+
+    /** Receives each document and hears about skipped lines. */
+    public interface Handler {
+        /** Returns false to stop reading (a limit was reached). */
+        boolean document(Document doc) throws IOException;
+
+        void skipped(String reason, String message);
+    }
+
+    public record Options(String textKey, String idKey, Map<String, Object> defaultMetadata, OnError onError) {
+    }
+
+    /** A problem in the input, with the file and position in its message. */
+    public static final class BadInputException extends IOException {
+        public BadInputException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private final Options options;
+    private byte[] buf = new byte[1 << 20];
+
+    public JsonlReader(Options options) {
+        this.options = options;
+    }
+
+    /**
+     * Reads one piece; returns the number of uncompressed bytes read.
+     *
+     * @param root the folder that {@code piece.file()} is relative to
+     */
+    public long read(Path root, InputPiece piece, Handler handler) throws IOException {
+        Path path = root.resolve(piece.file());
+        Compression compression = Compression.fromFileName(piece.file());
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            long start = piece.wholeFile() ? 0 : alignToLineStart(ch, piece.start());
+            ch.position(start);
+            CountingStream counted = new CountingStream(Channels.newInputStream(ch));
+            InputStream in = compression.decompress(counted, piece.file());
+            try (in) {
+                return frame(in, piece, start, compression, counted, handler);
+            }
+        }
+    }
+
+    /** The first line starting at or after {@code pos}: a line belongs to the range holding its first byte. */
+    private static long alignToLineStart(FileChannel ch, long pos) throws IOException {
+        if (pos == 0) {
+            return 0;
+        }
+        ByteBuffer b = ByteBuffer.allocate(1 << 16);
+        long p = pos - 1;
+        while (true) {
+            b.clear();
+            int n = ch.read(b, p);
+            if (n <= 0) {
+                return ch.size();
+            }
+            for (int i = 0; i < n; i++) {
+                if (b.get(i) == '\n') {
+                    return p + i + 1;
+                }
+            }
+            p += n;
+        }
+    }
+
+    private long frame(InputStream in, InputPiece piece, long startOffset, Compression compression,
+                       CountingStream counted, Handler handler) throws IOException {
+        boolean split = !piece.wholeFile();
+        long end = split ? piece.end() : Long.MAX_VALUE;
+        int filled = 0;      // bytes in buf
+        int lineStart = 0;   // start of the current line in buf
+        long bufBase = startOffset; // uncompressed offset of buf[0]
+        long lineIndex = 0;
+        long total = 0;
+        boolean eof = false;
+        while (true) {
+            int scanFrom = lineStart;
+            int nl = -1;
+            for (int i = scanFrom; i < filled; i++) {
+                if (buf[i] == '\n') {
+                    nl = i;
+                    break;
+                }
+            }
+            if (nl < 0) {
+                if (eof) {
+                    if (lineStart < filled) {
+                        nl = filled; // last line without a final newline
+                    } else {
+                        return total;
+                    }
+                } else {
+                    // move the partial line to the front, grow when one line fills the buffer, refill
+                    if (lineStart > 0) {
+                        System.arraycopy(buf, lineStart, buf, 0, filled - lineStart);
+                        filled -= lineStart;
+                        bufBase += lineStart;
+                        lineStart = 0;
+                    } else if (filled == buf.length) {
+                        byte[] bigger = new byte[buf.length * 2];
+                        System.arraycopy(buf, 0, bigger, 0, filled);
+                        buf = bigger;
+                    }
+                    int n;
+                    try {
+                        n = in.read(buf, filled, buf.length - filled);
+                    } catch (IOException e) {
+                        throw corrupt(piece, compression, counted, lineIndex, bufBase + filled, e);
+                    }
+                    if (n < 0) {
+                        eof = true;
+                    } else {
+                        filled += n;
+                    }
+                    continue;
+                }
+            }
+            long lineOffset = bufBase + lineStart;
+            if (split && lineOffset >= end) {
+                return total;
+            }
+            int len = nl - lineStart;
+            if (len > 0 && buf[lineStart + len - 1] == '\r') {
+                len--;
+            }
+            total += nl - lineStart + (nl < filled ? 1 : 0);
+            if (!isBlank(buf, lineStart, len)) {
+                Document doc = parse(piece, split, lineIndex, lineOffset, buf, lineStart, len, handler);
+                if (doc != null && !handler.document(doc)) {
+                    return total;
+                }
+            }
+            lineIndex++;
+            lineStart = nl + 1;
+            if (nl >= filled) {
+                return total;
+            }
+        }
+    }
+
+    private static boolean isBlank(byte[] b, int off, int len) {
+        for (int i = off; i < off + len; i++) {
+            byte c = b[i];
+            if (c != ' ' && c != '\t' && c != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Document parse(InputPiece piece, boolean split, long lineIndex, long lineOffset,
+                           byte[] b, int off, int len, Handler handler) throws IOException {
+        String where = piece.file() + (split ? "" : ":" + (lineIndex + 1)) + " (byte " + lineOffset + ")";
+        String text = null;
+        String id = null;
+        boolean sawText = false;
+        try (JsonParser p = FACTORY.createParser(b, off, len)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return bad(handler, "malformed", where + ": line is not a JSON object");
+            }
+            JsonToken t;
+            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken v = p.nextToken();
+                if (name.equals(options.textKey())) {
+                    sawText = true;
+                    if (v == JsonToken.VALUE_STRING) {
+                        text = p.getText();
+                    } else if (v != JsonToken.VALUE_NULL) {
+                        return bad(handler, "malformed", where + ": '" + name + "' is not a string");
+                    }
+                } else if (name.equals(options.idKey()) && v.isScalarValue() && v != JsonToken.VALUE_NULL) {
+                    id = p.getText();
+                } else {
+                    p.skipChildren();
+                }
+            }
+            if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
+                return bad(handler, "malformed", where + ": trailing data after the JSON object");
+            }
+        } catch (JsonProcessingException e) {
+            String msg = e.getOriginalMessage();
+            if (msg.contains("Invalid UTF-8")) {
+                return bad(handler, "invalid_utf8", where + ": invalid UTF-8: " + firstLine(msg));
+            }
+            return bad(handler, "malformed", where + ": malformed JSON: " + firstLine(msg));
+        }
+        if (!sawText) {
+            return bad(handler, "missing_text", where + ": no '" + options.textKey() + "' key");
+        }
+        if (text == null || text.isEmpty()) {
+            handler.skipped("empty_text", where + ": empty text, skipped as datatrove does");
+            return null;
+        }
+        if (id == null) {
+            id = split ? piece.file() + "/b" + lineOffset : piece.file() + "/" + lineIndex;
+        }
+        return Document.fromLine(id, text, b, off, len, () -> metadataOf(b, off, len),
+                new Document.SourcePosition(piece.file(), split ? -1 : lineIndex + 1, lineOffset));
+    }
+
+    private Document bad(Handler handler, String reason, String message) throws BadInputException {
+        if (options.onError() == OnError.FAIL) {
+            throw new BadInputException(message, null);
+        }
+        handler.skipped(reason, message);
+        return null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> metadataOf(byte[] b, int off, int len) {
+        Map<String, Object> data;
+        try {
+            data = MAPPER.readValue(b, off, len, LinkedHashMap.class);
+        } catch (IOException e) {
+            throw new IllegalStateException("line parsed once but not twice", e);
+        }
+        data.remove(options.textKey());
+        data.remove(options.idKey());
+        data.remove("media");
+        Object md = data.remove("metadata");
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (options.defaultMetadata() != null) {
+            out.putAll(options.defaultMetadata());
+        }
+        if (md instanceof Map<?, ?> m) {
+            out.putAll((Map<String, Object>) m);
+        } else if (md != null) {
+            out.put("metadata", md);
+        }
+        out.putAll(data);
+        return out;
+    }
+
+    private static BadInputException corrupt(InputPiece piece, Compression c, CountingStream counted,
+                                             long lineIndex, long uncompressedOffset, IOException e) {
+        String kind = c == Compression.NONE ? "read error" : "corrupt or truncated " + c.name().toLowerCase() + " stream";
+        String msg = e.getMessage() == null ? e.getClass().getSimpleName() : firstLine(e.getMessage());
+        return new BadInputException(piece.file() + ": " + kind + " near compressed byte " + counted.count
+                + " (after line " + lineIndex + ", uncompressed byte " + uncompressedOffset + "): " + msg, e);
+    }
+
+    private static String firstLine(String s) {
+        int i = s.indexOf('\n');
+        return i < 0 ? s : s.substring(0, i);
+    }
+
+    /** Counts raw bytes read from the file, so a decompression error can say where it happened. */
+    private static final class CountingStream extends FilterInputStream {
+        long count;
+
+        CountingStream(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = in.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = in.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+    }
+}

@@ -1,0 +1,207 @@
+package io.sluice.io;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.doc.Document;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Writes documents as JSON lines into files named by a template ({@code ${rank}} is the rank as five
+ * digits, any other {@code ${key}} a metadata value), compressed, optionally rolled over at
+ * {@code maxFileSize} uncompressed bytes (files then get datatrove's {@code NNN_} prefix).
+ *
+ * <p>A document no step modified is copied as its original line; others are serialised as
+ * {@code {"text", "id", "metadata"}} (datatrove's field order; empty metadata is left out).
+ * Files appear under their final names only on {@link #commit()}.
+ */
+public final class JsonlWriter implements Closeable {
+    private static final Pattern VAR = Pattern.compile("\\$\\{([^}]+)}");
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final JsonFactory FACTORY = MAPPER.getFactory();
+
+    private final Path dir;
+    private final String template;
+    private final boolean templateUsesMetadata;
+    private final Compression compression;
+    private final long maxFileSize;
+    private final int rank;
+    private final Map<String, OpenFile> open = new LinkedHashMap<>();
+    private final Map<String, Integer> rollCounter = new LinkedHashMap<>();
+    private final List<Path> committed = new ArrayList<>();
+    private final ByteArrayOutputStream scratch = new ByteArrayOutputStream(1 << 16);
+    private long documents;
+
+    private static final class OpenFile {
+        final AtomicFile file;
+        final OutputStream out;
+        long bytes;
+
+        OpenFile(AtomicFile file, OutputStream out) {
+            this.file = file;
+            this.out = out;
+        }
+    }
+
+    public JsonlWriter(Path dir, String template, Compression compression, long maxFileSize, int rank) {
+        this.dir = dir;
+        this.compression = compression;
+        this.template = template;
+        this.templateUsesMetadata = VAR.matcher(template.replace("${rank}", "")).find();
+        this.maxFileSize = maxFileSize;
+        this.rank = rank;
+    }
+
+    /** The default file name: {@code ${rank}.jsonl} plus the compression's extension. */
+    public static String defaultTemplate(Compression c) {
+        return "${rank}.jsonl" + c.extension();
+    }
+
+    public void write(Document doc) throws IOException {
+        String name = fileName(doc);
+        OpenFile f = open.get(name);
+        if (f == null) {
+            f = openFile(name);
+        }
+        int n;
+        if (!doc.isModified()) {
+            n = doc.originalLineLength();
+            f.out.write(doc.originalLineBuffer(), doc.originalLineOffset(), n);
+        } else {
+            scratch.reset();
+            serialize(doc, scratch);
+            n = scratch.size();
+            scratch.writeTo(f.out);
+        }
+        f.out.write('\n');
+        f.bytes += n + 1;
+        documents++;
+        if (maxFileSize > 0 && f.bytes >= maxFileSize) {
+            closeAndCommit(name);
+        }
+    }
+
+    public long documents() {
+        return documents;
+    }
+
+    /** Closes every open file and renames it into place; returns all files this writer produced. */
+    public List<Path> commit() throws IOException {
+        for (String name : new ArrayList<>(open.keySet())) {
+            closeAndCommit(name);
+        }
+        return committed;
+    }
+
+    /** Discards files not yet committed. */
+    @Override
+    public void close() throws IOException {
+        IOException first = null;
+        for (OpenFile f : open.values()) {
+            try {
+                f.file.close();
+            } catch (IOException e) {
+                first = first == null ? e : first;
+            }
+        }
+        open.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private void closeAndCommit(String name) throws IOException {
+        OpenFile f = open.remove(name);
+        f.out.close(); // ends the compressed frame, then CommitOnClose renames the file into place
+        committed.add(f.file.target());
+    }
+
+    private OpenFile openFile(String name) throws IOException {
+        String fileName = name;
+        if (maxFileSize > 0) {
+            int idx = rollCounter.merge(name, 1, Integer::sum) - 1;
+            fileName = String.format("%03d_%s", idx, name);
+        }
+        AtomicFile file = AtomicFile.create(dir.resolve(fileName));
+        OutputStream out = compression.compress(new CommitOnClose(file));
+        OpenFile f = new OpenFile(file, out);
+        open.put(name, f);
+        return f;
+    }
+
+    private String fileName(Document doc) {
+        String base = template.replace("${rank}", String.format("%05d", rank));
+        if (!templateUsesMetadata) {
+            return base;
+        }
+        Matcher m = VAR.matcher(base);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            String key = m.group(1);
+            Object v = key.equals("id") ? doc.id() : doc.metadata().get(key);
+            String s = v == null ? "none" : v.toString().replace('/', '_');
+            m.appendReplacement(sb, Matcher.quoteReplacement(s));
+        }
+        m.appendTail(sb);
+        return sb.toString();
+    }
+
+    /** Serialises a document as datatrove's JsonlWriter does: text, id, then metadata when not empty. */
+    public static void serialize(Document doc, OutputStream out) throws IOException {
+        try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.writeStartObject();
+            g.writeStringField("text", doc.text());
+            g.writeStringField("id", doc.id());
+            Map<String, Object> md = doc.metadata();
+            if (!md.isEmpty()) {
+                g.writeFieldName("metadata");
+                MAPPER.writeValue(g, md);
+            }
+            g.writeEndObject();
+        }
+    }
+
+    /**
+     * Closing the compressor must finish the compressed stream and then publish the file; the
+     * AtomicFile only renames on commit, so this wrapper turns "close" into "commit".
+     */
+    private static final class CommitOnClose extends OutputStream {
+        private final AtomicFile file;
+
+        CommitOnClose(AtomicFile file) {
+            this.file = file;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            file.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            file.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            file.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            file.commit();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.sluice.job;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A resolved job: what {@code job.yaml} says, with defaults filled in and every key checked.
+ * Written to {@code <logging_dir>/job.json} as run; the worker on a compute node reads that file.
+ */
+public record Job(String name, Path loggingDir, int tasks, int workers, boolean skipCompleted,
+                  double randomizeStartDuration, List<Stage> stages, SlurmOptions slurm) {
+
+    /** One stage: its ranks all run the same steps over their share of the input. */
+    public record Stage(String name, int tasks, int workers, List<String> depends, List<StepSpec> steps) {
+    }
+
+    /** A step as the job file names it; {@code where} locates it in the file for messages. */
+    public record StepSpec(String type, Map<String, Object> args, String where) {
+    }
+
+    /** The {@code slurm:} block, used by {@code launcher submit} only. */
+    public record SlurmOptions(String partition, String time, int cpusPerTask, String memPerCpu,
+                               int localTasks, int arrayParallelism, int maxArraySize, boolean requeue,
+                               int requeueGraceSeconds, String envCommand, String qos, String account,
+                               String mailType, String mailUser, String javaHome,
+                               Map<String, String> sbatchArgs) {
+    }
+
+    public Stage stage(String stageName) {
+        for (Stage s : stages) {
+            if (s.name().equals(stageName)) {
+                return s;
+            }
+        }
+        throw new JobException("job '" + name + "' has no stage '" + stageName + "'");
+    }
+
+    public Path stageDir(Stage s) {
+        return loggingDir.resolve(s.name());
+    }
+}

@@ -1,0 +1,214 @@
+package io.sluice.job;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The arguments of one step in a job file, with typed getters that name the key in every error.
+ * A step's factory reads what it knows; {@link #requireAllUsed()} then rejects any key it did not
+ * read, listing the ones it accepts, so a typo never passes silently.
+ */
+public final class StepArgs {
+    private final String where;
+    private final Map<String, Object> values;
+    private final Set<String> known = new LinkedHashSet<>();
+
+    /** @param where how to name this step in messages, e.g. {@code "job.yaml: stages[0].steps[1] (length_filter)"} */
+    public StepArgs(String where, Map<String, Object> values) {
+        this.where = where;
+        this.values = values == null ? Map.of() : values;
+    }
+
+    public static StepArgs of(Map<String, Object> values) {
+        return new StepArgs("step", values);
+    }
+
+    public String where() {
+        return where;
+    }
+
+    public boolean has(String key) {
+        known.add(key);
+        return values.containsKey(key) && values.get(key) != null;
+    }
+
+    public JobException error(String key, String problem) {
+        return new JobException(where + ": '" + key + "' " + problem);
+    }
+
+    public String string(String key, String dflt) {
+        known.add(key);
+        Object v = values.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v instanceof Map || v instanceof List) {
+            throw error(key, "must be a string, got " + describe(v));
+        }
+        return v.toString();
+    }
+
+    public String requireString(String key) {
+        String s = string(key, null);
+        if (s == null || s.isEmpty()) {
+            throw error(key, "is required");
+        }
+        return s;
+    }
+
+    public long integer(String key, long dflt) {
+        known.add(key);
+        Object v = values.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) {
+            return n.longValue();
+        }
+        if (v instanceof String s) {
+            Long size = parseSize(s);
+            if (size != null) {
+                return size;
+            }
+        }
+        throw error(key, "must be an integer, got " + describe(v));
+    }
+
+    /** An integer that may be absent (null). */
+    public Long optionalInteger(String key) {
+        return has(key) ? integer(key, 0) : null;
+    }
+
+    public double number(String key, double dflt) {
+        known.add(key);
+        Object v = values.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v instanceof Number n) {
+            return n.doubleValue();
+        }
+        throw error(key, "must be a number, got " + describe(v));
+    }
+
+    public Double optionalNumber(String key) {
+        return has(key) ? number(key, 0) : null;
+    }
+
+    public boolean bool(String key, boolean dflt) {
+        known.add(key);
+        Object v = values.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        throw error(key, "must be true or false, got " + describe(v));
+    }
+
+    /** A string, or a list of strings (a single string becomes a one-element list). */
+    public List<String> strings(String key, List<String> dflt) {
+        known.add(key);
+        Object v = values.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v instanceof String s) {
+            return List.of(s);
+        }
+        if (v instanceof List<?> l) {
+            List<String> out = new ArrayList<>();
+            for (Object o : l) {
+                if (o instanceof Map || o instanceof List || o == null) {
+                    throw error(key, "must be a list of strings, got an element " + describe(o));
+                }
+                out.add(o.toString());
+            }
+            return out;
+        }
+        throw error(key, "must be a string or a list of strings, got " + describe(v));
+    }
+
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> map(String key) {
+        known.add(key);
+        Object v = values.get(key);
+        if (v == null) {
+            return null;
+        }
+        if (v instanceof Map<?, ?> m) {
+            return new LinkedHashMap<>((Map<String, Object>) m);
+        }
+        throw error(key, "must be a mapping, got " + describe(v));
+    }
+
+    /** One of a fixed set of words; the message lists them. */
+    public String choice(String key, String dflt, String... allowed) {
+        String s = string(key, dflt);
+        if (s == null) {
+            return null;
+        }
+        for (String a : allowed) {
+            if (a.equals(s)) {
+                return s;
+            }
+        }
+        throw error(key, "must be one of " + String.join(", ", allowed) + ", got '" + s + "'");
+    }
+
+    public void requireAllUsed() {
+        for (String k : values.keySet()) {
+            if (!known.contains(k)) {
+                throw new JobException(where + ": unknown key '" + k + "'; allowed: " + String.join(", ", known));
+            }
+        }
+    }
+
+    public Map<String, Object> raw() {
+        return values;
+    }
+
+    private static String describe(Object v) {
+        if (v == null) {
+            return "null";
+        }
+        if (v instanceof Map) {
+            return "a mapping";
+        }
+        if (v instanceof List) {
+            return "a list";
+        }
+        return "'" + v + "'";
+    }
+
+    /** "64M", "1G", "500k" (powers of 1024) or a plain integer; null when not a size. */
+    static Long parseSize(String s) {
+        String t = s.trim().toUpperCase();
+        long mult = 1;
+        if (t.endsWith("B")) {
+            t = t.substring(0, t.length() - 1);
+        }
+        if (!t.isEmpty()) {
+            switch (t.charAt(t.length() - 1)) {
+                case 'K' -> mult = 1L << 10;
+                case 'M' -> mult = 1L << 20;
+                case 'G' -> mult = 1L << 30;
+                case 'T' -> mult = 1L << 40;
+                default -> mult = 1;
+            }
+            if (mult != 1) {
+                t = t.substring(0, t.length() - 1);
+            }
+        }
+        try {
+            return Long.parseLong(t.trim()) * mult;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

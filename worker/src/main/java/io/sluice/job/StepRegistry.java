@@ -1,0 +1,52 @@
+package io.sluice.job;
+
+import io.sluice.pipeline.Step;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * The step names a job file may use, each with the factory that builds it from its arguments.
+ * A factory reads its keys from {@link StepArgs} and ends with {@link StepArgs#requireAllUsed()}.
+ * Each package registers its own steps here (one line each), so this is the table of contents.
+ */
+public final class StepRegistry {
+    private static final Map<String, Function<StepArgs, Step>> FACTORIES = new TreeMap<>();
+
+    static {
+        // io
+        register("read_jsonl", io.sluice.pipeline.ReadJsonl::new);
+        register("write_jsonl", io.sluice.pipeline.WriteJsonl::new);
+        // filters
+        register("length_filter", io.sluice.filters.LengthFilter::new);
+        register("regex_filter", io.sluice.filters.RegexFilter::new);
+        register("sampler", io.sluice.filters.Sampler::new);
+    }
+
+    private StepRegistry() {
+    }
+
+    public static void register(String name, Function<StepArgs, Step> factory) {
+        FACTORIES.put(name, factory);
+    }
+
+    public static boolean has(String name) {
+        return FACTORIES.containsKey(name);
+    }
+
+    public static Iterable<String> names() {
+        return FACTORIES.keySet();
+    }
+
+    /** Builds a step; unknown names and keys fail with a message naming them and what is allowed. */
+    public static Step create(String name, StepArgs args) {
+        Function<StepArgs, Step> f = FACTORIES.get(name);
+        if (f == null) {
+            throw new JobException(args.where() + ": unknown step '" + name + "'; known steps: "
+                    + String.join(", ", FACTORIES.keySet()));
+        }
+        Step step = f.apply(args);
+        args.requireAllUsed();
+        return step;
+    }
+}

@@ -1,0 +1,168 @@
+package io.sluice.pipeline;
+
+import io.sluice.doc.Document;
+import io.sluice.io.Compression;
+import io.sluice.io.InputPiece;
+import io.sluice.io.JsonlReader;
+import io.sluice.job.JobException;
+import io.sluice.job.StepArgs;
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * {@code read_jsonl}: JSON lines from a folder (or one file), plain or compressed. Keys: {@code path},
+ * {@code glob} (matched against the path relative to {@code path}; default every file),
+ * {@code recursive} (default true), {@code text_key}, {@code id_key}, {@code default_metadata},
+ * {@code limit} and {@code skip} (documents per rank), {@code on_error} ({@code fail} or {@code skip}),
+ * {@code split_size} (default 256M; plain files above it feed several ranks).
+ */
+public final class ReadJsonl implements DocumentSource {
+    private final Path root;
+    private final Path singleFile;
+    private final String glob;
+    private final boolean recursive;
+    private final long limit;
+    private final long skip;
+    private final long splitSize;
+    private final JsonlReader.Options options;
+    private StepContext ctx;
+
+    public ReadJsonl(StepArgs args) {
+        Path path = Path.of(args.requireString("path"));
+        glob = args.string("glob", null);
+        recursive = args.bool("recursive", true);
+        String textKey = args.string("text_key", "text");
+        String idKey = args.string("id_key", "id");
+        Map<String, Object> defaults = args.map("default_metadata");
+        limit = args.integer("limit", -1);
+        skip = args.integer("skip", 0);
+        splitSize = args.integer("split_size", 256L << 20);
+        String onError = args.choice("on_error", "fail", "fail", "skip");
+        options = new JsonlReader.Options(textKey, idKey, defaults,
+                onError.equals("skip") ? JsonlReader.OnError.SKIP : JsonlReader.OnError.FAIL);
+        if (Files.isRegularFile(path)) {
+            root = path.toAbsolutePath().getParent();
+            singleFile = path.getFileName();
+        } else {
+            root = path.toAbsolutePath();
+            singleFile = null;
+        }
+        if (glob != null) {
+            try {
+                FileSystems.getDefault().getPathMatcher("glob:" + glob);
+            } catch (IllegalArgumentException e) {
+                throw args.error("glob", "is not a valid glob: " + e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public long splitSize() {
+        return splitSize;
+    }
+
+    @Override
+    public List<String> listFiles() throws IOException {
+        if (singleFile != null) {
+            return List.of(singleFile.toString());
+        }
+        if (!Files.isDirectory(root)) {
+            throw new JobException("read_jsonl: input path " + root + " does not exist");
+        }
+        PathMatcher matcher = glob == null ? null : FileSystems.getDefault().getPathMatcher("glob:" + glob);
+        List<String> files = new ArrayList<>();
+        try (Stream<Path> s = recursive ? Files.walk(root) : Files.list(root)) {
+            s.filter(Files::isRegularFile).forEach(p -> {
+                Path rel = root.relativize(p);
+                String name = p.getFileName().toString();
+                if (name.startsWith(".") || name.endsWith(".tmp")) {
+                    return; // hidden files and unfinished outputs of another step
+                }
+                if (matcher == null || matcher.matches(rel) || (!glob.contains("/") && matcher.matches(p.getFileName()) && rel.getNameCount() == 1)) {
+                    files.add(rel.toString().replace('\\', '/'));
+                }
+            });
+        }
+        files.sort(null);
+        if (files.isEmpty()) {
+            throw new JobException("read_jsonl: no file in " + root + (glob == null ? "" : " matches glob '" + glob + "'")
+                    + (recursive ? "" : " (recursive: false)"));
+        }
+        return files;
+    }
+
+    /** True when a file may be cut into byte ranges (plain text only). */
+    public static boolean splittable(String file) {
+        return Compression.fromFileName(file) == Compression.NONE;
+    }
+
+    @Override
+    public void open(StepContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void process(Document doc, DocumentSink next) throws IOException {
+        next.accept(doc);
+    }
+
+    @Override
+    public void read(List<InputPiece> pieces, DocumentSink out) throws IOException {
+        JsonlReader reader = new JsonlReader(options);
+        StepStats stats = ctx.stats();
+        long[] seen = {0};
+        JsonlReader.Handler handler = new JsonlReader.Handler() {
+            @Override
+            public boolean document(Document doc) throws IOException {
+                long n = seen[0]++;
+                if (n < skip) {
+                    return true;
+                }
+                if (limit >= 0 && n - skip >= limit) {
+                    return false;
+                }
+                stats.increment("documents");
+                ctx.progress().documents.increment();
+                out.accept(doc);
+                return true;
+            }
+
+            @Override
+            public void skipped(String reason, String message) {
+                stats.increment("skipped_" + reason);
+                ctx.log().warn("skipped line: " + message);
+            }
+        };
+        for (InputPiece piece : pieces) {
+            if (limit >= 0 && seen[0] - skip >= limit) {
+                break;
+            }
+            long bytes;
+            try {
+                bytes = reader.read(root, piece, handler);
+            } catch (JsonlReader.BadInputException e) {
+                if (options.onError() == JsonlReader.OnError.SKIP && e.getCause() != null) {
+                    stats.increment("skipped_corrupt_files");
+                    ctx.log().error("skipped the rest of a file: " + e.getMessage());
+                    continue;
+                }
+                throw e;
+            }
+            stats.add("bytes", bytes);
+            stats.increment("files");
+            ctx.progress().bytes.add(bytes);
+        }
+    }
+}
