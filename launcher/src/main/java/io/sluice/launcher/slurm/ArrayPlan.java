@@ -1,0 +1,89 @@
+package io.sluice.launcher.slurm;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which ranks of a stage go to Slurm and how they map onto array elements.
+ *
+ * <p>The ranks still to run (those without a completion marker) are cut, in rank order, into blocks
+ * of {@code local_tasks} ranks; one array element runs one block in one worker JVM. A block is given
+ * to the worker as a range {@code first_rank .. first_rank + ranks - 1}: the range may also hold ranks
+ * that are already complete, which the worker skips, but never a rank of another block.
+ *
+ * <p>When the pending ranks are one contiguous run, block {@code i} starts at
+ * {@code firstPending + i * local_tasks} and the script computes it; otherwise the script carries the
+ * table of blocks (also written to {@code ranks_to_run.json}).
+ *
+ * <p>Slurm limits array indices ({@code MaxArraySize}), so more than {@code max_array_size} blocks
+ * become several submissions; submission {@code s} covers blocks {@code offset .. offset + size - 1}
+ * and its array element {@code i} runs block {@code offset + i}.
+ */
+public record ArrayPlan(int tasks, int localTasks, List<Integer> pendingRanks, List<Block> blocks,
+                        boolean contiguous, List<Submission> submissions) {
+
+    /** Ranks {@code firstRank .. firstRank + ranks - 1}, run by one array element. */
+    public record Block(int firstRank, int ranks) {
+    }
+
+    /**
+     * One {@code sbatch} of the stage: array elements {@code 0 .. size - 1} run blocks
+     * {@code offset ..}; at most {@code throttle} of them at once (the {@code %N} of {@code --array}).
+     */
+    public record Submission(int offset, int size, int throttle) {
+        public String arraySpec() {
+            return "0-" + (size - 1) + "%" + throttle;
+        }
+    }
+
+    /**
+     * Plans a stage of {@code tasks} ranks of which {@code completed} are done.
+     *
+     * @param arrayParallelism most array elements of the stage running at once, over all its submissions
+     * @param maxArraySize     most array elements in one submission
+     */
+    public static ArrayPlan of(int tasks, Set<Integer> completed, int localTasks, int arrayParallelism,
+                               int maxArraySize) {
+        if (localTasks < 1 || arrayParallelism < 1 || maxArraySize < 1) {
+            throw new IllegalArgumentException("local_tasks, array_parallelism and max_array_size must be >= 1");
+        }
+        List<Integer> pending = new ArrayList<>();
+        for (int rank = 0; rank < tasks; rank++) {
+            if (!completed.contains(rank)) {
+                pending.add(rank);
+            }
+        }
+        boolean contiguous = pending.isEmpty()
+                || pending.getLast() - pending.getFirst() + 1 == pending.size();
+        List<Block> blocks = new ArrayList<>();
+        for (int from = 0; from < pending.size(); from += localTasks) {
+            if (contiguous) {
+                // same arithmetic as the script; the last block may reach past the stage (worker skips those)
+                blocks.add(new Block(pending.getFirst() + from, localTasks));
+            } else {
+                int to = Math.min(from + localTasks, pending.size()) - 1;
+                blocks.add(new Block(pending.get(from), pending.get(to) - pending.get(from) + 1));
+            }
+        }
+        int count = (blocks.size() + maxArraySize - 1) / maxArraySize;
+        // the throttle is shared out so that all submissions together stay within array_parallelism
+        int throttle = Math.max(1, arrayParallelism / Math.max(1, count));
+        List<Submission> submissions = new ArrayList<>();
+        for (int offset = 0; offset < blocks.size(); offset += maxArraySize) {
+            submissions.add(new Submission(offset, Math.min(maxArraySize, blocks.size() - offset), throttle));
+        }
+        return new ArrayPlan(tasks, localTasks, List.copyOf(pending), List.copyOf(blocks), contiguous,
+                List.copyOf(submissions));
+    }
+
+    public boolean nothingToRun() {
+        return pendingRanks.isEmpty();
+    }
+
+    /** The pending ranks that block {@code index} runs. */
+    public List<Integer> ranksOf(int index) {
+        Block b = blocks.get(index);
+        return pendingRanks.stream().filter(r -> r >= b.firstRank() && r < b.firstRank() + b.ranks()).toList();
+    }
+}

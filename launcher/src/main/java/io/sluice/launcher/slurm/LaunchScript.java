@@ -1,0 +1,94 @@
+package io.sluice.launcher.slurm;
+
+import io.sluice.job.Job;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Renders a stage's sbatch array script ({@code <logging_dir>/<stage>/slurm/launch_script.slurm}).
+ *
+ * <p>Array element {@code i} of the submission with block offset {@code $1} runs block
+ * {@code $1 + i} of the {@link ArrayPlan} in one worker JVM with {@code cpus_per_task} workers.
+ * Every value from the job file reaches the shell single-quoted (see {@link ShellQuote}), except
+ * {@code env_command}, which is shell code the user asked to run before {@code java}.
+ */
+public final class LaunchScript {
+
+    private static final int BLOCKS_PER_LINE = 10;
+
+    private LaunchScript() {
+    }
+
+    /**
+     * @param firstSubmission its array range goes into the {@code #SBATCH --array} line, so the script
+     *                        can be resubmitted by hand; {@code launcher submit} passes each range itself
+     */
+    public static String render(Job job, Job.Stage stage, ArrayPlan plan, SbatchOptions sbatch,
+                                WorkerCommand worker, Path jobJson) {
+        Job.SlurmOptions s = job.slurm();
+        StringBuilder b = new StringBuilder();
+        b.append("#!/bin/bash\n");
+        b.append("# Stage ").append(oneLine(stage.name())).append(" of job ").append(oneLine(job.name()))
+                .append(", written by `launcher submit`.\n");
+        b.append("# Array element i runs block ($1 + i) of ranks_to_run.json; $1 is the block offset of this\n");
+        b.append("# submission (0 unless the stage has more than max_array_size blocks).\n");
+        for (String line : sbatch.directives()) {
+            b.append(line).append('\n');
+        }
+        b.append("#SBATCH --array=").append(plan.submissions().getFirst().arraySpec()).append('\n');
+        b.append('\n');
+        b.append("block=$(( ${1:-0} + SLURM_ARRAY_TASK_ID ))\n");
+        if (plan.contiguous()) {
+            b.append("first_rank=$(( ").append(plan.blocks().getFirst().firstRank()).append(" + block * ")
+                    .append(plan.localTasks()).append(" ))\n");
+            b.append("ranks=").append(plan.localTasks()).append('\n');
+        } else {
+            b.append("# first_rank:ranks of each block\n");
+            b.append("blocks=(\n");
+            List<ArrayPlan.Block> blocks = plan.blocks();
+            for (int i = 0; i < blocks.size(); i += BLOCKS_PER_LINE) {
+                b.append("  ").append(blocks.subList(i, Math.min(i + BLOCKS_PER_LINE, blocks.size())).stream()
+                        .map(k -> k.firstRank() + ":" + k.ranks()).collect(Collectors.joining(" "))).append('\n');
+            }
+            b.append(")\n");
+            b.append("IFS=: read -r first_rank ranks <<< \"${blocks[block]}\"\n");
+        }
+        b.append("printf 'sluice: stage %s, ranks %s..%s, on %s\\n' ").append(ShellQuote.quote(stage.name()))
+                .append(" \"$first_rank\" \"$(( first_rank + ranks - 1 ))\" \"$(hostname)\"\n");
+        if (s.envCommand() != null && !s.envCommand().isBlank()) {
+            b.append("\n# env_command from the job file\n").append(s.envCommand().strip()).append("\n\n");
+        }
+        long heap = s.memPerCpu() == null || s.memPerCpu().isBlank()
+                ? 0 : MemorySize.heapMegabytes(s.cpusPerTask(), s.memPerCpu());
+        String java = worker.words(jobJson, stage.name(), heap, s.cpusPerTask()).stream()
+                .map(ShellQuote::quote).collect(Collectors.joining(" "))
+                + " --first-rank \"$first_rank\" --ranks \"$ranks\"";
+        if (s.requeue()) {
+            b.append("""
+                    # Slurm sends USR1 requeue_grace_seconds before the time limit (--signal=B:USR1@...):
+                    # put this element back in the queue; completed ranks are skipped when it runs again.
+                    requeue() {
+                      echo "sluice: USR1 received, requeueing ${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}" >&2
+                      scontrol requeue "${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}"
+                    }
+                    trap requeue USR1
+                    """);
+            // bash runs a trap only between commands: the worker runs in the background and the
+            // shell waits, so the trap fires at once; wait again until the worker itself has ended
+            b.append(java).append(" &\n");
+            b.append("worker=$!\n");
+            b.append("while wait \"$worker\"; status=$?; kill -0 \"$worker\" 2>/dev/null; do :; done\n");
+            b.append("exit \"$status\"\n");
+        } else {
+            b.append("exec ").append(java).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** A name inside a comment line: a line break would end the comment. */
+    private static String oneLine(String s) {
+        return "'" + s.replaceAll("[\\r\\n]", "?") + "'";
+    }
+}

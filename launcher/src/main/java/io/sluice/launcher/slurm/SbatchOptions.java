@@ -1,0 +1,126 @@
+package io.sluice.launcher.slurm;
+
+import io.sluice.job.Job;
+import io.sluice.job.JobException;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code sbatch} options of one stage, in the order they are written. Each goes into the script
+ * as an {@code #SBATCH} line when sbatch can read it back unchanged there; a value that could not
+ * survive a directive line (a double quote, a backslash, a line break) is given on the sbatch
+ * command line instead, where it is one argument and nothing parses it.
+ */
+public final class SbatchOptions {
+
+    /** One option; {@code value == null} for a flag such as {@code --requeue}. */
+    public record Option(String name, String value) {
+        String asArgument() {
+            return value == null ? "--" + name : "--" + name + "=" + value;
+        }
+    }
+
+    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*");
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_.,:/@%+=-]*");
+    private static final Pattern JOB_NAME_JUNK = Pattern.compile("[^A-Za-z0-9_.-]+");
+
+    private final List<Option> options = new ArrayList<>();
+
+    /** The options every array element of {@code stage} is submitted with (the array range comes per submission). */
+    public static SbatchOptions forStage(Job job, Job.Stage stage, Path slurmDir) {
+        Job.SlurmOptions s = job.slurm();
+        SbatchOptions o = new SbatchOptions();
+        o.add("job-name", jobName(job, stage));
+        o.add("cpus-per-task", Integer.toString(s.cpusPerTask()));
+        o.addIfSet("mem-per-cpu", s.memPerCpu());
+        o.addIfSet("partition", s.partition());
+        o.addIfSet("time", s.time());
+        o.addIfSet("qos", s.qos());
+        o.addIfSet("account", s.account());
+        o.addIfSet("mail-type", s.mailType());
+        o.addIfSet("mail-user", s.mailUser());
+        o.add("output", outputPattern(slurmDir));
+        if (s.requeue()) {
+            o.options.add(new Option("requeue", null));
+            // a requeued element appends to its log instead of overwriting the first attempt's
+            o.add("open-mode", "append");
+            o.add("signal", "B:USR1@" + s.requeueGraceSeconds());
+        }
+        if (s.sbatchArgs() != null) {
+            for (Map.Entry<String, String> e : s.sbatchArgs().entrySet()) {
+                String name = e.getKey().startsWith("--") ? e.getKey().substring(2) : e.getKey();
+                if (!NAME.matcher(name).matches()) {
+                    throw new JobException("slurm.sbatch_args: '" + e.getKey() + "' is not an sbatch option name");
+                }
+                if (name.equals("array") || name.equals("dependency")) {
+                    throw new JobException("slurm.sbatch_args: --" + name + " is set by `launcher submit` itself");
+                }
+                String value = e.getValue();
+                o.options.add(new Option(name, value == null || value.isEmpty() ? null : value));
+            }
+        }
+        return o;
+    }
+
+    private void add(String name, String value) {
+        options.add(new Option(name, value));
+    }
+
+    private void addIfSet(String name, String value) {
+        if (value != null && !value.isBlank()) {
+            add(name, value);
+        }
+    }
+
+    public List<Option> options() {
+        return List.copyOf(options);
+    }
+
+    /** The {@code #SBATCH} lines of the options a directive can carry. */
+    public List<String> directives() {
+        List<String> lines = new ArrayList<>();
+        for (Option o : options) {
+            if (o.value() == null || PLAIN.matcher(o.value()).matches()) {
+                lines.add("#SBATCH " + o.asArgument());
+            } else if (fitsQuotedDirective(o.value())) {
+                lines.add("#SBATCH --" + o.name() + "=\"" + o.value() + "\"");
+            } else {
+                lines.add("# --" + o.name() + " is given on the sbatch command line (its value cannot be written here)");
+            }
+        }
+        return lines;
+    }
+
+    /** The options a directive cannot carry, as sbatch arguments. */
+    public List<String> commandLineArguments() {
+        List<String> args = new ArrayList<>();
+        for (Option o : options) {
+            if (o.value() != null && !PLAIN.matcher(o.value()).matches() && !fitsQuotedDirective(o.value())) {
+                args.add(o.asArgument());
+            }
+        }
+        return args;
+    }
+
+    /** sbatch strips one pair of double quotes around a directive's value; it has no escapes inside them. */
+    private static boolean fitsQuotedDirective(String value) {
+        return value.chars().noneMatch(c -> c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\0');
+    }
+
+    /** {@code <job>.<stage>} with anything but letters, digits, {@code . _ -} replaced: Slurm tools split on spaces. */
+    static String jobName(Job job, Job.Stage stage) {
+        return JOB_NAME_JUNK.matcher(job.name() + "." + stage.name()).replaceAll("_");
+    }
+
+    /**
+     * {@code <slurm dir>/slurm_logs/%A_%a.out}; a {@code %} of the directory itself is doubled, since
+     * sbatch reads {@code %} in a file name as a pattern.
+     */
+    static String outputPattern(Path slurmDir) {
+        return slurmDir.resolve("slurm_logs").toAbsolutePath().toString().replace("%", "%%") + "/%A_%a.out";
+    }
+}

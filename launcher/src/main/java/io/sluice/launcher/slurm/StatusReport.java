@@ -1,0 +1,155 @@
+package io.sluice.launcher.slurm;
+
+import io.sluice.job.Job;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code launcher status}: per stage, how many ranks are done (completion marker), running, pending
+ * (queued in Slurm), failed (their array element ended without the rank's marker) and not submitted;
+ * for each failed rank, the Slurm state and the last lines of its log.
+ *
+ * <p>Slurm states come from {@code squeue -t all}, which keeps ended jobs for the cluster's
+ * MinJobAge, then from accounting ({@code sacct}) when the cluster has it. An element neither knows
+ * any more is reported as "ended".
+ */
+public final class StatusReport {
+
+    public static final int LOG_TAIL_LINES = 10;
+
+    /** A rank whose array element ended without completing it. */
+    public record FailedRank(int rank, ArrayTaskState.Key element, String state, Path log, List<String> logTail) {
+    }
+
+    public record StageStatus(String stage, int tasks, int done, int running, int pending, int notSubmitted,
+                              List<FailedRank> failed, List<String> jobIds) {
+    }
+
+    private StatusReport() {
+    }
+
+    public static List<StageStatus> collect(Job job, Slurm slurm) {
+        Map<Job.Stage, StageFiles> files = new HashMap<>();
+        List<String> allIds = new ArrayList<>();
+        for (Job.Stage stage : job.stages()) {
+            StageFiles f = StageFiles.of(job, stage);
+            files.put(stage, f);
+            f.readJobIds().ifPresent(j -> allIds.addAll(j.ids()));
+        }
+        Map<ArrayTaskState.Key, ArrayTaskState> queue = new HashMap<>();
+        slurm.queue(allIds).forEach(t -> queue.put(t.key(), t));
+        Map<ArrayTaskState.Key, String> accounting = null; // asked for only when squeue has forgotten an element
+        List<StageStatus> result = new ArrayList<>();
+        for (Job.Stage stage : job.stages()) {
+            StageFiles f = files.get(stage);
+            Set<Integer> done = f.completedRanks();
+            int running = 0;
+            int pending = 0;
+            int notSubmitted = 0;
+            List<FailedRank> failed = new ArrayList<>();
+            Map<Integer, ArrayTaskState.Key> elementOfRank = elementsOfRanks(f);
+            for (int rank = 0; rank < stage.tasks(); rank++) {
+                if (done.contains(rank)) {
+                    continue;
+                }
+                ArrayTaskState.Key element = elementOfRank.get(rank);
+                if (element == null) {
+                    notSubmitted++;
+                    continue;
+                }
+                ArrayTaskState t = queue.get(element);
+                String state;
+                if (t != null && !t.ended()) {
+                    if (t.running()) {
+                        running++;
+                    } else {
+                        pending++;
+                    }
+                    continue;
+                } else if (t != null) {
+                    state = t.reason().isEmpty() || t.reason().equals("None") ? t.state() : t.state() + " " + t.reason();
+                } else {
+                    if (accounting == null) {
+                        accounting = slurm.accounting(allIds);
+                    }
+                    state = accounting.getOrDefault(element, "ended");
+                    if (!ArrayTaskState.ended(state) && !state.equals("ended")) {
+                        pending++; // accounting still sees it queued while squeue does not: count it as waiting
+                        continue;
+                    }
+                }
+                Path log = f.rankLog(rank);
+                if (!Files.exists(log)) {
+                    log = f.slurmLog(element);
+                }
+                failed.add(new FailedRank(rank, element, state, log, tail(log, LOG_TAIL_LINES)));
+            }
+            result.add(new StageStatus(stage.name(), stage.tasks(), done.size(), running, pending, notSubmitted,
+                    failed, f.readJobIds().map(StageFiles.JobIds::ids).orElse(List.of())));
+        }
+        return result;
+    }
+
+    /** Which array element of the last submission runs each rank. */
+    private static Map<Integer, ArrayTaskState.Key> elementsOfRanks(StageFiles f) {
+        Map<Integer, ArrayTaskState.Key> map = new HashMap<>();
+        Optional<StageFiles.RanksToRun> ranks = f.readRanksToRun();
+        Optional<StageFiles.JobIds> jobs = f.readJobIds();
+        if (ranks.isEmpty() || jobs.isEmpty()) {
+            return map;
+        }
+        Set<Integer> pending = Set.copyOf(ranks.get().ranks());
+        for (StageFiles.Submitted s : jobs.get().submissions()) {
+            for (int i = 0; i < s.arraySize(); i++) {
+                ArrayPlan.Block b = ranks.get().blocks().get(s.blockOffset() + i);
+                for (int r = b.firstRank(); r < b.firstRank() + b.ranks(); r++) {
+                    if (pending.contains(r)) {
+                        map.put(r, new ArrayTaskState.Key(s.jobId(), i));
+                    }
+                }
+            }
+        }
+        return map;
+    }
+
+    static List<String> tail(Path file, int lines) {
+        if (!Files.isRegularFile(file)) {
+            return List.of();
+        }
+        try {
+            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return all.subList(Math.max(0, all.size() - lines), all.size());
+        } catch (IOException e) {
+            return List.of("(cannot read " + file + ": " + e.getMessage() + ")");
+        }
+    }
+
+    public static void print(Job job, List<StageStatus> stages, PrintStream out) {
+        out.printf("job %s, logging dir %s%n", job.name(), job.loggingDir());
+        out.printf("%-20s %11s %8s %8s %7s %14s  %s%n", "stage", "done", "running", "pending", "failed",
+                "not submitted", "slurm jobs");
+        for (StageStatus s : stages) {
+            out.printf("%-20s %11s %8d %8d %7d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.running(),
+                    s.pending(), s.failed().size(), s.notSubmitted(), String.join(",", s.jobIds()));
+        }
+        for (StageStatus s : stages) {
+            for (FailedRank f : s.failed()) {
+                out.printf("%nstage %s rank %d failed: Slurm job %s %s; %s%n", s.stage(), f.rank(), f.element(),
+                        f.state(), f.logTail().isEmpty() ? "no log at " + f.log() : "last lines of " + f.log() + ":");
+                for (String line : f.logTail()) {
+                    out.println("  | " + line);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package io.sluice.launcher.slurm;
+
+import io.sluice.job.Job;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * {@code launcher submit}: one sbatch array job (or several, past {@code max_array_size}) per stage,
+ * for the ranks that have no completion marker, chained so that a stage starts only after the stages
+ * it depends on succeeded ({@code --dependency=afterok}). {@code --kill-on-invalid-dep=yes} makes
+ * Slurm cancel a dependent job when a rank it waits for fails, instead of leaving it pending forever.
+ * A stage with nothing left to run is not submitted, and no stage waits for it.
+ */
+public final class Submitter {
+
+    /** What one stage would submit: computed without touching Slurm or the logging dir. */
+    public record StagePlan(Job.Stage stage, StageFiles files, ArrayPlan plan, List<String> dependsOn,
+                            String script, List<String> sbatchOptions) {
+
+        /** The sbatch arguments of submission {@code s}, before the dependency. */
+        List<String> arguments(ArrayPlan.Submission s) {
+            List<String> args = new ArrayList<>();
+            args.add("--array=" + s.arraySpec());
+            args.addAll(sbatchOptions);
+            return args;
+        }
+    }
+
+    private final Slurm slurm;
+    private final PrintStream out;
+
+    public Submitter(Slurm slurm, PrintStream out) {
+        this.slurm = slurm;
+        this.out = out;
+    }
+
+    /** Plans every stage of {@code job}; {@code jobJson} is the resolved job the workers read. */
+    public static List<StagePlan> plan(Job job, WorkerCommand worker, Path jobJson) {
+        if (job.slurm() == null) {
+            throw new SlurmException("job '" + job.name() + "' has no slurm: block; `launcher submit` needs one");
+        }
+        Job.SlurmOptions s = job.slurm();
+        List<StagePlan> plans = new ArrayList<>();
+        for (int i = 0; i < job.stages().size(); i++) {
+            Job.Stage stage = job.stages().get(i);
+            StageFiles files = StageFiles.of(job, stage);
+            ArrayPlan plan = ArrayPlan.of(stage.tasks(), files.completedRanks(), s.localTasks(),
+                    s.arrayParallelism(), s.maxArraySize());
+            String script = "";
+            List<String> options = List.of();
+            if (!plan.nothingToRun()) {
+                SbatchOptions sbatch = SbatchOptions.forStage(job, stage, files.slurmDir());
+                script = LaunchScript.render(job, stage, plan, sbatch, worker, jobJson);
+                options = sbatch.commandLineArguments();
+            }
+            plans.add(new StagePlan(stage, files, plan, dependencies(job, i), script, options));
+        }
+        return plans;
+    }
+
+    /** The stages a stage waits for: those it names in {@code depends}, else the stage before it. */
+    static List<String> dependencies(Job job, int index) {
+        Job.Stage stage = job.stages().get(index);
+        if (stage.depends() != null && !stage.depends().isEmpty()) {
+            return stage.depends();
+        }
+        return index == 0 ? List.of() : List.of(job.stages().get(index - 1).name());
+    }
+
+    /**
+     * Refuses to submit while jobs of an earlier submission are still queued or running: they would
+     * run the same ranks twice.
+     */
+    public void checkNothingActive(Job job) {
+        List<String> ids = new ArrayList<>();
+        for (Job.Stage stage : job.stages()) {
+            StageFiles.of(job, stage).readJobIds().ifPresent(j -> ids.addAll(j.ids()));
+        }
+        Set<String> active = slurm.queue(ids).stream().filter(t -> !t.ended())
+                .map(t -> t.key().jobId()).collect(Collectors.toCollection(LinkedHashSet::new));
+        if (!active.isEmpty()) {
+            throw new SlurmException("job '" + job.name() + "' still has Slurm jobs queued or running: "
+                    + String.join(", ", active) + ". Wait for them (`launcher status`) or `launcher cancel` first.");
+        }
+    }
+
+    /** Writes each stage's files and submits it; returns the job ids per submitted stage. */
+    public Map<String, List<String>> submit(List<StagePlan> plans) {
+        Map<String, List<String>> submitted = new HashMap<>();
+        for (StagePlan p : plans) {
+            if (p.plan().nothingToRun()) {
+                out.printf("stage %s: all %d ranks complete, not submitted%n", p.stage().name(), p.plan().tasks());
+                continue;
+            }
+            List<String> after = waitFor(p, submitted);
+            p.files().writePlan(p.script(), new StageFiles.RanksToRun(p.stage().name(), p.plan().tasks(),
+                    p.plan().localTasks(), p.plan().pendingRanks(), p.plan().blocks()));
+            List<StageFiles.Submitted> jobs = new ArrayList<>();
+            for (ArrayPlan.Submission s : p.plan().submissions()) {
+                List<String> args = p.arguments(s);
+                args.addAll(dependencyArguments(after));
+                String id = slurm.submit(args, p.files().script(), List.of(Integer.toString(s.offset())));
+                jobs.add(new StageFiles.Submitted(id, s.offset(), s.size()));
+                // record after every sbatch, so that `launcher cancel` finds a half-done submission too
+                p.files().writeJobIds(jobs);
+            }
+            List<String> ids = jobs.stream().map(StageFiles.Submitted::jobId).toList();
+            submitted.put(p.stage().name(), ids);
+            out.printf("stage %s: %s -> Slurm job%s %s%s%n", p.stage().name(), describe(p.plan()),
+                    ids.size() == 1 ? "" : "s", String.join(", ", ids),
+                    after.isEmpty() ? "" : " (after " + String.join(", ", after) + ")");
+        }
+        return submitted;
+    }
+
+    /** Prints what {@link #submit} would do, scripts included; touches neither Slurm nor the logging dir. */
+    public void dryRun(List<StagePlan> plans) {
+        Map<String, List<String>> placeholders = new HashMap<>();
+        for (StagePlan p : plans) {
+            if (p.plan().nothingToRun()) {
+                out.printf("stage %s: all %d ranks complete, would not be submitted%n%n", p.stage().name(),
+                        p.plan().tasks());
+                continue;
+            }
+            List<String> after = waitFor(p, placeholders);
+            placeholders.put(p.stage().name(), List.of("<" + p.stage().name() + ">"));
+            out.printf("stage %s: %s%n", p.stage().name(), describe(p.plan()));
+            out.printf("--- %s%n%s--- end of script%n", p.files().script(), p.script());
+            for (ArrayPlan.Submission s : p.plan().submissions()) {
+                List<String> cmd = new ArrayList<>(List.of("sbatch", "--parsable"));
+                cmd.addAll(p.arguments(s));
+                cmd.addAll(dependencyArguments(after));
+                cmd.add(p.files().script().toString());
+                cmd.add(Integer.toString(s.offset()));
+                out.println(cmd.stream().map(ShellQuote::quote).collect(Collectors.joining(" ")));
+            }
+            out.println();
+        }
+    }
+
+    /** The ids of the submitted stages {@code p} depends on; stages not submitted are complete already. */
+    private static List<String> waitFor(StagePlan p, Map<String, List<String>> submitted) {
+        List<String> ids = new ArrayList<>();
+        for (String d : p.dependsOn()) {
+            ids.addAll(submitted.getOrDefault(d, List.of()));
+        }
+        return ids;
+    }
+
+    private static List<String> dependencyArguments(List<String> after) {
+        if (after.isEmpty()) {
+            return List.of();
+        }
+        return List.of("--dependency=afterok:" + String.join(":", after), "--kill-on-invalid-dep=yes");
+    }
+
+    private static String describe(ArrayPlan plan) {
+        int n = plan.pendingRanks().size();
+        return String.format("%d of %d ranks to run, %d array element%s of %d rank%s, %d submission%s (%s)",
+                n, plan.tasks(), plan.blocks().size(), plan.blocks().size() == 1 ? "" : "s", plan.localTasks(),
+                plan.localTasks() == 1 ? "" : "s", plan.submissions().size(),
+                plan.submissions().size() == 1 ? "" : "s",
+                plan.submissions().stream().map(s -> "--array=" + s.arraySpec()).collect(Collectors.joining(", ")));
+    }
+}

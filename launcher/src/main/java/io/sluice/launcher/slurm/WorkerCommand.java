@@ -1,0 +1,63 @@
+package io.sluice.launcher.slurm;
+
+import io.sluice.job.Job;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How a compute node starts the worker: which {@code java}, with which class path and main class.
+ * Compute nodes are assumed to see the same file system as the machine that submits.
+ *
+ * @param java      the java executable
+ * @param classPath absolute class path entries (the shaded {@code sluice.jar} when run from it)
+ * @param mainClass the worker's entry point
+ */
+public record WorkerCommand(String java, List<String> classPath, String mainClass) {
+
+    public static final String WORKER_MAIN = "io.sluice.exec.WorkerMain";
+
+    /** JVM flags every worker needs: the Vector API kernels and zstd-jni's native access. */
+    public static final List<String> JVM_FLAGS =
+            List.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED");
+
+    /**
+     * The worker as this launcher would run it: {@code slurm.java_home}'s java if the job names one,
+     * else the java running the launcher; the launcher's own class path.
+     */
+    public static WorkerCommand sameAsLauncher(Job job, String mainClass) {
+        String javaHome = job.slurm().javaHome();
+        if (javaHome == null || javaHome.isBlank()) {
+            javaHome = System.getProperty("java.home");
+        }
+        List<String> classPath = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                classPath.add(Path.of(entry).toAbsolutePath().toString());
+            }
+        }
+        return new WorkerCommand(Path.of(javaHome, "bin", "java").toString(), classPath, mainClass);
+    }
+
+    /** The command words for one block of ranks; {@code firstRank} and {@code ranks} are shell expressions. */
+    List<String> words(Path jobJson, String stage, long heapMegabytes, int workers) {
+        List<String> w = new ArrayList<>();
+        w.add(java);
+        w.addAll(JVM_FLAGS);
+        if (heapMegabytes > 0) {
+            w.add("-Xmx" + heapMegabytes + "m");
+        }
+        w.add("-cp");
+        w.add(String.join(File.pathSeparator, classPath));
+        w.add(mainClass);
+        w.add("--job");
+        w.add(jobJson.toAbsolutePath().toString());
+        w.add("--stage");
+        w.add(stage);
+        w.add("--workers");
+        w.add(Integer.toString(workers));
+        return w;
+    }
+}

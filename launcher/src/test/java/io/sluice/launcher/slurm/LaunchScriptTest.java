@@ -1,0 +1,149 @@
+package io.sluice.launcher.slurm;
+
+import io.sluice.job.Job;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The rendered script is valid bash, and values from the job file reach the worker as exactly the
+ * words they are, executing nothing: each test runs the script with a fake {@code java} that
+ * records its arguments, from a directory where an injected {@code touch PWNED*} would show.
+ */
+class LaunchScriptTest {
+
+    /** Everything a shell might act on: quotes, command substitution, backticks, newlines, globs, variables. */
+    private static final String HOSTILE = "a b 'q' \"dq\" $(touch PWNED1) `touch PWNED2` ; touch PWNED3 \n"
+            + "touch PWNED4 $HOME * \\ %x";
+
+    @TempDir
+    Path tmp;
+
+    private Path fakeJavaHome(String name) throws IOException {
+        Path bin = Files.createDirectories(tmp.resolve(name).resolve("bin"));
+        Path java = bin.resolve("java");
+        // one argument per line would break on the newlines we pass; NUL-separate them instead
+        Files.writeString(java, "#!/bin/bash\nprintf '%s\\0' \"$@\" > \"$ARGS_OUT\"\n[ -z \"${JAVA_SLEEP:-}\" ] || sleep \"$JAVA_SLEEP\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return tmp.resolve(name);
+    }
+
+    private record Run(int exit, List<String> javaArgs, String output) {
+    }
+
+    private Run run(Path script, Map<String, String> env, String... args) throws Exception {
+        Path cwd = Files.createDirectories(tmp.resolve("cwd"));
+        Path argsOut = tmp.resolve("java-args");
+        Files.deleteIfExists(argsOut);
+        ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of("bash", script.toString()), Arrays.stream(args)).toList());
+        pb.directory(cwd.toFile()).redirectErrorStream(true);
+        pb.environment().put("ARGS_OUT", argsOut.toString());
+        pb.environment().put("SLURM_ARRAY_JOB_ID", "77");
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        try (Stream<Path> files = Files.list(cwd)) {
+            assertEquals(List.of(), files.map(f -> f.getFileName().toString()).toList(), "script created files: " + out);
+        }
+        List<String> words = Files.exists(argsOut)
+                ? List.of(Files.readString(argsOut).split("\0", -1)) : List.of();
+        return new Run(p.exitValue(), words.isEmpty() ? words : words.subList(0, words.size() - 1), out);
+    }
+
+    private static String bashSyntax(Path script) throws Exception {
+        Process p = new ProcessBuilder("bash", "-n", script.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        return p.exitValue() == 0 ? "ok" : out;
+    }
+
+    private Path render(Job job, Set<Integer> completed, WorkerCommand worker) throws IOException {
+        Job.Stage stage = job.stages().getFirst();
+        StageFiles files = StageFiles.of(job, stage);
+        ArrayPlan plan = ArrayPlan.of(stage.tasks(), completed, job.slurm().localTasks(),
+                job.slurm().arrayParallelism(), job.slurm().maxArraySize());
+        String text = LaunchScript.render(job, stage, plan, SbatchOptions.forStage(job, stage, files.slurmDir()),
+                worker, job.loggingDir().resolve("job.json"));
+        Path script = tmp.resolve("launch_script.slurm");
+        Files.writeString(script, text);
+        return script;
+    }
+
+    @Test
+    void hostileValuesReachTheWorkerVerbatimAndExecuteNothing() throws Exception {
+        Path javaHome = fakeJavaHome("jdk " + HOSTILE.replace("\n", " ").replace("\\", ""));
+        Path loggingDir = tmp.resolve("logs " + HOSTILE);
+        String stageName = "stage " + HOSTILE.replace("\\", "");
+        Job job = TestJobs.job("job " + HOSTILE, loggingDir,
+                TestJobs.slurm(3, 4, 1001, false, javaHome.toString(), Map.of("comment", HOSTILE)),
+                TestJobs.stage(stageName, 7));
+        WorkerCommand worker = new WorkerCommand(javaHome.resolve("bin/java").toString(),
+                List.of("/opt/sluice " + HOSTILE + "/sluice.jar"), WorkerCommand.WORKER_MAIN);
+        Path script = render(job, Set.of(), worker);
+        assertEquals("ok", bashSyntax(script));
+
+        // element 1 of the submission with block offset 1 runs block 2: ranks 6..8
+        Run r = run(script, Map.of("SLURM_ARRAY_TASK_ID", "1"), "1");
+        assertEquals(0, r.exit(), r.output());
+        assertEquals(List.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
+                "-Xmx1638m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
+                "--job", loggingDir.resolve("job.json").toString(), "--stage", stageName, "--workers", "2",
+                "--first-rank", "6", "--ranks", "3"), r.javaArgs());
+        assertTrue(r.output().contains("ranks 6..8"), r.output());
+    }
+
+    @Test
+    void scatteredRanksAreLookedUpInTheBlockTable() throws Exception {
+        Path javaHome = fakeJavaHome("jdk");
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(2, 4, 1001, false, javaHome.toString(), Map.of()),
+                TestJobs.stage("s", 30));
+        // pending: 1, 4, 5, 9, 20..29 -> blocks 1:4 5:5 20:2 22:2 ...
+        Set<Integer> done = new java.util.HashSet<>(Set.of(0, 2, 3, 6, 7, 8));
+        for (int r = 10; r < 20; r++) {
+            done.add(r);
+        }
+        Path script = render(job, done, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN));
+        assertEquals("ok", bashSyntax(script));
+        List<String> args = run(script, Map.of("SLURM_ARRAY_TASK_ID", "1")).javaArgs();
+        assertEquals(List.of("--first-rank", "5", "--ranks", "5"), args.subList(args.size() - 4, args.size()));
+        args = run(script, Map.of("SLURM_ARRAY_TASK_ID", "6")).javaArgs();
+        assertEquals(List.of("--first-rank", "28", "--ranks", "2"), args.subList(args.size() - 4, args.size()));
+    }
+
+    @Test
+    void usr1RequeuesTheArrayElementAndTheScriptWaitsForTheWorker() throws Exception {
+        Path javaHome = fakeJavaHome("jdk");
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path scontrolArgs = tmp.resolve("scontrol-args");
+        Files.writeString(bin.resolve("scontrol"), "#!/bin/bash\necho \"$@\" > " + ShellQuote.quote(scontrolArgs.toString()) + "\n");
+        Files.setPosixFilePermissions(bin.resolve("scontrol"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 1, 1001, true, javaHome.toString(), Map.of()),
+                TestJobs.stage("s", 3));
+        Path script = render(job, Set.of(), WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN));
+        assertEquals("ok", bashSyntax(script));
+        // the script signals itself, as Slurm would, while the (fake) worker runs
+        String text = Files.readString(script).replace("worker=$!\n", "worker=$!\n(sleep 1; kill -USR1 $$) &\n");
+        Files.writeString(script, text);
+        Run r = run(script, Map.of("SLURM_ARRAY_TASK_ID", "2", "JAVA_SLEEP", "3",
+                "PATH", bin + ":" + System.getenv("PATH")));
+        assertEquals(0, r.exit(), r.output());
+        assertEquals("requeue 77_2\n", Files.readString(scontrolArgs));
+        assertTrue(r.output().contains("USR1 received, requeueing 77_2"), r.output());
+        assertEquals(List.of("--first-rank", "2", "--ranks", "1"), r.javaArgs().subList(r.javaArgs().size() - 4, r.javaArgs().size()));
+    }
+}
