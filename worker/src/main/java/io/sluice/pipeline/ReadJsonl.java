@@ -135,6 +135,7 @@ public final class ReadJsonl implements DocumentSource {
                 }
                 stats.increment("documents");
                 ctx.progress().documents.increment();
+                ctx.progress().bytes.add(doc.originalLineLength() + 1);
                 out.accept(doc);
                 return true;
             }
@@ -162,7 +163,6 @@ public final class ReadJsonl implements DocumentSource {
             }
             stats.add("bytes", bytes);
             stats.increment("files");
-            ctx.progress().bytes.add(bytes);
         }
     }
 }
