@@ -62,8 +62,13 @@ public final class StageRunner {
                     + "; this job has " + stage.tasks() + " tasks over " + source.root()
                     + ". Use a new logging_dir (or delete the stage folder) to run a changed job");
         }
-        ShardPlan p = ShardPlan.compute(source.root(), source.listFiles(), stage.tasks(), source.splitSize(),
-                ReadJsonl::splittable);
+        List<String> files;
+        try {
+            files = source.listFiles();
+        } catch (io.sluice.job.JobException e) {
+            throw new io.sluice.job.JobException(stage.steps().get(0).where() + ": " + e.getMessage());
+        }
+        ShardPlan p = ShardPlan.compute(source.root(), files, stage.tasks(), source.splitSize(), ReadJsonl::splittable);
         p.write(file);
         return p;
     }

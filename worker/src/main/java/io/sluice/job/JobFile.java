@@ -35,7 +35,10 @@ public final class JobFile {
         } catch (NoSuchFileException e) {
             throw new JobException(file + ": job file not found");
         } catch (JsonProcessingException e) {
-            throw new JobException(file + ": not valid YAML/JSON: " + e.getOriginalMessage()
+            if (e.getCause() instanceof org.yaml.snakeyaml.error.MarkedYAMLException y && y.getProblemMark() != null) {
+                throw new JobException(file + ":" + (y.getProblemMark().getLine() + 1) + ": not valid YAML: " + y.getProblem());
+            }
+            throw new JobException(file + ": not valid YAML/JSON: " + e.getOriginalMessage().lines().findFirst().orElse("")
                     + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"));
         } catch (IOException e) {
             throw new JobException(file + ": cannot read: " + e.getMessage());
