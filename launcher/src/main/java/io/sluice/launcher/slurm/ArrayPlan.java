@@ -29,24 +29,26 @@ public record ArrayPlan(int tasks, int localTasks, List<Integer> pendingRanks, L
 
     /**
      * One {@code sbatch} of the stage: array elements {@code 0 .. size - 1} run blocks
-     * {@code offset ..}; at most {@code throttle} of them at once (the {@code %N} of {@code --array}).
+     * {@code offset ..}; at most {@code throttle} of them at once (the {@code %N} of {@code --array}),
+     * or as many as Slurm allows when {@code throttle} is 0.
      */
     public record Submission(int offset, int size, int throttle) {
         public String arraySpec() {
-            return "0-" + (size - 1) + "%" + throttle;
+            return "0-" + (size - 1) + (throttle > 0 ? "%" + throttle : "");
         }
     }
 
     /**
      * Plans a stage of {@code tasks} ranks of which {@code completed} are done.
      *
-     * @param arrayParallelism most array elements of the stage running at once, over all its submissions
+     * @param arrayParallelism most array elements of the stage running at once, over all its submissions;
+     *                         0 for no limit
      * @param maxArraySize     most array elements in one submission
      */
     public static ArrayPlan of(int tasks, Set<Integer> completed, int localTasks, int arrayParallelism,
                                int maxArraySize) {
-        if (localTasks < 1 || arrayParallelism < 1 || maxArraySize < 1) {
-            throw new IllegalArgumentException("local_tasks, array_parallelism and max_array_size must be >= 1");
+        if (localTasks < 1 || arrayParallelism < 0 || maxArraySize < 1) {
+            throw new IllegalArgumentException("local_tasks and max_array_size must be >= 1, array_parallelism >= 0");
         }
         List<Integer> pending = new ArrayList<>();
         for (int rank = 0; rank < tasks; rank++) {
@@ -68,7 +70,7 @@ public record ArrayPlan(int tasks, int localTasks, List<Integer> pendingRanks, L
         }
         int count = (blocks.size() + maxArraySize - 1) / maxArraySize;
         // the throttle is shared out so that all submissions together stay within array_parallelism
-        int throttle = Math.max(1, arrayParallelism / Math.max(1, count));
+        int throttle = arrayParallelism == 0 ? 0 : Math.max(1, arrayParallelism / Math.max(1, count));
         List<Submission> submissions = new ArrayList<>();
         for (int offset = 0; offset < blocks.size(); offset += maxArraySize) {
             submissions.add(new Submission(offset, Math.min(maxArraySize, blocks.size() - offset), throttle));

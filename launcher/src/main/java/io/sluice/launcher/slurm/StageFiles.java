@@ -3,6 +3,7 @@ package io.sluice.launcher.slurm;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sluice.exec.Completions;
 import io.sluice.io.AtomicFile;
 import io.sluice.job.Job;
 
@@ -15,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * What {@code launcher submit} keeps in {@code <logging_dir>/<stage>/slurm/}: the launch script,
@@ -76,18 +77,11 @@ public record StageFiles(Path stageDir) {
 
     /** Ranks with a completion marker ({@code completions/NNNNN}). */
     public Set<Integer> completedRanks() {
-        Set<Integer> done = new TreeSet<>();
-        Path dir = stageDir.resolve("completions");
-        if (!Files.isDirectory(dir)) {
-            return done;
-        }
-        try (var names = Files.list(dir)) {
-            names.map(p -> p.getFileName().toString()).filter(n -> n.matches("\\d+"))
-                    .forEach(n -> done.add(Integer.parseInt(n)));
+        try {
+            return Completions.completedRanks(stageDir).stream().boxed().collect(Collectors.toSet());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + dir, e);
+            throw new UncheckedIOException("cannot list the completions of " + stageDir, e);
         }
-        return done;
     }
 
     public Optional<RanksToRun> readRanksToRun() {

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -80,20 +81,38 @@ public final class Submitter {
      * run the same ranks twice.
      */
     public void checkNothingActive(Job job) {
-        List<String> ids = new ArrayList<>();
-        for (Job.Stage stage : job.stages()) {
-            StageFiles.of(job, stage).readJobIds().ifPresent(j -> ids.addAll(j.ids()));
-        }
-        Set<String> active = slurm.queue(ids).stream().filter(t -> !t.ended())
-                .map(t -> t.key().jobId()).collect(Collectors.toCollection(LinkedHashSet::new));
+        List<String> active = activeJobIds(job);
         if (!active.isEmpty()) {
             throw new SlurmException("job '" + job.name() + "' still has Slurm jobs queued or running: "
                     + String.join(", ", active) + ". Wait for them (`launcher status`) or `launcher cancel` first.");
         }
     }
 
-    /** Writes each stage's files and submits it; returns the job ids per submitted stage. */
-    public Map<String, List<String>> submit(List<StagePlan> plans) {
+    /** {@code launcher cancel}: scancels the job's Slurm jobs that are still queued or running; returns their ids. */
+    public List<String> cancel(Job job) {
+        List<String> active = activeJobIds(job);
+        slurm.cancel(active);
+        return active;
+    }
+
+    /** Job ids recorded in the stages' {@code job_ids.json} that Slurm still has queued or running. */
+    private List<String> activeJobIds(Job job) {
+        List<String> ids = new ArrayList<>();
+        for (Job.Stage stage : job.stages()) {
+            StageFiles.of(job, stage).readJobIds().ifPresent(j -> ids.addAll(j.ids()));
+        }
+        Set<String> active = slurm.queue(ids).stream().filter(t -> !t.ended())
+                .map(t -> t.key().jobId()).collect(Collectors.toCollection(LinkedHashSet::new));
+        return List.copyOf(active);
+    }
+
+    /**
+     * Writes each stage's files and submits it; returns the job ids per submitted stage.
+     *
+     * @param prepare called, before its sbatch, for each stage none of whose dependencies is submitted
+     *                now, so its input is final (the launcher computes the shard plan there once)
+     */
+    public Map<String, List<String>> submit(List<StagePlan> plans, Consumer<Job.Stage> prepare) {
         Map<String, List<String>> submitted = new HashMap<>();
         for (StagePlan p : plans) {
             if (p.plan().nothingToRun()) {
@@ -101,6 +120,9 @@ public final class Submitter {
                 continue;
             }
             List<String> after = waitFor(p, submitted);
+            if (after.isEmpty()) {
+                prepare.accept(p.stage());
+            }
             p.files().writePlan(p.script(), new StageFiles.RanksToRun(p.stage().name(), p.plan().tasks(),
                     p.plan().localTasks(), p.plan().pendingRanks(), p.plan().blocks()));
             List<StageFiles.Submitted> jobs = new ArrayList<>();

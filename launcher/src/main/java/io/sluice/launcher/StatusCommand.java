@@ -1,0 +1,28 @@
+package io.sluice.launcher;
+
+import io.sluice.job.Job;
+import io.sluice.job.JobFile;
+import io.sluice.launcher.slurm.SlurmCommands;
+import io.sluice.launcher.slurm.StatusReport;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code launcher status job.yaml}: ranks done, running, pending and failed per stage of a submitted job. */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = {"Show a submitted job's progress: per stage the ranks done, running, pending, failed "
+                + "and not submitted, then each failed rank's Slurm state and the last lines of its log.",
+                "Exit code 0 when every rank of every stage is done, 1 otherwise."})
+final class StatusCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "JOB", description = "job file (YAML or JSON)")
+    Path jobFile;
+
+    @Override
+    public Integer call() {
+        Job job = JobFile.load(jobFile);
+        var stages = StatusReport.collect(job, new SlurmCommands());
+        StatusReport.print(job, stages, System.out);
+        return stages.stream().allMatch(s -> s.done() == s.tasks()) ? 0 : 1;
+    }
+}

@@ -1,0 +1,57 @@
+package io.sluice.launcher;
+
+import io.sluice.exec.StageRunner;
+import io.sluice.job.Job;
+import io.sluice.job.JobFile;
+import io.sluice.job.Preflight;
+import io.sluice.launcher.slurm.SlurmCommands;
+import io.sluice.launcher.slurm.Submitter;
+import io.sluice.launcher.slurm.WorkerCommand;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code launcher submit job.yaml}: the job's pending ranks as Slurm array jobs, one per stage, chained. */
+@Command(name = "submit", mixinStandardHelpOptions = true,
+        description = {"Submit a job to Slurm: per stage one sbatch array job (split past max_array_size) for "
+                + "the ranks without a completion marker, each stage after the ones it depends on (afterok).",
+                "Scripts, ranks_to_run.json and job_ids.json go to <logging_dir>/<stage>/slurm/."})
+final class SubmitCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "JOB", description = "job file (YAML or JSON) with a slurm: block")
+    Path jobFile;
+
+    @Option(names = "--dry-run", description = "print the scripts and sbatch commands; submit and write nothing")
+    boolean dryRun;
+
+    @Override
+    public Integer call() throws Exception {
+        Job job = JobFile.load(jobFile);
+        Path jobJson = job.loggingDir().resolve("job.json");
+        WorkerCommand worker = WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN);
+        List<Submitter.StagePlan> plans = Submitter.plan(job, worker, jobJson);
+        Submitter submitter = new Submitter(new SlurmCommands(), System.out);
+        if (dryRun) {
+            submitter.dryRun(plans);
+            return 0;
+        }
+        Preflight.check(job);
+        submitter.checkNothingActive(job);
+        StageRunner runner = new StageRunner(job, System.out);
+        runner.writeJob();
+        System.out.printf("job '%s': %d stage(s), logging dir %s%n", job.name(), job.stages().size(), job.loggingDir());
+        submitter.submit(plans, stage -> {
+            try {
+                runner.plan(stage); // one listing of the input here, instead of one per array element
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        System.out.printf("follow with: launcher status %s%n", jobFile);
+        return 0;
+    }
+}
