@@ -1,0 +1,82 @@
+package io.sluice.launcher.slurm;
+
+import io.sluice.exec.Completions;
+import io.sluice.job.Job;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class StatusReportTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void countsEachRankOnceAndShowsTheLogTailOfFailedRanks() throws IOException {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(2, 10, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 8), TestJobs.stage("merge", 1));
+        RecordingSlurm slurm = new RecordingSlurm();
+        Submitter submitter = new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        submitter.submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
+                job.loggingDir().resolve("job.json")), s -> { });
+        // job 100 runs a: elements 0..3 = ranks 0-1, 2-3, 4-5, 6-7; job 101 runs merge
+        Path a = job.loggingDir().resolve("a");
+        for (int r : new int[] {0, 1, 2}) {
+            Completions.markComplete(a, r);
+        }
+        Path log = a.resolve("logs/task_00003.log");
+        Files.createDirectories(log.getParent());
+        Files.writeString(log, IntStream.rangeClosed(1, 14).mapToObj(i -> "line " + i).collect(Collectors.joining("\n"))
+                + "\nERROR corrupt.jsonl.gz: not in gzip format at byte 0\n");
+        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 1), "FAILED", "NonZeroExitCode"));
+        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 2), "RUNNING", "None"));
+        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 3), "PENDING", "JobArrayTaskLimit"));
+        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("101", 0), "CANCELLED", "DependencyNeverSatisfied"));
+
+        List<StatusReport.StageStatus> stages = StatusReport.collect(job, slurm);
+        StatusReport.StageStatus sa = stages.get(0);
+        assertEquals(List.of(3, 2, 2, 1, 0), List.of(sa.done(), sa.running(), sa.pending(), sa.failed().size(), sa.notSubmitted()));
+        StatusReport.FailedRank f = sa.failed().getFirst();
+        assertEquals(3, f.rank());
+        assertEquals("100_1", f.element().toString());
+        assertEquals("FAILED NonZeroExitCode", f.state());
+        assertEquals(10, f.logTail().size());
+        assertEquals("ERROR corrupt.jsonl.gz: not in gzip format at byte 0", f.logTail().getLast());
+        StatusReport.StageStatus merge = stages.get(1);
+        assertEquals("CANCELLED DependencyNeverSatisfied", merge.failed().getFirst().state());
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StatusReport.print(job, stages, new PrintStream(out, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("stage a rank 3 failed: Slurm job 100_1 FAILED NonZeroExitCode; last lines of " + log), text);
+        assertTrue(text.contains("  | ERROR corrupt.jsonl.gz: not in gzip format at byte 0"), text);
+        assertTrue(text.contains("stage merge rank 0 failed: Slurm job 101_0 CANCELLED DependencyNeverSatisfied; no log at"), text);
+    }
+
+    @Test
+    void elementsSqueueHasForgottenTakeTheirStateFromAccountingOrAreReportedEnded() throws IOException {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 10, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 3));
+        RecordingSlurm slurm = new RecordingSlurm();
+        new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
+                        job.loggingDir().resolve("job.json")), s -> { });
+        Completions.markComplete(job.loggingDir().resolve("a"), 0);
+        slurm.accounting.put(new ArrayTaskState.Key("100", 1), "TIMEOUT");
+        List<StatusReport.FailedRank> failed = StatusReport.collect(job, slurm).getFirst().failed();
+        assertEquals(List.of("TIMEOUT", "ended"), failed.stream().map(StatusReport.FailedRank::state).toList());
+    }
+}

@@ -1,0 +1,113 @@
+package io.sluice.launcher.slurm;
+
+import io.sluice.exec.Completions;
+import io.sluice.job.Job;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SubmitterTest {
+
+    @TempDir
+    Path tmp;
+
+    private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    private final RecordingSlurm slurm = new RecordingSlurm();
+    private final Submitter submitter = new Submitter(slurm, new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+    private List<Submitter.StagePlan> plan(Job job) {
+        return Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
+                job.loggingDir().resolve("job.json"));
+    }
+
+    @Test
+    void dryRunOfA2500RankStageWithMaxArraySize1001PrintsThreeSubmissionsAndWritesNothing() throws IOException {
+        Job job = TestJobs.job("big", tmp.resolve("logs"), TestJobs.slurm(1, 100, 1001, false, null, Map.of()),
+                TestJobs.stage("tokenize", 2500), TestJobs.stage("merge", 1));
+        submitter.dryRun(plan(job));
+        String out = printed.toString(StandardCharsets.UTF_8);
+        List<String> sbatch = out.lines().filter(l -> l.startsWith("sbatch ")).toList();
+        String script = job.loggingDir().resolve("tokenize/slurm/launch_script.slurm").toString();
+        assertEquals(List.of(
+                "sbatch --parsable '--array=0-1000%33' " + script + " 0",
+                "sbatch --parsable '--array=0-1000%33' " + script + " 1001",
+                "sbatch --parsable '--array=0-497%33' " + script + " 2002",
+                "sbatch --parsable '--array=0-0%100' '--dependency=afterok:<tokenize>' '--kill-on-invalid-dep=yes' "
+                        + job.loggingDir().resolve("merge/slurm/launch_script.slurm") + " 0"), sbatch);
+        assertTrue(out.contains("stage tokenize: 2500 of 2500 ranks to run, 2500 array elements of 1 rank, 3 submissions"),
+                out);
+        assertTrue(out.contains("#SBATCH --array=0-1000%33\n"), out);
+        assertTrue(out.contains("first_rank=$(( 0 + block * 1 ))\n"), out);
+        assertTrue(slurm.submitted.isEmpty());
+        assertFalse(Files.exists(job.loggingDir()), "a dry run writes nothing");
+    }
+
+    @Test
+    void onlyPendingRanksAreSubmittedAndCompleteStagesAreNeitherSubmittedNorWaitedFor() throws IOException {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(2, 10, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 6), TestJobs.stage("b", 3), TestJobs.stage("c", 1, "a", "b"));
+        for (int r : new int[] {0, 2, 3, 4}) {
+            Completions.markComplete(job.loggingDir().resolve("a"), r);
+        }
+        for (int r = 0; r < 3; r++) {
+            Completions.markComplete(job.loggingDir().resolve("b"), r);
+        }
+        List<String> prepared = new ArrayList<>();
+        Map<String, List<String>> ids = submitter.submit(plan(job), s -> prepared.add(s.name()));
+
+        assertEquals(Map.of("a", List.of("100"), "c", List.of("101")), ids);
+        assertEquals(List.of("a"), prepared, "c waits for a, so its input is not final at submit time");
+        RecordingSlurm.Call a = slurm.submitted.get(0);
+        assertEquals(List.of("--array=0-0%10"), a.options());
+        RecordingSlurm.Call c = slurm.submitted.get(1);
+        assertEquals(List.of("--array=0-0%10", "--dependency=afterok:100", "--kill-on-invalid-dep=yes"), c.options());
+
+        StageFiles fa = StageFiles.of(job, job.stage("a"));
+        StageFiles.RanksToRun ranks = fa.readRanksToRun().orElseThrow();
+        assertEquals(List.of(1, 5), ranks.ranks());
+        assertEquals(List.of(new ArrayPlan.Block(1, 5)), ranks.blocks());
+        assertEquals(List.of(new StageFiles.Submitted("100", 0, 1)), fa.readJobIds().orElseThrow().submissions());
+        assertTrue(Files.readString(fa.script()).contains("blocks=(\n  1:5\n)"));
+        assertFalse(Files.exists(StageFiles.of(job, job.stage("b")).script()));
+        String out = printed.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("stage b: all 3 ranks complete, not submitted"), out);
+        assertTrue(out.contains("stage c: 1 of 1 ranks to run") && out.contains("-> Slurm job 101 (after 100)"), out);
+    }
+
+    @Test
+    void aSubmissionWhileEarlierJobsAreQueuedIsRefusedAndCancelStopsThem() {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 10, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 2));
+        submitter.submit(plan(job), s -> { });
+        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 0), "COMPLETED", "None"));
+        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 1), "RUNNING", "None"));
+        SlurmException e = assertThrows(SlurmException.class, () -> submitter.checkNothingActive(job));
+        assertEquals("job 'j' still has Slurm jobs queued or running: 100. Wait for them (`launcher status`) or "
+                + "`launcher cancel` first.", e.getMessage());
+        assertEquals(List.of("100"), submitter.cancel(job));
+        assertEquals(List.of("100"), slurm.cancelled);
+    }
+
+    @Test
+    void insideAnAllocationSlurmVariablesDoNotReachSbatch() {
+        Map<String, String> env = Map.of("SLURM_CONF", "/etc/slurm.conf", "SLURM_JOB_ID", "5",
+                "SLURM_CPUS_PER_TASK", "8", "SLURM_MEM_PER_NODE", "1000", "SBATCH_PARTITION", "gpu",
+                "SLURM_CPU_BIND", "map_cpu:1", "PATH", "/usr/bin", "HOME", "/root");
+        assertEquals(Map.of("SLURM_CONF", "/etc/slurm.conf", "PATH", "/usr/bin", "HOME", "/root"),
+                SlurmCommands.cleanEnvironment(env));
+    }
+}
