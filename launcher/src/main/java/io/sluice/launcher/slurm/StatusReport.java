@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * {@code launcher status}: per stage, how many ranks are done (completion marker), running, pending
@@ -26,6 +27,7 @@ import java.util.Set;
 public final class StatusReport {
 
     public static final int LOG_TAIL_LINES = 10;
+    private static final Pattern STACK_FRAME = Pattern.compile("\\s+(at \\S.*|\\.\\.\\. \\d+ more)");
 
     /** A rank whose array element ended without completing it. */
     public record FailedRank(int rank, ArrayTaskState.Key element, String state, Path log, List<String> logTail) {
@@ -122,12 +124,18 @@ public final class StatusReport {
         return map;
     }
 
+    /**
+     * The last {@code lines} lines of a log, without Java stack frames ({@code at ...},
+     * {@code ... 11 more}): a failed rank's log ends in a stack trace, and the lines that say what
+     * went wrong (the error, its exception and causes) are the ones before and between the frames.
+     */
     static List<String> tail(Path file, int lines) {
         if (!Files.isRegularFile(file)) {
             return List.of();
         }
         try {
-            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
+            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                    .filter(l -> !STACK_FRAME.matcher(l).matches()).toList();
             return all.subList(Math.max(0, all.size() - lines), all.size());
         } catch (IOException e) {
             return List.of("(cannot read " + file + ": " + e.getMessage() + ")");

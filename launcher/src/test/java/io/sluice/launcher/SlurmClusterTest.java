@@ -1,0 +1,282 @@
+package io.sluice.launcher;
+
+import io.sluice.exec.Completions;
+import io.sluice.job.Job;
+import io.sluice.job.JobFile;
+import io.sluice.launcher.slurm.ArrayTaskState;
+import io.sluice.launcher.slurm.SlurmCommands;
+import io.sluice.launcher.slurm.StageFiles;
+import io.sluice.launcher.slurm.StatusReport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@code launcher submit / status / cancel} against a real Slurm: the dev cluster of
+ * {@code slurm/dev-cluster.sh start 2}, with {@code SLURM_CONF} exported. Compute nodes run the
+ * worker from this test JVM's class path, so these tests see the code as built.
+ */
+@Tag("slurm")
+class SlurmClusterTest {
+
+    private static final Duration TIMEOUT = Duration.ofMinutes(5);
+    private static final SlurmCommands SLURM = new SlurmCommands();
+
+    @TempDir
+    Path tmp;
+
+    private final List<Path> submitted = new ArrayList<>();
+
+    @BeforeAll
+    static void clusterIsUp() throws Exception {
+        Process p = new ProcessBuilder("sinfo", "-h", "-o", "%T").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            fail("no Slurm cluster answers (" + out.strip() + "); start one with `slurm/dev-cluster.sh start 2` and "
+                    + "`eval \"$(slurm/dev-cluster.sh env)\"`");
+        }
+    }
+
+    @AfterEach
+    void cancelWhatIsLeft() {
+        for (Path jobFile : submitted) {
+            Launcher.execute("cancel", jobFile.toString());
+        }
+    }
+
+    private static Path examples() {
+        return Path.of(System.getProperty("sluice.root", ".")).resolve("examples/data").toAbsolutePath();
+    }
+
+    /** A job file; {@code %IN%} and {@code %OUT%/sub} become quoted paths, the logging dir is {@code out/logs}. */
+    private Path jobFile(String name, Path in, Path out, String stages, String slurm) throws IOException {
+        String text = "name: " + name + "\nlogging_dir: %OUT%/logs\ntasks: 4\nworkers: 2\nstages:\n" + stages
+                + "slurm:\n  cpus_per_task: 1\n  mem_per_cpu: 700M\n  array_parallelism: 4\n" + slurm;
+        String yaml = Pattern.compile("%OUT%/(\\w+)").matcher(text.replace("%IN%", yamlQuote(in)))
+                .replaceAll(m -> Matcher.quoteReplacement(yamlQuote(out.resolve(m.group(1)))));
+        Path f = tmp.resolve(name + "-" + out.getFileName() + ".yaml");
+        Files.writeString(f, yaml);
+        return f;
+    }
+
+    private static String yamlQuote(Path p) {
+        return "'" + p.toAbsolutePath().toString().replace("'", "''") + "'";
+    }
+
+    private record Result(int exit, String out) {
+    }
+
+    private Result launcher(String... args) {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        int exit;
+        try {
+            exit = Launcher.execute(args);
+        } finally {
+            System.setOut(saved);
+        }
+        String out = buf.toString(StandardCharsets.UTF_8);
+        saved.print(out);
+        return new Result(exit, out);
+    }
+
+    private Result submit(Path jobFile) {
+        submitted.add(jobFile);
+        Result r = launcher("submit", jobFile.toString());
+        assertEquals(0, r.exit(), r.out());
+        return r;
+    }
+
+    private static List<String> jobIds(Job job) {
+        List<String> ids = new ArrayList<>();
+        for (Job.Stage s : job.stages()) {
+            StageFiles.of(job, s).readJobIds().ifPresent(j -> ids.addAll(j.ids()));
+        }
+        return ids;
+    }
+
+    /** Waits until an element of the job's Slurm jobs satisfies {@code condition}; fails after {@link #TIMEOUT}. */
+    private static void await(Job job, String what, Predicate<List<ArrayTaskState>> condition) throws InterruptedException {
+        Instant end = Instant.now().plus(TIMEOUT);
+        List<ArrayTaskState> states = List.of();
+        while (Instant.now().isBefore(end)) {
+            states = SLURM.queue(jobIds(job));
+            if (condition.test(states)) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        fail("timed out waiting until " + what + "; squeue: " + states);
+    }
+
+    private static void awaitAllEnded(Job job) throws InterruptedException {
+        await(job, "every Slurm job ended", s -> !s.isEmpty() && s.stream().allMatch(ArrayTaskState::ended));
+    }
+
+    private static Map<String, byte[]> files(Path dir) throws IOException {
+        Map<String, byte[]> files = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path f : all.filter(Files::isRegularFile).toList()) {
+                files.put(dir.relativize(f).toString(), Files.readAllBytes(f));
+            }
+        }
+        return files;
+    }
+
+    private static final String TWO_STAGES = """
+              - name: clean
+                steps:
+                  - read_jsonl: {path: %IN%, glob: "*.jsonl.gz"}
+                  - length_filter: {min_words: 20}
+                  - write_jsonl: {path: %OUT%/clean, compression: zstd}
+              - name: again
+                tasks: 2
+                steps:
+                  - read_jsonl: {path: %OUT%/clean}
+                  - regex_filter: {regex: "(?i)click here"}
+                  - write_jsonl: {path: %OUT%/again}
+            """;
+
+    @Test
+    void submittedJobWritesTheSameBytesAsALocalRun() throws Exception {
+        Path local = tmp.resolve("local");
+        assertEquals(0, launcher("run", jobFile("same", examples(), local, TWO_STAGES, "").toString()).exit());
+
+        // a logging dir with a space and a quote: it reaches the script, sbatch and the worker
+        Path onSlurm = tmp.resolve("on slurm 'q'");
+        Path jobFile = jobFile("same", examples(), onSlurm, TWO_STAGES, "  local_tasks: 2\n");
+        Result r = submit(jobFile);
+        assertTrue(r.out().contains("stage clean: 4 of 4 ranks to run, 2 array elements of 2 ranks"), r.out());
+        Job job = JobFile.load(jobFile);
+        awaitAllEnded(job);
+
+        Result status = launcher("status", jobFile.toString());
+        assertEquals(0, status.exit(), status.out());
+        for (String dir : List.of("clean", "again")) {
+            Map<String, byte[]> expected = files(local.resolve(dir));
+            Map<String, byte[]> actual = files(onSlurm.resolve(dir));
+            assertEquals(expected.keySet(), actual.keySet());
+            assertTrue(expected.size() >= 2);
+            expected.forEach((name, bytes) -> assertArrayEquals(bytes, actual.get(name), dir + "/" + name));
+        }
+    }
+
+    @Test
+    void aFailedRankCancelsTheMergeAndAResubmitRunsOnlyThatRankThenTheMerge() throws Exception {
+        Path in = Files.createDirectories(tmp.resolve("in"));
+        try (Stream<Path> parts = Files.list(examples())) {
+            for (Path p : parts.toList()) {
+                Files.copy(p, in.resolve(p.getFileName()));
+            }
+        }
+        // rank 4 of 5 gets part-4 (whole files go round-robin in sorted order): a cut-off gzip stream
+        byte[] good = Files.readAllBytes(in.resolve("part-0.jsonl.gz"));
+        Files.write(in.resolve("part-4.jsonl.gz"), java.util.Arrays.copyOf(good, good.length / 2));
+        Path out = tmp.resolve("out");
+        String stages = """
+                  - name: clean
+                    tasks: 5
+                    steps:
+                      - read_jsonl: {path: %IN%, glob: "*.jsonl.gz"}
+                      - write_jsonl: {path: %OUT%/clean}
+                  - name: merge
+                    tasks: 1
+                    steps:
+                      - read_jsonl: {path: %OUT%/clean}
+                      - write_jsonl: {path: %OUT%/merged}
+                """;
+        Path jobFile = jobFile("fails", in, out, stages, "  local_tasks: 1\n");
+        Job job = JobFile.load(jobFile);
+        submit(jobFile);
+        awaitAllEnded(job);
+
+        List<StatusReport.StageStatus> status = StatusReport.collect(job, SLURM);
+        assertEquals(4, status.get(0).done());
+        assertEquals(List.of(4), status.get(0).failed().stream().map(StatusReport.FailedRank::rank).toList());
+        StatusReport.FailedRank bad = status.get(0).failed().getFirst();
+        assertTrue(bad.state().startsWith("FAILED"), bad.state());
+        assertTrue(String.join("\n", bad.logTail()).contains("part-4.jsonl.gz"), String.join("\n", bad.logTail()));
+        StatusReport.FailedRank merge = status.get(1).failed().getFirst();
+        assertEquals("CANCELLED DependencyNeverSatisfied", merge.state(), "kill-on-invalid-dep cancelled the merge");
+        Result shown = launcher("status", jobFile.toString());
+        assertEquals(1, shown.exit());
+        assertTrue(shown.out().contains("stage clean rank 4 failed: Slurm job " + bad.element() + " FAILED"), shown.out());
+        assertTrue(shown.out().contains("part-4.jsonl.gz"), shown.out());
+
+        Files.write(in.resolve("part-4.jsonl.gz"), good);
+        Result again = submit(jobFile);
+        assertTrue(again.out().contains("stage clean: 1 of 5 ranks to run, 1 array element of 1 rank"), again.out());
+        assertTrue(again.out().contains("stage merge: 1 of 1 ranks to run"), again.out());
+        assertEquals(List.of(4), StageFiles.of(job, job.stage("clean")).readRanksToRun().orElseThrow().ranks());
+        awaitAllEnded(job);
+        assertEquals(0, launcher("status", jobFile.toString()).exit());
+        assertTrue(Files.isDirectory(out.resolve("merged")));
+    }
+
+    @Test
+    void afterScancelOfOneRunningElementASubmitRunsOnlyTheMissingRank() throws Exception {
+        Path out = tmp.resolve("out");
+        String stages = """
+                  - name: clean
+                    steps:
+                      - read_jsonl: {path: %IN%, glob: "*.jsonl.gz"}
+                      - write_jsonl: {path: %OUT%/clean}
+                """;
+        // env_command keeps each element running long enough to be cancelled while it runs
+        Path jobFile = jobFile("cancel", examples(), out, stages, "  local_tasks: 1\n  env_command: sleep 4\n");
+        Job job = JobFile.load(jobFile);
+        submit(jobFile);
+        String id = jobIds(job).getFirst();
+        ArrayTaskState.Key element = new ArrayTaskState.Key(id, 1);
+        await(job, element + " running", s -> s.stream().anyMatch(t -> t.key().equals(element) && t.running()));
+        SLURM.cancel(List.of(element.toString()));
+        awaitAllEnded(job);
+
+        Path stageDir = job.stageDir(job.stage("clean"));
+        List<StatusReport.StageStatus> status = StatusReport.collect(job, SLURM);
+        assertEquals(3, status.getFirst().done());
+        assertEquals(1, status.getFirst().failed().getFirst().rank());
+        assertTrue(status.getFirst().failed().getFirst().state().startsWith("CANCELLED"));
+        Map<Integer, FileTime> markers = new TreeMap<>();
+        for (int r : new int[] {0, 2, 3}) {
+            markers.put(r, Files.getLastModifiedTime(Completions.marker(stageDir, r)));
+        }
+
+        Result again = submit(jobFile);
+        assertTrue(again.out().contains("stage clean: 1 of 4 ranks to run"), again.out());
+        assertEquals(List.of(1), StageFiles.of(job, job.stage("clean")).readRanksToRun().orElseThrow().ranks());
+        awaitAllEnded(job);
+        assertTrue(Completions.isComplete(stageDir, 1));
+        for (var e : markers.entrySet()) {
+            assertEquals(e.getValue(), Files.getLastModifiedTime(Completions.marker(stageDir, e.getKey())),
+                    "rank " + e.getKey() + " ran again");
+        }
+    }
+}
