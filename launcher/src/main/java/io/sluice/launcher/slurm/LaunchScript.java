@@ -39,6 +39,19 @@ public final class LaunchScript {
         }
         b.append("#SBATCH --array=").append(plan.submissions().getFirst().arraySpec()).append('\n');
         b.append('\n');
+        if (s.requeue()) {
+            // first of all: a USR1 before the trap is set would kill the script (bash's default action)
+            b.append("""
+                    # Slurm sends USR1 requeue_grace_seconds before the time limit (--signal=B:USR1@...):
+                    # put this element back in the queue; completed ranks are skipped when it runs again.
+                    requeue() {
+                      echo "sluice: USR1 received, requeueing ${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}" >&2
+                      scontrol requeue "${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}"
+                    }
+                    trap requeue USR1
+
+                    """);
+        }
         b.append("block=$(( ${1:-0} + SLURM_ARRAY_TASK_ID ))\n");
         if (plan.contiguous()) {
             b.append("first_rank=$(( ").append(plan.blocks().getFirst().firstRank()).append(" + block * ")
@@ -66,15 +79,6 @@ public final class LaunchScript {
                 .map(ShellQuote::quote).collect(Collectors.joining(" "))
                 + " --first-rank \"$first_rank\" --ranks \"$ranks\"";
         if (s.requeue()) {
-            b.append("""
-                    # Slurm sends USR1 requeue_grace_seconds before the time limit (--signal=B:USR1@...):
-                    # put this element back in the queue; completed ranks are skipped when it runs again.
-                    requeue() {
-                      echo "sluice: USR1 received, requeueing ${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}" >&2
-                      scontrol requeue "${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}"
-                    }
-                    trap requeue USR1
-                    """);
             // bash runs a trap only between commands: the worker runs in the background and the
             // shell waits, so the trap fires at once; wait again until the worker itself has ended
             b.append(java).append(" &\n");
