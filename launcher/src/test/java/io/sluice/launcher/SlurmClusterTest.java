@@ -279,4 +279,40 @@ class SlurmClusterTest {
                     "rank " + e.getKey() + " ran again");
         }
     }
+
+    @Test
+    void usr1BeforeTheTimeLimitRequeuesTheElementWhichThenCompletes() throws Exception {
+        Path out = tmp.resolve("out");
+        String stages = """
+                  - name: clean
+                    tasks: 1
+                    steps:
+                      - read_jsonl: {path: %IN%, glob: "*.jsonl.gz"}
+                      - write_jsonl: {path: %OUT%/clean}
+                """;
+        Path jobFile = jobFile("requeue", examples(), out, stages, "  requeue: true\n  env_command: sleep 4\n");
+        Job job = JobFile.load(jobFile);
+        submit(jobFile);
+        ArrayTaskState.Key element = new ArrayTaskState.Key(jobIds(job).getFirst(), 0);
+        await(job, element + " running", s -> s.stream().anyMatch(t -> t.key().equals(element) && t.running()));
+        // what --signal=B:USR1@<grace> does before the time limit
+        assertEquals(0, command("scancel", "--batch", "--signal=USR1", element.toString()));
+        await(job, element + " requeued", s -> s.stream().anyMatch(t -> t.key().equals(element) && !t.running()));
+        // Slurm holds a requeued job back for a while; let it start again now (best effort)
+        command("scontrol", "update", "JobId=" + element, "StartTime=now");
+        await(job, element + " completed", s -> s.stream().anyMatch(t -> t.key().equals(element)
+                && t.state().equals("COMPLETED")));
+
+        assertTrue(Completions.isComplete(job.stageDir(job.stage("clean")), 0));
+        String log = Files.readString(StageFiles.of(job, job.stage("clean")).slurmLog(element));
+        assertTrue(log.contains("sluice: USR1 received, requeueing " + element), log);
+        assertEquals(2, log.lines().filter(l -> l.startsWith("sluice: stage clean, ranks 0..0")).count(),
+                "both attempts append to one log: " + log);
+    }
+
+    private static int command(String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        return p.exitValue();
+    }
 }
