@@ -4,9 +4,11 @@ import io.sluice.exec.Completions;
 import io.sluice.job.Job;
 import io.sluice.job.JobFile;
 import io.sluice.launcher.slurm.ArrayTaskState;
+import io.sluice.launcher.slurm.ShellQuote;
 import io.sluice.launcher.slurm.SlurmCommands;
 import io.sluice.launcher.slurm.StageFiles;
 import io.sluice.launcher.slurm.StatusReport;
+import io.sluice.launcher.slurm.WorkerCommand;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -23,6 +25,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -30,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -198,7 +202,7 @@ class SlurmClusterTest {
         }
         // rank 4 of 5 gets part-4 (whole files go round-robin in sorted order): a cut-off gzip stream
         byte[] good = Files.readAllBytes(in.resolve("part-0.jsonl.gz"));
-        Files.write(in.resolve("part-4.jsonl.gz"), java.util.Arrays.copyOf(good, good.length / 2));
+        Files.write(in.resolve("part-4.jsonl.gz"), Arrays.copyOf(good, good.length / 2));
         Path out = tmp.resolve("out");
         String stages = """
                   - name: clean
@@ -308,6 +312,48 @@ class SlurmClusterTest {
         assertTrue(log.contains("sluice: USR1 received, requeueing " + element), log);
         assertEquals(2, log.lines().filter(l -> l.startsWith("sluice: stage clean, ranks 0..0")).count(),
                 "both attempts append to one log: " + log);
+    }
+
+    @Test
+    void aSubmitFromInsideAnAllocationGetsTheJobFilesResourcesNotTheAllocations() throws Exception {
+        Path out = tmp.resolve("out");
+        String stages = """
+                  - name: clean
+                    tasks: 1
+                    steps:
+                      - read_jsonl: {path: %IN%, glob: "*.jsonl.gz"}
+                      - write_jsonl: {path: %OUT%/clean}
+                """;
+        // the job's env_command shows which memory variables the nested job sees
+        Path jobFile = jobFile("nested", examples(), out, stages, "  env_command: \"env | grep ^SLURM_MEM_ | sort\"\n");
+        submitted.add(jobFile);
+        Job job = JobFile.load(jobFile);
+        // an allocation of 2 CPUs and --mem=300M whose batch script runs `launcher submit`: its SLURM_MEM_PER_NODE,
+        // if it leaked into the nested job, would sit beside that job's SLURM_MEM_PER_CPU, and srun refuses both
+        Path outer = tmp.resolve("outer.sh");
+        List<String> launcher = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        launcher.addAll(WorkerCommand.JVM_FLAGS);
+        launcher.addAll(List.of("-cp", System.getProperty("java.class.path"), Launcher.class.getName(), "submit",
+                jobFile.toString()));
+        Files.writeString(outer, "#!/bin/bash\n" + launcher.stream().map(ShellQuote::quote)
+                .collect(Collectors.joining(" ")) + "\n");
+        Path outerLog = tmp.resolve("outer.out");
+        String outerId = SLURM.submit(List.of("--cpus-per-task=2", "--mem=300M", "--output=" + outerLog),
+                outer, List.of());
+        Instant end = Instant.now().plus(TIMEOUT);
+        while (SLURM.queue(List.of(outerId)).stream().noneMatch(ArrayTaskState::ended) && Instant.now().isBefore(end)) {
+            Thread.sleep(500);
+        }
+        String outerOut = Files.exists(outerLog) ? Files.readString(outerLog) : "(no output)";
+        assertTrue(outerOut.contains("stage clean: 1 of 1 ranks to run"), outerOut);
+        awaitAllEnded(job);
+        assertTrue(Completions.isComplete(job.stageDir(job.stage("clean")), 0), outerOut);
+        Process show = new ProcessBuilder("scontrol", "show", "job", jobIds(job).getFirst()).start();
+        String shown = new String(show.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(shown.contains("CPUs/Task=1 ") && shown.contains("MinMemoryCPU=700M"), shown);
+        String inner = Files.readString(StageFiles.of(job, job.stage("clean")).slurmLog(
+                new ArrayTaskState.Key(jobIds(job).getFirst(), 0)));
+        assertTrue(inner.contains("SLURM_MEM_PER_CPU=700\n") && !inner.contains("SLURM_MEM_PER_NODE"), inner);
     }
 
     private static int command(String... cmd) throws IOException, InterruptedException {

@@ -22,8 +22,8 @@ public final class LaunchScript {
     }
 
     /**
-     * @param firstSubmission its array range goes into the {@code #SBATCH --array} line, so the script
-     *                        can be resubmitted by hand; {@code launcher submit} passes each range itself
+     * The script of {@code stage}; its {@code #SBATCH --array} line holds the first submission's range,
+     * so that it can be resubmitted by hand ({@code launcher submit} passes each range on the command line).
      */
     public static String render(Job job, Job.Stage stage, ArrayPlan plan, SbatchOptions sbatch,
                                 WorkerCommand worker, Path jobJson) {
