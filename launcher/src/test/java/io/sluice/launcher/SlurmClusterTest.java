@@ -183,6 +183,11 @@ class SlurmClusterTest {
 
         Result status = launcher("status", jobFile.toString());
         assertEquals(0, status.exit(), status.out());
+        for (Job.Stage stage : job.stages()) {
+            String statsJob = StageFiles.of(job, stage).readJobIds().orElseThrow().statsJobId();
+            assertEquals(List.of("COMPLETED"), SLURM.queue(List.of(statsJob)).stream().map(ArrayTaskState::state).toList());
+            assertTrue(Files.exists(job.stageDir(stage).resolve("stats.json")));
+        }
         for (String dir : List.of("clean", "again")) {
             Map<String, byte[]> expected = files(local.resolve(dir));
             Map<String, byte[]> actual = files(onSlurm.resolve(dir));
@@ -338,7 +343,7 @@ class SlurmClusterTest {
         Files.writeString(outer, "#!/bin/bash\n" + launcher.stream().map(ShellQuote::quote)
                 .collect(Collectors.joining(" ")) + "\n");
         Path outerLog = tmp.resolve("outer.out");
-        String outerId = SLURM.submit(List.of("--cpus-per-task=2", "--mem=300M", "--output=" + outerLog),
+        String outerId = SLURM.submit(List.of("--array=0", "--cpus-per-task=2", "--mem=300M", "--output=" + outerLog),
                 outer, List.of());
         Instant end = Instant.now().plus(TIMEOUT);
         while (SLURM.queue(List.of(outerId)).stream().noneMatch(ArrayTaskState::ended) && Instant.now().isBefore(end)) {

@@ -70,13 +70,8 @@ public final class LaunchScript {
         }
         b.append("printf 'sluice: stage %s, ranks %s..%s, on %s\\n' ").append(ShellQuote.quote(stage.name()))
                 .append(" \"$first_rank\" \"$(( first_rank + ranks - 1 ))\" \"$(hostname)\"\n");
-        if (s.envCommand() != null && !s.envCommand().isBlank()) {
-            b.append("\n# env_command from the job file\n").append(s.envCommand().strip()).append("\n\n");
-        }
-        long heap = s.memPerCpu() == null || s.memPerCpu().isBlank()
-                ? 0 : MemorySize.heapMegabytes(s.cpusPerTask(), s.memPerCpu());
-        String java = worker.words(jobJson, stage.name(), heap, s.cpusPerTask()).stream()
-                .map(ShellQuote::quote).collect(Collectors.joining(" "))
+        appendEnvCommand(b, s);
+        String java = javaCommand(worker, jobJson, stage, s, s.cpusPerTask())
                 + " --first-rank \"$first_rank\" --ranks \"$ranks\"";
         if (s.requeue()) {
             // bash runs a trap only between commands: the worker runs in the background and the
@@ -89,6 +84,42 @@ public final class LaunchScript {
             b.append("exec ").append(java).append('\n');
         }
         return b.toString();
+    }
+
+    /**
+     * The script of the stage's stats merge, run once after all its array jobs succeeded: the worker
+     * with an empty block of ranks writes {@code <stage>/stats.json} from the stats of every completed
+     * rank. The array elements write it too, as each finishes, but concurrently; this is the last word.
+     */
+    public static String renderStatsMerge(Job job, Job.Stage stage, SbatchOptions sbatch, WorkerCommand worker,
+                                          Path jobJson) {
+        Job.SlurmOptions s = job.slurm();
+        StringBuilder b = new StringBuilder();
+        b.append("#!/bin/bash\n");
+        b.append("# Stats merge of stage ").append(oneLine(stage.name())).append(" of job ").append(oneLine(job.name()))
+                .append(", written by `launcher submit`.\n");
+        for (String line : sbatch.directives()) {
+            b.append(line).append('\n');
+        }
+        // an array of one, so that squeue, status and cancel treat it like the stage's jobs
+        b.append("#SBATCH --array=0\n");
+        appendEnvCommand(b, s);
+        b.append("exec ").append(javaCommand(worker, jobJson, stage, s, 1)).append(" --first-rank 0 --ranks 0\n");
+        return b.toString();
+    }
+
+    private static void appendEnvCommand(StringBuilder b, Job.SlurmOptions s) {
+        if (s.envCommand() != null && !s.envCommand().isBlank()) {
+            b.append("\n# env_command from the job file\n").append(s.envCommand().strip()).append("\n\n");
+        }
+    }
+
+    /** The quoted worker command for {@code cpus} CPUs, without its block of ranks. */
+    private static String javaCommand(WorkerCommand worker, Path jobJson, Job.Stage stage, Job.SlurmOptions s,
+                                      int cpus) {
+        long heap = s.memPerCpu() == null || s.memPerCpu().isBlank() ? 0 : MemorySize.heapMegabytes(cpus, s.memPerCpu());
+        return worker.words(jobJson, stage.name(), heap, cpus).stream().map(ShellQuote::quote)
+                .collect(Collectors.joining(" "));
     }
 
     /** A name inside a comment line: a line break would end the comment. */

@@ -32,10 +32,23 @@ public final class SbatchOptions {
 
     /** The options every array element of {@code stage} is submitted with (the array range comes per submission). */
     public static SbatchOptions forStage(Job job, Job.Stage stage, Path slurmDir) {
+        return build(job, jobName(job, stage), job.slurm().cpusPerTask(), outputPattern(slurmDir, "%A_%a.out"),
+                job.slurm().requeue());
+    }
+
+    /**
+     * The options of the stage's stats merge: one CPU, same partition, account and limits, no requeue;
+     * its output goes to {@code slurm_logs/stats_<job id>.out}.
+     */
+    public static SbatchOptions forStatsMerge(Job job, Job.Stage stage, Path slurmDir) {
+        return build(job, jobName(job, stage) + ".stats", 1, outputPattern(slurmDir, "stats_%A.out"), false);
+    }
+
+    private static SbatchOptions build(Job job, String jobName, int cpus, String output, boolean requeue) {
         Job.SlurmOptions s = job.slurm();
         SbatchOptions o = new SbatchOptions();
-        o.add("job-name", jobName(job, stage));
-        o.add("cpus-per-task", Integer.toString(s.cpusPerTask()));
+        o.add("job-name", jobName);
+        o.add("cpus-per-task", Integer.toString(cpus));
         o.addIfSet("mem-per-cpu", s.memPerCpu());
         o.addIfSet("partition", s.partition());
         o.addIfSet("time", s.time());
@@ -43,8 +56,8 @@ public final class SbatchOptions {
         o.addIfSet("account", s.account());
         o.addIfSet("mail-type", s.mailType());
         o.addIfSet("mail-user", s.mailUser());
-        o.add("output", outputPattern(slurmDir));
-        if (s.requeue()) {
+        o.add("output", output);
+        if (requeue) {
             o.options.add(new Option("requeue", null));
             // a requeued element appends to its log instead of overwriting the first attempt's
             o.add("open-mode", "append");
@@ -117,10 +130,10 @@ public final class SbatchOptions {
     }
 
     /**
-     * {@code <slurm dir>/slurm_logs/%A_%a.out}; a {@code %} of the directory itself is doubled, since
+     * {@code <slurm dir>/slurm_logs/<pattern>}; a {@code %} of the directory itself is doubled, since
      * sbatch reads {@code %} in a file name as a pattern.
      */
-    static String outputPattern(Path slurmDir) {
-        return slurmDir.resolve("slurm_logs").toAbsolutePath().toString().replace("%", "%%") + "/%A_%a.out";
+    static String outputPattern(Path slurmDir, String pattern) {
+        return slurmDir.resolve("slurm_logs").toAbsolutePath().toString().replace("%", "%%") + "/" + pattern;
     }
 }

@@ -13,7 +13,8 @@ public interface Slurm {
 
     /**
      * Every array element of these jobs that {@code squeue} still knows, finished ones included
-     * ({@code squeue -t all} keeps them for the cluster's MinJobAge).
+     * ({@code squeue -t all} keeps them for the cluster's MinJobAge). The launcher submits only
+     * array jobs (a single job is an array of one), so jobs that are no array are left out.
      */
     List<ArrayTaskState> queue(Collection<String> jobIds);
 

@@ -34,10 +34,14 @@ public record StageFiles(Path stageDir) {
     public record Submitted(String jobId, int blockOffset, int arraySize) {
     }
 
-    /** The Slurm jobs of the last submission of the stage. */
-    public record JobIds(List<Submitted> submissions) {
+    /** The Slurm jobs of the last submission of the stage: its array jobs, then its stats merge job. */
+    public record JobIds(List<Submitted> submissions, String statsJobId) {
         public List<String> ids() {
-            return submissions.stream().map(Submitted::jobId).toList();
+            List<String> ids = new ArrayList<>(submissions.stream().map(Submitted::jobId).toList());
+            if (statsJobId != null) {
+                ids.add(statsJobId);
+            }
+            return ids;
         }
     }
 
@@ -55,6 +59,10 @@ public record StageFiles(Path stageDir) {
 
     public Path script() {
         return slurmDir().resolve("launch_script.slurm");
+    }
+
+    public Path statsScript() {
+        return slurmDir().resolve("stats_merge.slurm");
     }
 
     public Path ranksToRunFile() {
@@ -92,11 +100,12 @@ public record StageFiles(Path stageDir) {
         return read(jobIdsFile(), JobIds.class);
     }
 
-    /** Writes the script and {@code ranks_to_run.json}, and removes the previous submission's job ids. */
-    public void writePlan(String script, RanksToRun ranks) {
+    /** Writes the scripts and {@code ranks_to_run.json}, and removes the previous submission's job ids. */
+    public void writePlan(String script, String statsScript, RanksToRun ranks) {
         try {
             Files.createDirectories(slurmDir().resolve("slurm_logs"));
             write(script(), script);
+            write(statsScript(), statsScript);
             write(ranksToRunFile(), JSON.writeValueAsString(ranks));
             Files.deleteIfExists(jobIdsFile());
         } catch (IOException e) {
@@ -104,9 +113,9 @@ public record StageFiles(Path stageDir) {
         }
     }
 
-    public void writeJobIds(List<Submitted> submissions) {
+    public void writeJobIds(List<Submitted> submissions, String statsJobId) {
         try {
-            write(jobIdsFile(), JSON.writeValueAsString(new JobIds(new ArrayList<>(submissions))));
+            write(jobIdsFile(), JSON.writeValueAsString(new JobIds(new ArrayList<>(submissions), statsJobId)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + jobIdsFile(), e);
         }

@@ -19,12 +19,16 @@ import java.util.stream.Collectors;
  * it depends on succeeded ({@code --dependency=afterok}). {@code --kill-on-invalid-dep=yes} makes
  * Slurm cancel a dependent job when a rank it waits for fails, instead of leaving it pending forever.
  * A stage with nothing left to run is not submitted, and no stage waits for it.
+ *
+ * <p>After its array jobs, each stage gets a one-CPU stats merge job ({@code afterok} on them) that
+ * writes {@code <stage>/stats.json} once every rank is done; later stages do not wait for it.
  */
 public final class Submitter {
 
     /** What one stage would submit: computed without touching Slurm or the logging dir. */
     public record StagePlan(Job.Stage stage, StageFiles files, ArrayPlan plan, List<String> dependsOn,
-                            String script, List<String> sbatchOptions) {
+                            String script, List<String> sbatchOptions, String statsScript,
+                            List<String> statsOptions) {
 
         /** The sbatch arguments of submission {@code s}, before the dependency. */
         List<String> arguments(ArrayPlan.Submission s) {
@@ -57,12 +61,18 @@ public final class Submitter {
                     s.arrayParallelism(), s.maxArraySize());
             String script = "";
             List<String> options = List.of();
+            String statsScript = "";
+            List<String> statsOptions = List.of();
             if (!plan.nothingToRun()) {
                 SbatchOptions sbatch = SbatchOptions.forStage(job, stage, files.slurmDir());
                 script = LaunchScript.render(job, stage, plan, sbatch, worker, jobJson);
                 options = sbatch.commandLineArguments();
+                SbatchOptions stats = SbatchOptions.forStatsMerge(job, stage, files.slurmDir());
+                statsScript = LaunchScript.renderStatsMerge(job, stage, stats, worker, jobJson);
+                statsOptions = stats.commandLineArguments();
             }
-            plans.add(new StagePlan(stage, files, plan, dependencies(job, i), script, options));
+            plans.add(new StagePlan(stage, files, plan, dependencies(job, i), script, options, statsScript,
+                    statsOptions));
         }
         return plans;
     }
@@ -123,7 +133,7 @@ public final class Submitter {
             if (after.isEmpty()) {
                 prepare.accept(p.stage());
             }
-            p.files().writePlan(p.script(), new StageFiles.RanksToRun(p.stage().name(), p.plan().tasks(),
+            p.files().writePlan(p.script(), p.statsScript(), new StageFiles.RanksToRun(p.stage().name(), p.plan().tasks(),
                     p.plan().localTasks(), p.plan().pendingRanks(), p.plan().blocks()));
             List<StageFiles.Submitted> jobs = new ArrayList<>();
             for (ArrayPlan.Submission s : p.plan().submissions()) {
@@ -132,13 +142,17 @@ public final class Submitter {
                 String id = slurm.submit(args, p.files().script(), List.of(Integer.toString(s.offset())));
                 jobs.add(new StageFiles.Submitted(id, s.offset(), s.size()));
                 // record after every sbatch, so that `launcher cancel` finds a half-done submission too
-                p.files().writeJobIds(jobs);
+                p.files().writeJobIds(jobs, null);
             }
             List<String> ids = jobs.stream().map(StageFiles.Submitted::jobId).toList();
+            List<String> statsArgs = new ArrayList<>(p.statsOptions());
+            statsArgs.addAll(dependencyArguments(ids));
+            String statsId = slurm.submit(statsArgs, p.files().statsScript(), List.of());
+            p.files().writeJobIds(jobs, statsId);
             submitted.put(p.stage().name(), ids);
-            out.printf("stage %s: %s -> Slurm job%s %s%s%n", p.stage().name(), describe(p.plan()),
+            out.printf("stage %s: %s -> Slurm job%s %s%s, stats merge %s%n", p.stage().name(), describe(p.plan()),
                     ids.size() == 1 ? "" : "s", String.join(", ", ids),
-                    after.isEmpty() ? "" : " (after " + String.join(", ", after) + ")");
+                    after.isEmpty() ? "" : " (after " + String.join(", ", after) + ")", statsId);
         }
         return submitted;
     }
@@ -164,6 +178,12 @@ public final class Submitter {
                 cmd.add(Integer.toString(s.offset()));
                 out.println(cmd.stream().map(ShellQuote::quote).collect(Collectors.joining(" ")));
             }
+            out.printf("--- %s%n%s--- end of script%n", p.files().statsScript(), p.statsScript());
+            List<String> cmd = new ArrayList<>(List.of("sbatch", "--parsable"));
+            cmd.addAll(p.statsOptions());
+            cmd.addAll(dependencyArguments(List.of("<" + p.stage().name() + ">")));
+            cmd.add(p.files().statsScript().toString());
+            out.println(cmd.stream().map(ShellQuote::quote).collect(Collectors.joining(" ")));
             out.println();
         }
     }

@@ -32,7 +32,7 @@ class StatusReportTest {
         Submitter submitter = new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         submitter.submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
                 job.loggingDir().resolve("job.json")), s -> { });
-        // job 100 runs a: elements 0..3 = ranks 0-1, 2-3, 4-5, 6-7; job 101 runs merge
+        // job 100 runs a: elements 0..3 = ranks 0-1, 2-3, 4-5, 6-7; 101 merges a's stats; job 102 runs merge
         Path a = job.loggingDir().resolve("a");
         for (int r : new int[] {0, 1, 2}) {
             Completions.markComplete(a, r);
@@ -46,7 +46,7 @@ class StatusReportTest {
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 1), "FAILED", "NonZeroExitCode"));
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 2), "RUNNING", "None"));
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 3), "PENDING", "JobArrayTaskLimit"));
-        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("101", 0), "CANCELLED", "DependencyNeverSatisfied"));
+        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("102", 0), "CANCELLED", "DependencyNeverSatisfied"));
 
         List<StatusReport.StageStatus> stages = StatusReport.collect(job, slurm);
         StatusReport.StageStatus sa = stages.get(0);
@@ -67,7 +67,7 @@ class StatusReportTest {
         String text = out.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("stage a rank 3 failed: Slurm job 100_1 FAILED NonZeroExitCode; last lines of " + log), text);
         assertTrue(text.contains("  | ERROR corrupt.jsonl.gz: not in gzip format at byte 0"), text);
-        assertTrue(text.contains("stage merge rank 0 failed: Slurm job 101_0 CANCELLED DependencyNeverSatisfied; no log at"), text);
+        assertTrue(text.contains("stage merge rank 0 failed: Slurm job 102_0 CANCELLED DependencyNeverSatisfied; no log at"), text);
     }
 
     @Test

@@ -40,7 +40,7 @@ class SubmitterTest {
                 TestJobs.stage("tokenize", 2500), TestJobs.stage("merge", 1));
         submitter.dryRun(plan(job));
         String out = printed.toString(StandardCharsets.UTF_8);
-        List<String> sbatch = out.lines().filter(l -> l.startsWith("sbatch ")).toList();
+        List<String> sbatch = out.lines().filter(l -> l.startsWith("sbatch ") && !l.contains("stats_merge")).toList();
         String script = job.loggingDir().resolve("tokenize/slurm/launch_script.slurm").toString();
         assertEquals(List.of(
                 "sbatch --parsable '--array=0-1000%33' " + script + " 0",
@@ -51,6 +51,8 @@ class SubmitterTest {
         assertTrue(out.contains("stage tokenize: 2500 of 2500 ranks to run, 2500 array elements of 1 rank, 3 submissions"),
                 out);
         assertTrue(out.contains("#SBATCH --array=0-1000%33\n"), out);
+        assertTrue(out.contains("sbatch --parsable '--dependency=afterok:<tokenize>' '--kill-on-invalid-dep=yes' "
+                + job.loggingDir().resolve("tokenize/slurm/stats_merge.slurm") + "\n"), out);
         assertTrue(out.contains("first_rank=$(( 0 + block * 1 ))\n"), out);
         assertTrue(slurm.submitted.isEmpty());
         assertFalse(Files.exists(job.loggingDir()), "a dry run writes nothing");
@@ -69,23 +71,29 @@ class SubmitterTest {
         List<String> prepared = new ArrayList<>();
         Map<String, List<String>> ids = submitter.submit(plan(job), s -> prepared.add(s.name()));
 
-        assertEquals(Map.of("a", List.of("100"), "c", List.of("101")), ids);
+        assertEquals(Map.of("a", List.of("100"), "c", List.of("102")), ids);
         assertEquals(List.of("a"), prepared, "c waits for a, so its input is not final at submit time");
         RecordingSlurm.Call a = slurm.submitted.get(0);
         assertEquals(List.of("--array=0-0%10"), a.options());
-        RecordingSlurm.Call c = slurm.submitted.get(1);
+        RecordingSlurm.Call stats = slurm.submitted.get(1);
+        assertEquals(List.of("--dependency=afterok:100", "--kill-on-invalid-dep=yes"), stats.options());
+        assertTrue(Files.readString(stats.script()).contains("#SBATCH --array=0\n"));
+        assertTrue(Files.readString(stats.script()).endsWith(" --workers 1 --first-rank 0 --ranks 0\n"));
+        RecordingSlurm.Call c = slurm.submitted.get(2);
         assertEquals(List.of("--array=0-0%10", "--dependency=afterok:100", "--kill-on-invalid-dep=yes"), c.options());
 
         StageFiles fa = StageFiles.of(job, job.stage("a"));
         StageFiles.RanksToRun ranks = fa.readRanksToRun().orElseThrow();
         assertEquals(List.of(1, 5), ranks.ranks());
         assertEquals(List.of(new ArrayPlan.Block(1, 5)), ranks.blocks());
-        assertEquals(List.of(new StageFiles.Submitted("100", 0, 1)), fa.readJobIds().orElseThrow().submissions());
+        assertEquals(new StageFiles.JobIds(List.of(new StageFiles.Submitted("100", 0, 1)), "101"),
+                fa.readJobIds().orElseThrow());
         assertTrue(Files.readString(fa.script()).contains("blocks=(\n  1:5\n)"));
         assertFalse(Files.exists(StageFiles.of(job, job.stage("b")).script()));
         String out = printed.toString(StandardCharsets.UTF_8);
         assertTrue(out.contains("stage b: all 3 ranks complete, not submitted"), out);
-        assertTrue(out.contains("stage c: 1 of 1 ranks to run") && out.contains("-> Slurm job 101 (after 100)"), out);
+        assertTrue(out.contains("stage c: 1 of 1 ranks to run") && out.contains("-> Slurm job 102 (after 100), stats merge 103"),
+                out);
     }
 
     @Test
