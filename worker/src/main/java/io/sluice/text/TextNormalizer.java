@@ -1,0 +1,159 @@
+package io.sluice.text;
+
+import java.text.Normalizer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * datatrove's {@code simplify_text} (version 0.10): the normalisation MinHash applies before
+ * shingling, so that near-duplicates differing only in case, punctuation, digits, spacing or accents
+ * give the same shingles. Steps, in datatrove's order: lowercase; every number (digits, optionally one
+ * decimal separator and more digits) becomes {@code 0}; every character of {@link #PUNCTUATION}
+ * becomes a space; whitespace runs become one space and the ends are stripped; NFD decomposition
+ * with all non-spacing marks (category Mn) removed; a final strip. "Whitespace" is Python's
+ * {@code str.isspace()}, which, unlike Java's {@code Character.isWhitespace}, includes no-break spaces.
+ */
+public final class TextNormalizer {
+    /** datatrove's {@code PUNCTUATION}: these symbols plus the C0/C1 control characters except tab and newline. */
+    public static final String PUNCTUATION;
+    private static final boolean[] PUNCT_BMP = new boolean[0x10000];
+
+    static {
+        StringBuilder sb = new StringBuilder(
+                "!/—”:％１〈&(、━\\【#%「」，】；+^]~“《„';’{|∶´[=-`*．（–？！：$～«〉,><》)?）。…@_.\"}►»");
+        int[][] ranges = {{0, 9}, {11, 13}, {13, 32}, {127, 160}};
+        for (int[] r : ranges) {
+            for (int c = r[0]; c < r[1]; c++) {
+                sb.append((char) c);
+            }
+        }
+        PUNCTUATION = sb.toString();
+        for (int i = 0; i < PUNCTUATION.length(); i++) {
+            PUNCT_BMP[PUNCTUATION.charAt(i)] = true;
+        }
+    }
+
+    /** The {@code regex} module's {@code \p{Nd}+([.,،٫⎖⎗⎘]{1}\p{Nd}+)?}. */
+    private static final Pattern NUMBER = Pattern.compile("\\p{Nd}+(?:[.,\u060C\u066B\u2396\u2397\u2398]\\p{Nd}+)?");
+    private static final Pattern WEEKDAY = Pattern.compile("monday|tuesday|wednesday|thursday|friday|saturday|sunday");
+    private static final Pattern MONTH = Pattern.compile(
+            "january|february|march|april|may|june|july|august|september|october|november|december");
+
+    private TextNormalizer() {
+    }
+
+    public static String simplify(String text) {
+        return simplify(text, TextNormConfig.DEFAULT);
+    }
+
+    public static String simplify(String text, TextNormConfig config) {
+        if (config.lowercase()) {
+            text = text.toLowerCase(java.util.Locale.ROOT);
+        }
+        if (config.normNumbers()) {
+            text = replaceNumbers(text);
+        }
+        if (config.normWeekdays()) {
+            text = WEEKDAY.matcher(text).replaceAll("WEEKDAY");
+        }
+        if (config.normMonthnames()) {
+            text = MONTH.matcher(text).replaceAll("MONTH");
+        }
+        if (config.removePunctuation() || config.normWhitespace()) {
+            text = spacePunctuationAndWhitespace(text, config.removePunctuation(), config.normWhitespace());
+        }
+        if (config.normUnicodeDiacritics()) {
+            text = stripMarks(text);
+        }
+        return pyStrip(text);
+    }
+
+    private static String replaceNumbers(String text) {
+        boolean hasDigit = false;
+        for (int i = 0; i < text.length() && !hasDigit; i++) {
+            char c = text.charAt(i);
+            hasDigit = (c >= '0' && c <= '9') || (c > 0x7f && Character.isDigit(c)) || Character.isSurrogate(c);
+        }
+        if (!hasDigit) {
+            return text;
+        }
+        Matcher m = NUMBER.matcher(text);
+        return m.replaceAll("0");
+    }
+
+    /** Punctuation to spaces and/or whitespace runs to one space, ends stripped, in one pass. */
+    private static String spacePunctuationAndWhitespace(String text, boolean punct, boolean whitespace) {
+        if (!whitespace) {
+            StringBuilder sb = new StringBuilder(text.length());
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                sb.append(PUNCT_BMP[c] ? ' ' : c);
+            }
+            return sb.toString();
+        }
+        StringBuilder sb = new StringBuilder(text.length());
+        boolean pendingSpace = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (isPySpace(c)) {
+                pendingSpace = true;
+            } else if (punct && PUNCT_BMP[c]) {
+                // a removed punctuation mark is a space; if it ends the text datatrove's later strip drops it
+                pendingSpace = true;
+            } else {
+                if (pendingSpace && !sb.isEmpty()) {
+                    sb.append(' ');
+                }
+                pendingSpace = false;
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** NFD, then drop every non-spacing mark. */
+    private static String stripMarks(String text) {
+        boolean ascii = true;
+        for (int i = 0; i < text.length() && ascii; i++) {
+            ascii = text.charAt(i) < 0x80;
+        }
+        if (ascii) {
+            return text;
+        }
+        String nfd = Normalizer.normalize(text, Normalizer.Form.NFD);
+        StringBuilder sb = new StringBuilder(nfd.length());
+        for (int i = 0; i < nfd.length(); ) {
+            int cp = nfd.codePointAt(i);
+            if (Character.getType(cp) != Character.NON_SPACING_MARK) {
+                sb.appendCodePoint(cp);
+            }
+            i += Character.charCount(cp);
+        }
+        return sb.toString();
+    }
+
+    /** Python's {@code str.isspace()} for one UTF-16 unit (no whitespace lies outside the BMP). */
+    public static boolean isPySpace(char c) {
+        if (c <= 0x20) {
+            return c == ' ' || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
+        }
+        if (c < 0x85) {
+            return false;
+        }
+        return c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028
+                || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+    }
+
+    /** Python's {@code str.strip()}. */
+    public static String pyStrip(String s) {
+        int start = 0;
+        int end = s.length();
+        while (start < end && isPySpace(s.charAt(start))) {
+            start++;
+        }
+        while (end > start && isPySpace(s.charAt(end - 1))) {
+            end--;
+        }
+        return start == 0 && end == s.length() ? s : s.substring(start, end);
+    }
+}
