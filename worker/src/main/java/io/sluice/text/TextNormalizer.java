@@ -1,7 +1,6 @@
 package io.sluice.text;
 
 import java.text.Normalizer;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -33,8 +32,6 @@ public final class TextNormalizer {
         }
     }
 
-    /** The {@code regex} module's {@code \p{Nd}+([.,،٫⎖⎗⎘]{1}\p{Nd}+)?}. */
-    private static final Pattern NUMBER = Pattern.compile("\\p{Nd}+(?:[.,\u060C\u066B\u2396\u2397\u2398]\\p{Nd}+)?");
     private static final Pattern WEEKDAY = Pattern.compile("monday|tuesday|wednesday|thursday|friday|saturday|sunday");
     private static final Pattern MONTH = Pattern.compile(
             "january|february|march|april|may|june|july|august|september|october|november|december");
@@ -68,17 +65,54 @@ public final class TextNormalizer {
         return pyStrip(text);
     }
 
+    /**
+     * Every match of {@code \p{Nd}+([.,،٫⎖⎗⎘]\p{Nd}+)?} becomes "0"; a hand-written scan, several
+     * times faster than the regex on text with many numbers.
+     */
     private static String replaceNumbers(String text) {
-        boolean hasDigit = false;
-        for (int i = 0; i < text.length() && !hasDigit; i++) {
-            char c = text.charAt(i);
-            hasDigit = (c >= '0' && c <= '9') || (c > 0x7f && Character.isDigit(c)) || Character.isSurrogate(c);
+        int n = text.length();
+        int i = 0;
+        while (i < n && !isDigitAt(text, i)) {
+            i += Character.charCount(text.codePointAt(i));
         }
-        if (!hasDigit) {
+        if (i == n) {
             return text;
         }
-        Matcher m = NUMBER.matcher(text);
-        return m.replaceAll("0");
+        StringBuilder sb = new StringBuilder(n);
+        sb.append(text, 0, i);
+        while (i < n) {
+            if (!isDigitAt(text, i)) {
+                int cp = text.codePointAt(i);
+                sb.appendCodePoint(cp);
+                i += Character.charCount(cp);
+                continue;
+            }
+            i = skipDigits(text, i);
+            if (i + 1 < n && isDecimalSeparator(text.charAt(i)) && isDigitAt(text, i + 1)) {
+                i = skipDigits(text, i + 1);
+            }
+            sb.append('0');
+        }
+        return sb.toString();
+    }
+
+    private static boolean isDigitAt(String s, int i) {
+        char c = s.charAt(i);
+        if (c < 0x80) {
+            return c >= '0' && c <= '9';
+        }
+        return Character.getType(s.codePointAt(i)) == Character.DECIMAL_DIGIT_NUMBER;
+    }
+
+    private static int skipDigits(String s, int i) {
+        while (i < s.length() && isDigitAt(s, i)) {
+            i += Character.charCount(s.codePointAt(i));
+        }
+        return i;
+    }
+
+    private static boolean isDecimalSeparator(char c) {
+        return c == '.' || c == ',' || c == '\u060C' || c == '\u066B' || c == '\u2396' || c == '\u2397' || c == '\u2398';
     }
 
     /** Punctuation to spaces and/or whitespace runs to one space, ends stripped, in one pass. */
@@ -111,23 +145,42 @@ public final class TextNormalizer {
         return sb.toString();
     }
 
-    /** NFD, then drop every non-spacing mark. */
+    /**
+     * NFD, then drop every non-spacing mark. Characters below U+00C0 neither decompose nor are marks,
+     * and NFD never reorders across them (they have combining class 0), so only the runs of other
+     * characters go through the normaliser.
+     */
     private static String stripMarks(String text) {
-        boolean ascii = true;
-        for (int i = 0; i < text.length() && ascii; i++) {
-            ascii = text.charAt(i) < 0x80;
+        int n = text.length();
+        int i = 0;
+        while (i < n && text.charAt(i) < 0xC0) {
+            i++;
         }
-        if (ascii) {
+        if (i == n) {
             return text;
         }
-        String nfd = Normalizer.normalize(text, Normalizer.Form.NFD);
-        StringBuilder sb = new StringBuilder(nfd.length());
-        for (int i = 0; i < nfd.length(); ) {
-            int cp = nfd.codePointAt(i);
-            if (Character.getType(cp) != Character.NON_SPACING_MARK) {
-                sb.appendCodePoint(cp);
+        StringBuilder sb = new StringBuilder(n);
+        sb.append(text, 0, i);
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c < 0xC0) {
+                sb.append(c);
+                i++;
+                continue;
             }
-            i += Character.charCount(cp);
+            int end = i + 1;
+            while (end < n && text.charAt(end) >= 0xC0) {
+                end++;
+            }
+            String nfd = Normalizer.normalize(text.substring(i, end), Normalizer.Form.NFD);
+            for (int k = 0; k < nfd.length(); ) {
+                int cp = nfd.codePointAt(k);
+                if (Character.getType(cp) != Character.NON_SPACING_MARK) {
+                    sb.appendCodePoint(cp);
+                }
+                k += Character.charCount(cp);
+            }
+            i = end;
         }
         return sb.toString();
     }
