@@ -21,14 +21,17 @@ import java.nio.file.Path;
  * The document index is the document's position in this rank's input (counting documents without
  * a signature too), so stage 4 must read the same input with the same ranks. Documents pass through.
  *
- * <p>Keys: {@code output} (the signature folder, required) and the {@link MinhashConfig} keys.
- * Records go to an unsorted temporary file per bucket while reading (memory stays flat); at the end
- * each bucket in turn is loaded (record size x documents of this rank), sorted and renamed into place.
+ * <p>Keys: {@code output} (the signature folder, required), the {@link MinhashConfig} keys, and
+ * {@code memory_limit} (default 512M). Records go to an unsorted temporary file per bucket while
+ * reading (memory stays flat); at the end each bucket is sorted within {@code memory_limit}
+ * (spilling sorted runs next to the output and merging them when it holds more) and renamed into place.
  */
 public final class MinhashSignatureStep implements Step {
+    static final long DEFAULT_MEMORY_LIMIT = 512L << 20;
     static final String UNSORTED_SUFFIX = ".unsorted" + AtomicFile.TMP_SUFFIX;
     private final Path output;
     private final MinhashConfig config;
+    private final long memoryLimit;
     private ShingleSigner signer;
     private StepContext ctx;
     private OutputStream[] unsorted;
@@ -41,11 +44,21 @@ public final class MinhashSignatureStep implements Step {
     public MinhashSignatureStep(StepArgs args) {
         this.output = Path.of(args.requireString("output"));
         this.config = MinhashConfig.fromArgs(args);
+        this.memoryLimit = args.integer("memory_limit", DEFAULT_MEMORY_LIMIT);
+        if (memoryLimit < (1 << 20)) {
+            throw args.error("memory_limit", "must be at least 1M, got " + memoryLimit);
+        }
     }
 
     public MinhashSignatureStep(Path output, MinhashConfig config) {
+        this(output, config, DEFAULT_MEMORY_LIMIT);
+    }
+
+    /** @param memoryLimit bytes the final sort may hold; more records are sorted in runs on disk */
+    public MinhashSignatureStep(Path output, MinhashConfig config, long memoryLimit) {
         this.output = output;
         this.config = config;
+        this.memoryLimit = memoryLimit;
     }
 
     /** The file of one bucket of one rank, as datatrove names it. */
@@ -101,41 +114,13 @@ public final class MinhashSignatureStep implements Step {
         for (OutputStream o : unsorted) {
             o.close();
         }
+        SigFileSorter sorter = new SigFileSorter(config, memoryLimit);
         for (int bi = 0; bi < config.numBuckets(); bi++) {
-            sortBucket(unsortedPaths[bi], sigFile(output, bi, ctx.rank()));
+            sorter.sort(unsortedPaths[bi], sigFile(output, bi, ctx.rank()));
             Files.delete(unsortedPaths[bi]);
         }
         ctx.log().info("minhash_signature: " + signed + " of " + docIndex + " documents signed, "
                 + config.numBuckets() + " bucket files written under " + output);
-    }
-
-    private void sortBucket(Path from, Path to) throws IOException {
-        int width = config.hashesPerBucket() + 1;
-        int recBytes = config.sigRecordBytes();
-        long size = Files.size(from);
-        long rows = size / recBytes;
-        if (rows * width > Integer.MAX_VALUE - 8) {
-            throw new IOException("minhash_signature: " + rows + " signatures in one rank is more than one bucket"
-                    + " sort holds; use more ranks");
-        }
-        long[] data = new long[(int) (rows * width)];
-        ByteBuffer in = ByteBuffer.wrap(Files.readAllBytes(from)).order(ByteOrder.LITTLE_ENDIAN);
-        for (int r = 0; r < rows; r++) {
-            SigRecords.get(in, data, r * width, width - 1, config.hashBytes());
-        }
-        int[] order = SigRecords.sortedOrder(data, width, (int) rows);
-        ByteBuffer out = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
-        try (AtomicFile f = AtomicFile.create(to)) {
-            for (int r : order) {
-                if (out.remaining() < recBytes) {
-                    f.write(out.array(), 0, out.position());
-                    out.clear();
-                }
-                SigRecords.put(out, data, r * width, width - 1, data[r * width + width - 1], config.hashBytes());
-            }
-            f.write(out.array(), 0, out.position());
-            f.commit();
-        }
     }
 
     @Override
