@@ -32,13 +32,15 @@ import java.util.stream.Stream;
  * <p>Cluster ids count 0.. in the order of each cluster's first document (by rank, then index).
  * {@code keep} chooses the survivor of each cluster: {@code datatrove} (default) keeps datatrove's
  * union-find root (union by size, ties to the first document of a pair, pairs in .dups file order);
- * {@code first} keeps the cluster's first document in input order.
+ * {@code first} keeps the cluster's first document in input order; {@code longest} keeps the
+ * document with the longest text (the first of them on a tie), read from the lengths files that
+ * {@code minhash_signature} writes, so it needs {@code signatures} (stage 1's folder).
  *
  * <p>Runs as a single task (world size 1) but uses {@code threads} threads (default: all cores)
  * to read and index the pairs; the unions themselves are applied in file order, which is what makes
  * the survivors deterministic. Memory: about 40 bytes per pair, in flat int/long arrays.
  *
- * <p>Keys: {@code input} (the .dups folder), {@code output}, {@code keep}, {@code cluster_metadata},
+ * <p>Keys: {@code input} (the .dups folder), {@code output}, {@code keep}, {@code signatures}, {@code cluster_metadata},
  * {@code threads}, and the {@link MinhashConfig} keys ({@code num_buckets} is checked against the
  * number of .dups files).
  */
@@ -46,7 +48,11 @@ public final class MinhashClusterStep implements Step {
     private final Path input;
     private final Path output;
     private final MinhashConfig config;
-    private final boolean keepFirst;
+    /** Which document of a cluster survives. */
+    public enum Keep { DATATROVE, FIRST, LONGEST }
+
+    private final Keep keep;
+    private final Path signatures;
     private final boolean clusterMetadata;
     private final int threads;
     private StepContext ctx;
@@ -55,7 +61,13 @@ public final class MinhashClusterStep implements Step {
         this.input = Path.of(args.requireString("input"));
         this.output = Path.of(args.requireString("output"));
         this.config = MinhashConfig.fromArgs(args);
-        this.keepFirst = args.choice("keep", "datatrove", "datatrove", "first").equals("first");
+        this.keep = Keep.valueOf(args.choice("keep", "datatrove", "datatrove", "first", "longest").toUpperCase());
+        String sigs = args.string("signatures", null);
+        if (keep == Keep.LONGEST && sigs == null) {
+            throw args.error("signatures", "is required with keep: longest (the minhash_signature output folder,"
+                    + " which holds the text lengths)");
+        }
+        this.signatures = sigs == null ? null : Path.of(sigs);
         this.clusterMetadata = args.bool("cluster_metadata", false);
         long t = args.integer("threads", Runtime.getRuntime().availableProcessors());
         if (t < 1 || t > 1024) {
@@ -64,12 +76,14 @@ public final class MinhashClusterStep implements Step {
         this.threads = (int) t;
     }
 
-    public MinhashClusterStep(Path input, Path output, MinhashConfig config, boolean keepFirst,
+    /** @param signatures stage 1's folder; needed only for {@link Keep#LONGEST} */
+    public MinhashClusterStep(Path input, Path output, MinhashConfig config, Keep keep, Path signatures,
                               boolean clusterMetadata, int threads) {
         this.input = input;
         this.output = output;
         this.config = config;
-        this.keepFirst = keepFirst;
+        this.keep = keep;
+        this.signatures = signatures;
         this.clusterMetadata = clusterMetadata;
         this.threads = threads;
     }
@@ -228,11 +242,15 @@ public final class MinhashClusterStep implements Step {
         int[] clusterOfRoot = new int[n];
         int[] survivorOfRoot = new int[n];
         Arrays.fill(clusterOfRoot, -1);
+        int[] length = keep == Keep.LONGEST ? nodeLengths(nodes) : null;
         int clusters = 0;
         for (int i = 0; i < n; i++) {
-            if (clusterOfRoot[root[i]] < 0) {
-                clusterOfRoot[root[i]] = clusters++;
-                survivorOfRoot[root[i]] = keepFirst ? i : root[i];
+            int r = root[i];
+            if (clusterOfRoot[r] < 0) {
+                clusterOfRoot[r] = clusters++;
+                survivorOfRoot[r] = keep == Keep.DATATROVE ? r : i;
+            } else if (length != null && Integer.compareUnsigned(length[i], length[survivorOfRoot[r]]) > 0) {
+                survivorOfRoot[r] = i; // longer text; on equal length the earlier document stays
             }
         }
         long removed = 0;
@@ -272,6 +290,41 @@ public final class MinhashClusterStep implements Step {
         ctx.stats().add("clusters", clusters);
         ctx.log().info("minhash_cluster: " + n + " documents in " + clusters + " clusters, " + removed
                 + " to remove");
+    }
+
+    /** The text length of every node, from stage 1's per-rank lengths files. */
+    private int[] nodeLengths(long[] nodes) throws IOException {
+        int[] out = new int[nodes.length];
+        int start = 0;
+        while (start < nodes.length) {
+            int rank = (int) (nodes[start] >>> 32);
+            Path file = MinhashSignatureStep.lengthsFile(signatures, rank);
+            if (!Files.isRegularFile(file)) {
+                throw new IOException("minhash_cluster: keep: longest needs " + file + " (written by minhash_signature)");
+            }
+            int[] lengths = readPairs4(file);
+            for (; start < nodes.length && (int) (nodes[start] >>> 32) == rank; start++) {
+                long doc = nodes[start] & 0xFFFFFFFFL;
+                if (doc >= lengths.length) {
+                    throw new IOException(file + ": has " + lengths.length + " documents but a .dups file names"
+                            + " document " + doc + "; are the signature and .dups folders from the same run?");
+                }
+                out[start] = lengths[(int) doc];
+            }
+        }
+        return out;
+    }
+
+    private static int[] readPairs4(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        if (bytes.length % 4 != 0) {
+            throw new IOException(file + ": truncated or corrupt lengths file: " + bytes.length
+                    + " bytes is not a multiple of 4");
+        }
+        IntBuffer ib = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+        int[] out = new int[ib.remaining()];
+        ib.get(out);
+        return out;
     }
 
     private static void writeInts(Path target, IntList values) throws IOException {

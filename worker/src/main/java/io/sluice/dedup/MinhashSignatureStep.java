@@ -17,7 +17,8 @@ import java.nio.file.Path;
 /**
  * {@code minhash_signature}, MinHash stage 1 (datatrove's {@code MinhashDedupSignature}): computes
  * each document's signature and writes, per bucket, {@code <output>/bucket_XXX/<rank:05d>.minhash.sig}
- * with one record per document that has a signature, sorted ascending by (hashes, document index).
+ * with one record per document that has a signature, sorted ascending by (hashes, document index),
+ * and {@code <output>/lengths/<rank:05d>.lengths} (text lengths, for {@code keep: longest}).
  * The document index is the document's position in this rank's input (counting documents without
  * a signature too), so stage 4 must read the same input with the same ranks. Documents pass through.
  *
@@ -35,6 +36,9 @@ public final class MinhashSignatureStep implements Step {
     private ShingleSigner signer;
     private StepContext ctx;
     private OutputStream[] unsorted;
+    private AtomicFile lengths;
+    private OutputStream lengthsOut;
+    private final byte[] lengthBytes = new byte[4];
     private Path[] unsortedPaths;
     private long[] sig;
     private ByteBuffer record;
@@ -61,6 +65,14 @@ public final class MinhashSignatureStep implements Step {
         this.memoryLimit = memoryLimit;
     }
 
+    /**
+     * Text lengths (uint32 code points per document index, little-endian) of one rank, for
+     * {@code minhash_cluster}'s {@code keep: longest}; datatrove's stages ignore this folder.
+     */
+    public static Path lengthsFile(Path folder, int rank) {
+        return folder.resolve("lengths").resolve(String.format("%05d.lengths", rank));
+    }
+
     /** The file of one bucket of one rank, as datatrove names it. */
     public static Path sigFile(Path folder, int bucket, int rank) {
         return folder.resolve(bucketDir(bucket)).resolve(String.format("%05d.minhash.sig", rank));
@@ -76,6 +88,8 @@ public final class MinhashSignatureStep implements Step {
         signer = new ShingleSigner(config);
         sig = new long[config.numHashes()];
         record = ByteBuffer.allocate(config.sigRecordBytes()).order(ByteOrder.LITTLE_ENDIAN);
+        lengths = AtomicFile.create(lengthsFile(output, ctx.rank()));
+        lengthsOut = new BufferedOutputStream(lengths, 1 << 16);
         int buckets = config.numBuckets();
         unsorted = new OutputStream[buckets];
         unsortedPaths = new Path[buckets];
@@ -95,6 +109,7 @@ public final class MinhashSignatureStep implements Step {
                     + "; the signature format stores the document index as uint32");
         }
         ctx.stats().increment("total");
+        writeLength(doc.text());
         if (signer.sign(doc.text(), sig)) {
             signed++;
             int per = config.hashesPerBucket();
@@ -109,8 +124,18 @@ public final class MinhashSignatureStep implements Step {
         next.accept(doc);
     }
 
+    private void writeLength(String text) throws IOException {
+        int cps = text.codePointCount(0, text.length());
+        for (int k = 0; k < 4; k++) {
+            lengthBytes[k] = (byte) (cps >>> (8 * k));
+        }
+        lengthsOut.write(lengthBytes, 0, 4);
+    }
+
     @Override
     public void finish(DocumentSink next) throws IOException {
+        lengthsOut.flush();
+        lengths.commit();
         for (OutputStream o : unsorted) {
             o.close();
         }
@@ -127,6 +152,11 @@ public final class MinhashSignatureStep implements Step {
     public void close() {
         if (unsorted == null) {
             return;
+        }
+        try {
+            lengths.close();
+        } catch (IOException e) {
+            ctx.log().warn("could not remove a temporary lengths file: " + e.getMessage());
         }
         for (int bi = 0; bi < unsorted.length; bi++) {
             try {

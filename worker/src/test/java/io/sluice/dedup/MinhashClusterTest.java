@@ -35,7 +35,11 @@ class MinhashClusterTest {
     }
 
     void cluster(Path dups, Path out, boolean keepFirst) throws IOException {
-        DedupCorpus.run(new MinhashClusterStep(dups, out, MinhashConfig.DEFAULT, keepFirst, true, 3), List.of(), 0, 1, tmp);
+        cluster(dups, out, keepFirst ? MinhashClusterStep.Keep.FIRST : MinhashClusterStep.Keep.DATATROVE, null);
+    }
+
+    void cluster(Path dups, Path out, MinhashClusterStep.Keep keep, Path sigs) throws IOException {
+        DedupCorpus.run(new MinhashClusterStep(dups, out, MinhashConfig.DEFAULT, keep, sigs, true, 3), List.of(), 0, 1, tmp);
     }
 
     @Test
@@ -82,6 +86,12 @@ class MinhashClusterTest {
         Path first = tmp.resolve("first");
         cluster(dups, first, true);
         assertArrayEquals(new int[] {2, 3, 9}, readInts(MinhashClusterStep.removeFile(first, 0)));
+        // lengths of documents 0..9 of rank 0: doc 3 is the longest of {1,2,3}, 8 and 9 tie (first stays)
+        Path sigs = tmp.resolve("sigs");
+        writeDups(MinhashSignatureStep.lengthsFile(sigs, 0), 5, 10, 20, 30, 5, 5, 5, 5, 40, 40);
+        Path longest = tmp.resolve("longest");
+        cluster(dups, longest, MinhashClusterStep.Keep.LONGEST, sigs);
+        assertArrayEquals(new int[] {1, 2, 9}, readInts(MinhashClusterStep.removeFile(longest, 0)));
     }
 
     @Test

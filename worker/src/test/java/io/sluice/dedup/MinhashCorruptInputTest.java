@@ -60,7 +60,8 @@ class MinhashCorruptInputTest {
             buckets(r);
         }
         Path out = tmp.resolve("remove");
-        DedupCorpus.run(new MinhashClusterStep(tmp.resolve("dups"), out, MinhashConfig.DEFAULT, false, false, 2),
+        DedupCorpus.run(new MinhashClusterStep(tmp.resolve("dups"), out, MinhashConfig.DEFAULT,
+                MinhashClusterStep.Keep.DATATROVE, null, false, 2),
                 List.of(), 0, 1, tmp);
         List<Document> kept = DedupCorpus.run(StepRegistry.create("minhash_filter",
                 StepArgs.of(Map.of("input", out.toString()))), docs, 0, 1, tmp);
