@@ -4,9 +4,9 @@ import io.sluice.simd.Kernels;
 import io.sluice.simd.MinhashKernel;
 import io.sluice.text.EnglishText;
 import io.sluice.text.TextNormalizer;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -25,6 +25,8 @@ public final class ShingleSigner {
     private byte[] joined = new byte[1 << 16];
     private int[] starts = new int[1 << 12];
     private long[] hashes = new long[1 << 12];
+    private final SimplifiedWords chunkWords = new SimplifiedWords();
+    private final List<String> words = new ArrayList<>();
 
     public ShingleSigner(MinhashConfig config) {
         this(config, Kernels.minhash());
@@ -65,7 +67,15 @@ public final class ShingleSigner {
 
     /** Fills {@link #hashes} and returns how many shingles the text has. */
     private int shingleHashes(String text) {
-        List<String> words = EnglishText.words(TextNormalizer.simplify(text, config.normConfig()));
+        String simplified = TextNormalizer.simplify(text, config.normConfig());
+        List<String> words;
+        if (config.normConfig().normWhitespace()) {
+            words = this.words;
+            words.clear();
+            chunkWords.words(simplified, words);
+        } else {
+            words = EnglishText.words(simplified);
+        }
         int nGrams = config.nGrams();
         int count = words.size() - nGrams + 1;
         if (count <= 0) {
