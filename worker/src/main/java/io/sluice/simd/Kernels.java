@@ -1,15 +1,16 @@
 package io.sluice.simd;
 
+import java.util.function.Supplier;
+
 /**
- * Chooses the kernels once per JVM. The Vector API kernel is used when the module
+ * Chooses the kernels once per JVM. A Vector API kernel is used when the module
  * {@code jdk.incubator.vector} is in the boot layer (the JVM was started with
  * {@code --add-modules jdk.incubator.vector}) and its class links; otherwise the scalar one.
  * System property {@code sluice.simd=scalar|panama} overrides (panama without the module is an error).
- * The choice is logged once.
+ * Each choice is logged once.
  */
 public final class Kernels {
     public static final String PROPERTY = "sluice.simd";
-    private static final String PANAMA_CLASS = "io.sluice.simd.PanamaMinhashKernel";
     private static final System.Logger LOG = System.getLogger(Kernels.class.getName());
 
     private Kernels() {
@@ -20,21 +21,30 @@ public final class Kernels {
         return Holder.MINHASH;
     }
 
-    private static final class Holder {
-        static final MinhashKernel MINHASH = chooseMinhash();
+    /** The byte-scan kernel of the read path, chosen on first use. */
+    public static ByteScanKernel byteScan() {
+        return Holder.BYTE_SCAN;
     }
 
-    private static MinhashKernel chooseMinhash() {
+    private static final class Holder {
+        static final MinhashKernel MINHASH = choose("MinHash", MinhashKernel.class,
+                "io.sluice.simd.PanamaMinhashKernel", ScalarMinhashKernel::new, MinhashKernel::name);
+        static final ByteScanKernel BYTE_SCAN = choose("byte scan", ByteScanKernel.class,
+                "io.sluice.simd.PanamaByteScanKernel", ScalarByteScanKernel::new, ByteScanKernel::name);
+    }
+
+    private static <K> K choose(String what, Class<K> type, String panamaClass, Supplier<K> scalar,
+                                java.util.function.Function<K, String> name) {
         String wanted = System.getProperty(PROPERTY, "auto");
-        MinhashKernel k;
+        K k;
         String why;
         switch (wanted) {
             case "scalar" -> {
-                k = new ScalarMinhashKernel();
+                k = scalar.get();
                 why = "requested by -D" + PROPERTY + "=scalar";
             }
             case "panama" -> {
-                k = loadPanama();
+                k = loadPanama(type, panamaClass);
                 if (k == null) {
                     throw new IllegalStateException("-D" + PROPERTY + "=panama but the Vector API is not available;"
                             + " start the JVM with --add-modules jdk.incubator.vector");
@@ -42,29 +52,33 @@ public final class Kernels {
                 why = "requested by -D" + PROPERTY + "=panama";
             }
             case "auto" -> {
-                k = loadPanama();
+                k = loadPanama(type, panamaClass);
                 why = k == null ? "module jdk.incubator.vector not available" : "module jdk.incubator.vector present";
                 if (k == null) {
-                    k = new ScalarMinhashKernel();
+                    k = scalar.get();
                 }
             }
             default -> throw new IllegalArgumentException(
                     "-D" + PROPERTY + " must be scalar or panama, got '" + wanted + "'");
         }
-        LOG.log(System.Logger.Level.INFO, "MinHash kernel: " + k.name() + " (" + why + ")");
+        LOG.log(System.Logger.Level.DEBUG, what + " kernel: " + name.apply(k) + " (" + why + ")");
         return k;
     }
 
     /** The Panama kernel, or null when the module is absent or the class does not link. */
-    static MinhashKernel loadPanama() {
+    static <K> K loadPanama(Class<K> type, String className) {
         if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
             return null;
         }
         try {
-            Class<?> c = Class.forName(PANAMA_CLASS);
-            return (MinhashKernel) c.getDeclaredConstructor().newInstance();
+            return type.cast(Class.forName(className).getDeclaredConstructor().newInstance());
         } catch (ReflectiveOperationException | LinkageError e) {
             return null;
         }
+    }
+
+    /** Names of the chosen kernels, for logs and benchmark output. */
+    public static String describe() {
+        return "MinHash: " + minhash().name() + ", byte scan: " + byteScan().name();
     }
 }

@@ -14,7 +14,7 @@ class MinhashKernelTest {
 
     @Test
     void panamaIsAvailableInTestsAndAgreesWithScalarOnRandomInputs() {
-        MinhashKernel panama = Kernels.loadPanama();
+        MinhashKernel panama = Kernels.loadPanama(MinhashKernel.class, "io.sluice.simd.PanamaMinhashKernel");
         assertNotNull(panama, "tests run with --add-modules jdk.incubator.vector");
         MinhashKernel scalar = new ScalarMinhashKernel();
         SplittableRandom rnd = new SplittableRandom(42);
