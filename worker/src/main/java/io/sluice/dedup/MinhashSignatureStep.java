@@ -108,7 +108,6 @@ public final class MinhashSignatureStep implements Step {
             throw new IOException("minhash_signature: more than 2^32 documents in rank " + ctx.rank()
                     + "; the signature format stores the document index as uint32");
         }
-        ctx.stats().increment("total");
         writeLength(doc.text());
         if (signer.sign(doc.text(), sig)) {
             signed++;

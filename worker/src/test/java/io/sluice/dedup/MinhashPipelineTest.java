@@ -48,6 +48,23 @@ class MinhashPipelineTest {
     }
 
     @Test
+    void threeSignatureRanksGiveTheSameClusters() throws Exception {
+        Path shared = DedupCorpus.shared();
+        List<Document> docs = DedupCorpus.read(shared.resolve("data/dedup/article_extraction_clusters_dev.jsonl.zst"));
+        docs = docs.subList(0, 600);
+        List<Outcome> oneRank = runFourStages(docs, 14);
+        // contiguous thirds: cluster ids follow (rank, index) order, which is still input order
+        int third = docs.size() / 3;
+        List<Outcome> threeRanks = runFourStagesOnParts(List.of(docs.subList(0, third), docs.subList(third, 2 * third),
+                docs.subList(2 * third, docs.size())), 14);
+        assertClustersConsistent(threeRanks);
+        for (int i = 0; i < docs.size(); i++) {
+            assertEquals(oneRank.get(i).clusterId(), threeRanks.get(i).clusterId(), docs.get(i).id());
+            assertEquals(oneRank.get(i).clusterSize(), threeRanks.get(i).clusterSize(), docs.get(i).id());
+        }
+    }
+
+    @Test
     void articleClustersAndMetricsEqualDatatrove() throws Exception {
         Path shared = DedupCorpus.shared();
         List<Document> docs = DedupCorpus.read(shared.resolve("data/dedup/article_extraction_clusters_dev.jsonl.zst"));
@@ -63,23 +80,39 @@ class MinhashPipelineTest {
     }
 
     List<Outcome> runFourStages(List<Document> docs, int bucketTasks) throws IOException {
-        Path sigs = tmp.resolve("sigs");
-        Path dups = tmp.resolve("dups");
-        Path remove = tmp.resolve("remove");
-        DedupCorpus.run(StepRegistry.create("minhash_signature", StepArgs.of(Map.of("output", sigs.toString()))),
-                docs, 0, 1, tmp);
+        return runFourStagesOnParts(List.of(docs), bucketTasks);
+    }
+
+    /** Stages 1 and 4 with one rank per part of the input, stage 2 with {@code bucketTasks} ranks. */
+    List<Outcome> runFourStagesOnParts(List<List<Document>> parts, int bucketTasks) throws IOException {
+        Path run = Files.createTempDirectory(tmp, "run");
+        Path sigs = run.resolve("sigs");
+        Path dups = run.resolve("dups");
+        Path remove = run.resolve("remove");
+        for (int r = 0; r < parts.size(); r++) {
+            DedupCorpus.run(StepRegistry.create("minhash_signature", StepArgs.of(Map.of("output", sigs.toString()))),
+                    parts.get(r), r, parts.size(), tmp);
+        }
         for (int r = 0; r < bucketTasks; r++) {
             DedupCorpus.run(StepRegistry.create("minhash_buckets", StepArgs.of(Map.of(
                     "input", sigs.toString(), "output", dups.toString()))), List.of(), r, bucketTasks, tmp);
         }
         DedupCorpus.run(StepRegistry.create("minhash_cluster", StepArgs.of(Map.of(
                 "input", dups.toString(), "output", remove.toString(), "cluster_metadata", true))), List.of(), 0, 1, tmp);
-        List<Document> kept = DedupCorpus.run(StepRegistry.create("minhash_filter", StepArgs.of(Map.of(
-                "input", remove.toString(), "cluster_metadata", true))), docs, 0, 1, tmp);
         Set<String> keptIds = new HashSet<>();
-        kept.forEach(d -> keptIds.add(d.id()));
+        List<Document> all = new ArrayList<>();
+        for (int r = 0; r < parts.size(); r++) {
+            List<Document> part = new ArrayList<>();
+            for (Document d : parts.get(r)) {
+                part.add(new Document(d.id(), d.text(), new LinkedHashMap<>(d.metadata())));
+            }
+            DedupCorpus.run(StepRegistry.create("minhash_filter", StepArgs.of(Map.of(
+                    "input", remove.toString(), "cluster_metadata", true))), part, r, parts.size(), tmp)
+                    .forEach(d -> keptIds.add(d.id()));
+            all.addAll(part);
+        }
         List<Outcome> out = new ArrayList<>();
-        for (Document d : docs) {
+        for (Document d : all) {
             out.add(new Outcome(d.id(), keptIds.contains(d.id()),
                     ((Number) d.metadata().get("minhash_cluster_id")).longValue(),
                     ((Number) d.metadata().get("minhash_cluster_size")).longValue()));
