@@ -67,7 +67,11 @@ public record MinhashConfig(int nGrams, int numBuckets, int hashesPerBucket, lon
         return hashesPerBucket * hashBytes() + 4;
     }
 
-    /** datatrove's {@code HashConfig.max}, the exclusive upper end of stage 2's last hash range. */
+    /**
+     * The exclusive upper end of stage 2's last hash range, as datatrove sets it: 2^61-1 (above every
+     * 64-bit value) or {@code HashConfig.max} = 2^32-1 at precision 32, where a record whose first hash
+     * is exactly 2^32-1 therefore takes part in no pair. Kept for identical .dups files.
+     */
     public long hashRangeEnd() {
         return precision == 64 ? MinhashParameters.MERSENNE_61 : 0xFFFFFFFFL;
     }
