@@ -79,20 +79,21 @@ public final class TextNormalizer {
             return text;
         }
         StringBuilder sb = new StringBuilder(n);
-        sb.append(text, 0, i);
+        int copied = 0; // text[copied, i) is still to be copied
         while (i < n) {
             if (!isDigitAt(text, i)) {
-                int cp = text.codePointAt(i);
-                sb.appendCodePoint(cp);
-                i += Character.charCount(cp);
+                i += Character.charCount(text.codePointAt(i));
                 continue;
             }
+            sb.append(text, copied, i);
             i = skipDigits(text, i);
             if (i + 1 < n && isDecimalSeparator(text.charAt(i)) && isDigitAt(text, i + 1)) {
                 i = skipDigits(text, i + 1);
             }
             sb.append('0');
+            copied = i;
         }
+        sb.append(text, copied, n);
         return sb.toString();
     }
 
@@ -117,32 +118,31 @@ public final class TextNormalizer {
 
     /** Punctuation to spaces and/or whitespace runs to one space, ends stripped, in one pass. */
     private static String spacePunctuationAndWhitespace(String text, boolean punct, boolean whitespace) {
+        int n = text.length();
+        char[] out = new char[n];
+        int len = 0;
         if (!whitespace) {
-            StringBuilder sb = new StringBuilder(text.length());
-            for (int i = 0; i < text.length(); i++) {
+            for (int i = 0; i < n; i++) {
                 char c = text.charAt(i);
-                sb.append(PUNCT_BMP[c] ? ' ' : c);
+                out[len++] = PUNCT_BMP[c] ? ' ' : c;
             }
-            return sb.toString();
+            return new String(out, 0, len);
         }
-        StringBuilder sb = new StringBuilder(text.length());
         boolean pendingSpace = false;
-        for (int i = 0; i < text.length(); i++) {
+        for (int i = 0; i < n; i++) {
             char c = text.charAt(i);
-            if (isPySpace(c)) {
-                pendingSpace = true;
-            } else if (punct && PUNCT_BMP[c]) {
+            if (isPySpace(c) || (punct && PUNCT_BMP[c])) {
                 // a removed punctuation mark is a space; if it ends the text datatrove's later strip drops it
                 pendingSpace = true;
             } else {
-                if (pendingSpace && !sb.isEmpty()) {
-                    sb.append(' ');
+                if (pendingSpace && len > 0) {
+                    out[len++] = ' ';
                 }
                 pendingSpace = false;
-                sb.append(c);
+                out[len++] = c;
             }
         }
-        return sb.toString();
+        return new String(out, 0, len);
     }
 
     /**
@@ -160,14 +160,13 @@ public final class TextNormalizer {
             return text;
         }
         StringBuilder sb = new StringBuilder(n);
-        sb.append(text, 0, i);
+        int copied = 0; // text[copied, i) is still to be copied
         while (i < n) {
-            char c = text.charAt(i);
-            if (c < 0xC0) {
-                sb.append(c);
+            if (text.charAt(i) < 0xC0) {
                 i++;
                 continue;
             }
+            sb.append(text, copied, i);
             int end = i + 1;
             while (end < n && text.charAt(end) >= 0xC0) {
                 end++;
@@ -181,7 +180,9 @@ public final class TextNormalizer {
                 k += Character.charCount(cp);
             }
             i = end;
+            copied = end;
         }
+        sb.append(text, copied, n);
         return sb.toString();
     }
 
