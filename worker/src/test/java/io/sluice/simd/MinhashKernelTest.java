@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.math.BigInteger;
+import java.nio.file.Path;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -62,8 +63,30 @@ class MinhashKernelTest {
         return new BigInteger(Long.toUnsignedString(v));
     }
 
+    /** Runs {@link KernelChoiceMain} in a child JVM with the given extra flags; returns its output line. */
+    private static String childJvm(String... flags) throws Exception {
+        java.util.List<String> cmd = new java.util.ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(java.util.List.of(flags));
+        cmd.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"), KernelChoiceMain.class.getName()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        String err = new String(p.getErrorStream().readAllBytes());
+        assertEquals(0, p.waitFor(), err);
+        return out;
+    }
+
     @Test
-    void defaultChoiceIsLoggedKernel() {
-        assertNotNull(Kernels.minhash().name());
+    void choiceFollowsModuleAndProperty() throws Exception {
+        // without the module the Panama class is never linked and the scalar kernel works
+        String without = childJvm();
+        String with = childJvm("--add-modules", "jdk.incubator.vector");
+        String forced = childJvm("--add-modules", "jdk.incubator.vector", "-Dsluice.simd=scalar");
+        assertEquals(true, without.startsWith("scalar "), without);
+        assertEquals(true, with.startsWith("panama"), with);
+        assertEquals(true, forced.startsWith("scalar "), forced);
+        String result = without.substring(without.indexOf(' '));
+        assertEquals(result, with.substring(with.indexOf(' ')));
+        assertEquals(result, forced.substring(forced.indexOf(' ')));
     }
 }
