@@ -21,6 +21,11 @@ public final class StepRegistry {
         register("length_filter", io.sluice.filters.LengthFilter::new);
         register("regex_filter", io.sluice.filters.RegexFilter::new);
         register("sampler", io.sluice.filters.Sampler::new);
+        // dedup
+        register("minhash_signature", io.sluice.dedup.MinhashSignatureStep::new);
+        register("minhash_buckets", io.sluice.dedup.MinhashBucketsStep::new);
+        register("minhash_cluster", io.sluice.dedup.MinhashClusterStep::new);
+        register("minhash_filter", io.sluice.dedup.MinhashFilterStep::new);
     }
 
     private StepRegistry() {
