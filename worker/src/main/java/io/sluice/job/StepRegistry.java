@@ -25,6 +25,8 @@ public final class StepRegistry {
         register("gopher_repetition", io.sluice.filters.GopherRepetitionFilter::new);
         register("c4_quality", io.sluice.filters.C4QualityFilter::new);
         register("fineweb_quality", io.sluice.filters.FineWebQualityFilter::new);
+        register("language_filter", io.sluice.filters.LanguageFilter::new);
+        register("url_filter", io.sluice.filters.UrlFilter::new);
     }
 
     private StepRegistry() {
