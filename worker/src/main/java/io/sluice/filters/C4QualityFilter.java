@@ -70,17 +70,17 @@ public final class C4QualityFilter extends Filter {
         int keptLines = 0;
         for (String unit : units) {
             String line = PythonText.strip(unit);
-            List<String> words = PythonText.split(line);
-            if (maxWordLength != -1 && hasLongWord(words)) {
+            if (maxWordLength != -1 && PythonText.longestWord(line) > maxWordLength) {
                 continue;
             }
-            if (removeCitations) {
+            if (removeCitations && line.indexOf('[') >= 0) {
                 line = CITATION.matcher(line).replaceAll("");
             }
             if (filterNoTerminalPunct && (!endsWithEndPunctuation(line) || line.endsWith("..."))) {
                 continue;
             }
-            if (words.size() < minWordsPerLine) {
+            // words are counted before the citations were removed, as datatrove does
+            if (PythonText.countWords(unit) < minWordsPerLine) {
                 continue;
             }
             String lower = line.toLowerCase(Locale.ROOT);
@@ -107,16 +107,6 @@ public final class C4QualityFilter extends Filter {
         }
         doc.setText(PythonText.strip(kept.toString()));
         return Verdict.KEEP;
-    }
-
-    private boolean hasLongWord(List<String> words) {
-        for (String w : words) {
-            // a word longer than the limit in code points is at least that long in UTF-16 units
-            if (w.length() > maxWordLength && PythonText.len(w) > maxWordLength) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean endsWithEndPunctuation(String line) {

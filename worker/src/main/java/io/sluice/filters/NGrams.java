@@ -1,16 +1,14 @@
 package io.sluice.filters;
 
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Word n-grams of one document compared as the strings datatrove builds ({@code sep.join(words[i:i+n])})
  * without building them: an n-gram is a window of the word list, hashed by a polynomial hash of its
- * joined characters and compared character by character. So two windows are equal exactly when their
- * joined strings are, even with no separator, where {@code "ab"+"c"} equals {@code "a"+"bc"}.
+ * joined characters and, when hashes match, compared character by character. So two windows are equal
+ * exactly when their joined strings are, even with no separator, where {@code "ab"+"c"} equals
+ * {@code "a"+"bc"}. Windows live in an open-addressing table of ints: no object per n-gram.
  */
 final class NGrams {
     private static final long P = 1_000_003L;
@@ -19,7 +17,9 @@ final class NGrams {
     private final String sep;
     private final long[] wordHash;
     private final long[] wordPow;
-    private final int[] wordCodePoints;
+    /** charStart[i]: UTF-16 length of words 0..i-1 (without separators); code points likewise. */
+    private final long[] charStart;
+    private final long[] codePointStart;
     private final long sepHash;
     private final long sepPow;
 
@@ -29,85 +29,60 @@ final class NGrams {
         int n = words.size();
         wordHash = new long[n];
         wordPow = new long[n];
-        wordCodePoints = new int[n];
+        charStart = new long[n + 1];
+        codePointStart = new long[n + 1];
         for (int i = 0; i < n; i++) {
             String w = words.get(i);
-            wordHash[i] = hash(w);
-            wordPow[i] = pow(w.length());
-            wordCodePoints[i] = PythonText.len(w);
+            long h = 0;
+            long p = 1;
+            for (int k = 0; k < w.length(); k++) {
+                h = h * P + w.charAt(k);
+                p *= P;
+            }
+            wordHash[i] = h;
+            wordPow[i] = p;
+            charStart[i + 1] = charStart[i] + w.length();
+            codePointStart[i + 1] = codePointStart[i] + PythonText.len(w);
         }
-        sepHash = hash(sep);
-        sepPow = pow(sep.length());
+        long h = 0;
+        long p = 1;
+        for (int k = 0; k < sep.length(); k++) {
+            h = h * P + sep.charAt(k);
+            p *= P;
+        }
+        sepHash = h;
+        sepPow = p;
     }
 
-    private static long hash(String s) {
-        long h = 0;
-        for (int i = 0; i < s.length(); i++) {
-            h = h * P + s.charAt(i);
+    /** Python {@code len} of the joined n-gram starting at word {@code start}. */
+    long codePoints(int start, int n) {
+        return codePointStart[start + n] - codePointStart[start] + (long) (n - 1) * PythonText.len(sep);
+    }
+
+    private long chars(int start, int n) {
+        return charStart[start + n] - charStart[start] + (long) (n - 1) * sep.length();
+    }
+
+    private long hash(int start, int n) {
+        long h = wordHash[start];
+        for (int i = start + 1; i < start + n; i++) {
+            h = (h * sepPow + sepHash) * wordPow[i] + wordHash[i];
         }
         return h;
     }
 
-    private static long pow(int len) {
-        long p = 1;
-        for (int i = 0; i < len; i++) {
-            p *= P;
+    /** True when the joined strings of windows a and b (both n words) are equal. */
+    private boolean same(int a, int b, int n) {
+        if (a == b) {
+            return true;
         }
-        return p;
-    }
-
-    /** Python {@code len} of the joined n-gram starting at word {@code start}. */
-    int codePoints(int start, int n) {
-        int len = (n - 1) * PythonText.len(sep);
-        for (int i = start; i < start + n; i++) {
-            len += wordCodePoints[i];
+        long len = chars(a, n);
+        if (len != chars(b, n)) {
+            return false;
         }
-        return len;
-    }
-
-    /** One n-gram as a hash-map key; equal when the joined strings are equal. */
-    private final class Window {
-        final int start;
-        final int n;
-        final long hash;
-        final int chars;
-
-        Window(int start, int n) {
-            this.start = start;
-            this.n = n;
-            long h = 0;
-            int c = 0;
-            for (int i = start; i < start + n; i++) {
-                if (i > start) {
-                    h = h * sepPow + sepHash;
-                    c += sep.length();
-                }
-                h = h * wordPow[i] + wordHash[i];
-                c += words.get(i).length();
-            }
-            this.hash = h;
-            this.chars = c;
-        }
-
-        @Override
-        public int hashCode() {
-            return Long.hashCode(hash);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (!(o instanceof Window w) || w.hash != hash || w.chars != chars) {
-                return false;
-            }
-            return sameChars(this, w);
-        }
-    }
-
-    /** Walks both joined strings character by character. */
-    private boolean sameChars(Window a, Window b) {
-        Cursor ca = new Cursor(a);
-        Cursor cb = new Cursor(b);
-        for (int k = 0; k < a.chars; k++) {
+        Cursor ca = new Cursor(a, n);
+        Cursor cb = new Cursor(b, n);
+        for (long k = 0; k < len; k++) {
             if (ca.next() != cb.next()) {
                 return false;
             }
@@ -115,6 +90,7 @@ final class NGrams {
         return true;
     }
 
+    /** Walks one window's joined string. */
     private final class Cursor {
         private int word;
         private final int end;
@@ -122,9 +98,9 @@ final class NGrams {
         private int pos;
         private boolean inSep;
 
-        Cursor(Window w) {
-            word = w.start;
-            end = w.start + w.n;
+        Cursor(int start, int n) {
+            word = start;
+            end = start + n;
             part = words.get(word);
         }
 
@@ -144,6 +120,41 @@ final class NGrams {
         }
     }
 
+    /** An open-addressing set of windows of one size n; each slot remembers a count. */
+    private final class WindowTable {
+        final int n;
+        final int[] start;
+        final long[] hashes;
+        final int[] counts;
+        final int mask;
+
+        WindowTable(int n, int expected) {
+            this.n = n;
+            int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
+            start = new int[cap];
+            Arrays.fill(start, -1);
+            hashes = new long[cap];
+            counts = new int[cap];
+            mask = cap - 1;
+        }
+
+        /** The slot of the window equal to window {@code i}, inserting it when new. */
+        int slot(int i) {
+            long h = hash(i, n);
+            long m = h * 0x9E3779B97F4A7C15L;
+            int s = (int) (m ^ (m >>> 32)) & mask;
+            while (start[s] != -1) {
+                if (hashes[s] == h && same(start[s], i, n)) {
+                    return s;
+                }
+                s = (s + 1) & mask;
+            }
+            start[s] = i;
+            hashes[s] = h;
+            return s;
+        }
+    }
+
     /**
      * datatrove's {@code find_top_duplicate}: code-point length of the most frequent n-gram times its
      * count; ties in count go to the n-gram seen first ({@code Counter.most_common(1)}). 0 when there is
@@ -154,21 +165,19 @@ final class NGrams {
         if (windows <= 0) {
             return 0;
         }
-        Map<Window, int[]> counts = new HashMap<>();
-        Window best = null;
+        WindowTable table = new WindowTable(n, windows);
         int bestCount = 0;
         int bestFirst = Integer.MAX_VALUE;
         for (int i = 0; i < windows; i++) {
-            Window w = new Window(i, n);
-            int[] c = counts.computeIfAbsent(w, k -> new int[] {0, k.start});
-            c[0]++;
-            if (c[0] > bestCount || (c[0] == bestCount && c[1] < bestFirst)) {
-                bestCount = c[0];
-                bestFirst = c[1];
-                best = w;
+            int s = table.slot(i);
+            int c = ++table.counts[s];
+            int first = table.start[s];
+            if (c > bestCount || (c == bestCount && first < bestFirst)) {
+                bestCount = c;
+                bestFirst = first;
             }
         }
-        return (long) codePoints(bestFirst, n) * bestCount;
+        return codePoints(bestFirst, n) * bestCount;
     }
 
     /**
@@ -176,17 +185,19 @@ final class NGrams {
      * was seen before and then jumps {@code n} words ahead.
      */
     long allDuplicateChars(int n) {
-        int total = words.size();
-        Set<Window> seen = new HashSet<>();
+        int windows = words.size() - n + 1;
+        if (windows <= 0) {
+            return 0;
+        }
+        WindowTable table = new WindowTable(n, windows);
         long repeated = 0;
         int i = 0;
-        while (i < total - n + 1) {
-            Window w = new Window(i, n);
-            if (seen.contains(w)) {
+        while (i < windows) {
+            int s = table.slot(i);
+            if (table.start[s] != i) {
                 repeated += codePoints(i, n);
                 i += n;
             } else {
-                seen.add(w);
                 i++;
             }
         }

@@ -79,18 +79,48 @@ public final class PythonText {
         int i = 0;
         int n = s.length();
         while (i < n) {
-            while (i < n && isSpace(s.codePointAt(i))) {
-                i += Character.charCount(s.codePointAt(i));
+            int c;
+            while (i < n && isSpace(c = s.codePointAt(i))) {
+                i += Character.charCount(c);
             }
             int start = i;
-            while (i < n && !isSpace(s.codePointAt(i))) {
-                i += Character.charCount(s.codePointAt(i));
+            while (i < n && !isSpace(c = s.codePointAt(i))) {
+                i += Character.charCount(c);
             }
             if (i > start) {
                 out.add(s.substring(start, i));
             }
         }
         return out;
+    }
+
+    /** {@code len(s.split())} without building the words. */
+    public static int countWords(String s) {
+        int n = 0;
+        boolean inWord = false;
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            boolean space = isSpace(c);
+            if (!space && !inWord) {
+                n++;
+            }
+            inWord = !space;
+            i += Character.charCount(c);
+        }
+        return n;
+    }
+
+    /** {@code max(len(w) for w in s.split())}, 0 when there is no word. */
+    public static int longestWord(String s) {
+        int longest = 0;
+        int current = 0;
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            current = isSpace(c) ? 0 : current + 1;
+            longest = Math.max(longest, current);
+            i += Character.charCount(c);
+        }
+        return longest;
     }
 
     /** A line break for {@code splitlines()}: \n \r \v \f \x1c \x1d \x1e \x85 U+2028 U+2029. */
