@@ -23,9 +23,13 @@ import org.junit.jupiter.api.Test;
  * Our decision against datatrove 0.10's for every document of the golden corpora
  * (shared/data/golden/filters), per filter: prints agreement per corpus and per datatrove reason,
  * and fails when agreement falls below the level reached (minus a small margin), so a regression shows.
- * Most remaining disagreements come from the word/sentence tokenizer ({@code EnglishText}).
+ * With the spaCy-compatible {@code EnglishText} all four filters agree on every document (2487) and the
+ * C4 rewrite is byte-identical; the interim whitespace tokenizer gave 81% (Gopher quality) to 99.8%.
  */
 class FilterGoldenAgreementTest {
+    /** Reached: 100% for every filter; the margin allows a handful of documents (0.5% = 12). */
+    static final double FLOOR = 0.995;
+
     /** Golden corpus name -> its input file under shared/data (the golden README's table). */
     static final Map<String, String> CORPORA = new LinkedHashMap<>();
 
@@ -40,26 +44,26 @@ class FilterGoldenAgreementTest {
     @Test
     void gopherQualityAgreesWithDatatrove() throws IOException {
         Agreement a = measure("gopher_quality", GopherQualityFilter::new);
-        assertTrue(a.rate() >= 0.0, a.summary());
+        assertTrue(a.rate() >= FLOOR, a.summary());
     }
 
     @Test
     void gopherRepetitionAgreesWithDatatrove() throws IOException {
         Agreement a = measure("gopher_repetition", GopherRepetitionFilter::new);
-        assertTrue(a.rate() >= 0.0, a.summary());
+        assertTrue(a.rate() >= FLOOR, a.summary());
     }
 
     @Test
     void c4QualityAgreesWithDatatrove() throws IOException {
         Agreement a = measure("c4_quality", C4QualityFilter::new);
-        assertTrue(a.rate() >= 0.0, a.summary());
-        assertTrue(a.textRate() >= 0.0, a.summary());
+        assertTrue(a.rate() >= FLOOR, a.summary());
+        assertTrue(a.textRate() >= FLOOR, a.summary());
     }
 
     @Test
     void fineWebQualityAgreesWithDatatrove() throws IOException {
         Agreement a = measure("fineweb_quality", FineWebQualityFilter::new);
-        assertTrue(a.rate() >= 0.0, a.summary());
+        assertTrue(a.rate() >= FLOOR, a.summary());
     }
 
     /** Runs one filter over every golden corpus and tallies agreement. */
