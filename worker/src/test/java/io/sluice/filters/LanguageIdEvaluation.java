@@ -43,7 +43,14 @@ public final class LanguageIdEvaluation {
                 (rt.totalMemory() - rt.freeMemory()) >> 20);
 
         List<JsonNode> udhr = SharedData.lines(SharedData.file("lid/udhr.jsonl.zst"));
-        evaluate("udhr", udhr, n -> byIso3.get(n.get("metadata").get("iso6393").asText()), n -> "all", low);
+        // the label: ISO 639-3, else the BCP 47 primary subtag (e.g. cmn -> zh, arb -> ar), as 639-1 or 639-3
+        evaluate("udhr", udhr, n -> {
+            JsonNode m = n.get("metadata");
+            String primary = m.get("bcp47").asText().split("-")[0].toLowerCase(Locale.ROOT);
+            Language l = byIso3.get(m.get("iso6393").asText());
+            l = l != null ? l : byIso1.get(primary);
+            return l != null ? l : byIso3.get(primary);
+        }, n -> "all", low);
 
         List<JsonNode> sample = new ArrayList<>();
         Map<String, Integer> taken = new HashMap<>();
