@@ -27,6 +27,11 @@ public final class StepRegistry {
         register("fineweb_quality", io.sluice.filters.FineWebQualityFilter::new);
         register("language_filter", io.sluice.filters.LanguageFilter::new);
         register("url_filter", io.sluice.filters.UrlFilter::new);
+        // dedup
+        register("minhash_signature", io.sluice.dedup.MinhashSignatureStep::new);
+        register("minhash_buckets", io.sluice.dedup.MinhashBucketsStep::new);
+        register("minhash_cluster", io.sluice.dedup.MinhashClusterStep::new);
+        register("minhash_filter", io.sluice.dedup.MinhashFilterStep::new);
     }
 
     private StepRegistry() {
