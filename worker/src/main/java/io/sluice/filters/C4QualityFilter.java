@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  * {@code max_word_length} 1000 (-1 turns the last three off), {@code filter_lorem_ipsum} true,
  * {@code filter_javascript} true, {@code filter_curly_bracket} true, {@code filter_policy} true.
  *
- * <p>Reasons: {@code lorem_ipsum}, {@code curly_bracket}, {@code too_few_sentences}. Deliberate
- * difference: sentences come from {@link EnglishText#sentences}.
+ * <p>Reasons: {@code lorem_ipsum}, {@code curly_bracket}, {@code too_few_sentences}. Sentences are
+ * {@link EnglishText#sentences} (datatrove's spaCy sentencizer). No deliberate difference.
  */
 public final class C4QualityFilter extends Filter {
     // Python's \d in a str pattern is any Unicode decimal digit

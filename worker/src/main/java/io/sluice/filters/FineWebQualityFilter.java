@@ -22,7 +22,8 @@ import java.util.List;
  * {@code char_duplicates_ratio} 0.01, {@code new_line_ratio} 0.3.
  *
  * <p>Reasons: {@code empty}, {@code line_punct_ratio}, {@code short_line_ratio}, {@code char_dup_ratio},
- * {@code list_ratio}. Deliberate difference: words come from {@link EnglishText#words}; a text without
+ * {@code list_ratio}. Words are {@link EnglishText#words} (datatrove's spaCy tokens).
+ * Deliberate difference: a text without
  * words (where datatrove divides by zero) is not dropped for {@code list_ratio}.
  */
 public final class FineWebQualityFilter extends Filter {
@@ -82,7 +83,7 @@ public final class FineWebQualityFilter extends Filter {
             return Verdict.drop("char_dup_ratio");
         }
 
-        int words = EnglishText.words(text).size();
+        int words = Words.of(text).size();
         if (words > 0 && (double) PythonText.count(text, '\n') / words > newLineRatio) {
             return Verdict.drop("list_ratio");
         }

@@ -25,8 +25,8 @@ import java.util.Set;
  * {@code gopher_too_many_bullets}, {@code gopher_too_many_end_ellipsis}, {@code gopher_below_alpha_threshold},
  * {@code gopher_enough_stop_words} (which means NOT enough stop words).
  *
- * <p>Deliberate differences: words come from {@link EnglishText#words}; where datatrove would divide by
- * zero (only reachable with {@code min_doc_words} off and a text without tokens or lines) the ratio is 0.
+ * <p>Words are {@link EnglishText#words} (datatrove's spaCy tokens). Deliberate difference: where
+ * datatrove would divide by zero (only reachable with {@code min_doc_words} off and a text without tokens or lines) the ratio is 0.
  */
 public final class GopherQualityFilter extends Filter {
     static final List<String> STOP_WORDS = List.of("the", "be", "to", "of", "and", "that", "have", "with");
@@ -59,7 +59,7 @@ public final class GopherQualityFilter extends Filter {
     @Override
     public Verdict filter(Document doc) {
         String text = doc.text();
-        List<String> words = EnglishText.words(text);
+        List<String> words = Words.of(text);
         int nWords = words.size();
 
         // "non-symbol" words: tokens with at least one character outside datatrove's PUNCTUATION_SET

@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  * lines are {@code re.split("\n+", text)} on the unstripped text (a leading or trailing newline gives an
  * empty line that can count as a duplicate); top n-grams are joined with a space and a count of 1 still
  * counts; repeated n-grams are joined with no separator. All character shares are divided by the
- * text's length in code points. Deliberate differences: words come from {@link EnglishText#words};
- * an empty text, where datatrove divides by zero, is kept (there is nothing repeated).
+ * text's length in code points. Words are {@link EnglishText#words} (datatrove's
+ * spaCy tokens). Deliberate difference: an empty text, where datatrove divides by zero, is kept (there is nothing repeated).
  */
 public final class GopherRepetitionFilter extends Filter {
     private static final Pattern PARAGRAPH_BREAK = Pattern.compile("\n{2,}");
@@ -105,7 +105,7 @@ public final class GopherRepetitionFilter extends Filter {
             return Verdict.drop("dup_line_char_frac");
         }
 
-        List<String> words = EnglishText.words(text);
+        List<String> words = Words.of(text);
         NGrams spaced = new NGrams(words, " ");
         for (double[] t : topNGrams) {
             int n = (int) t[0];

@@ -1,5 +1,6 @@
 package io.sluice.filters;
 
+import io.sluice.text.PyText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,22 +10,16 @@ import java.util.List;
  * {@code len}. Java's {@code String.strip()}, {@code split("\\s+")} or {@code lines()} differ on
  * characters such as U+001C..U+001F, U+0085 or U+2028, and those differences change decisions.
  *
- * <p>Lengths are Python lengths: code points, not UTF-16 units.
+ * <p>Lengths are Python lengths: code points, not UTF-16 units. Whitespace and {@code strip} are the
+ * tokenizer's ({@link PyText}); this class adds what the filters need on top.
  */
 public final class PythonText {
     private PythonText() {
     }
 
-    /**
-     * Python's {@code str.isspace()} for one code point: bidirectional class WS, B or S, or category
-     * Zs (Unicode 14, which is what datatrove's golden run used).
-     */
+    /** Python's {@code str.isspace()} for one code point (shared with the tokenizer: {@link PyText#isSpace}). */
     public static boolean isSpace(int c) {
-        if (c < 128) {
-            return c == ' ' || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
-        }
-        return c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a)
-                || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+        return PyText.isSpace(c);
     }
 
     /** Python's {@code len()}: the number of code points. */
@@ -33,7 +28,7 @@ public final class PythonText {
     }
 
     public static String strip(String s) {
-        return s.substring(stripStart(s), Math.max(stripStart(s), stripEnd(s)));
+        return PyText.strip(s);
     }
 
     public static String lstrip(String s) {
