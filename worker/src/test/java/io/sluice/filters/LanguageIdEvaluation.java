@@ -21,13 +21,18 @@ import java.util.TreeSet;
  * Texts are cut to the filter's default max_chars, as the filter does. Speed is the time of the identification alone, after the models are loaded; run it pinned to one
  * core ({@code taskset -c 0}) for a one-core number.
  *
- * <p>Run: {@code java -cp <test classpath> -Dsluice.shared=../shared io.sluice.filters.LanguageIdEvaluation [low]}
+ * <p>Run from worker/ (argument {@code low} or {@code high}, the filter's {@code accuracy}):
+ * <pre>
+ * ../mvnw -q -o test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+ * taskset -c 0 java -cp target/test-classes:target/classes:$(cat target/cp.txt) -Dsluice.shared=../../shared \
+ *     io.sluice.filters.LanguageIdEvaluation low
+ * </pre>
  */
 public final class LanguageIdEvaluation {
     static final int PER_KIND = 70;
 
     public static void main(String[] args) throws IOException {
-        boolean low = args.length > 0 && args[0].equals("low");
+        boolean low = args.length == 0 || !args[0].equals("high");
         System.out.printf("lingua %s accuracy mode, all %d languages%n", low ? "low" : "high", Language.all().size());
         Map<String, Language> byIso3 = new HashMap<>();
         Map<String, Language> byIso1 = new HashMap<>();
