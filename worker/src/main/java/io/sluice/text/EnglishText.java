@@ -15,7 +15,15 @@ public final class EnglishText {
 
     /** datatrove's {@code word_tokenize(text)} for English: token texts, stripped, empty ones dropped. */
     public static List<String> words(String text) {
-        return words(SpacyEnglishTokenizer.english().tokenize(text));
+        return words(tokenize(text));
+    }
+
+    /**
+     * spaCy's tokens of {@code text}, whitespace tokens included; for callers that need both words and
+     * sentences of the same text ({@link #words(Tokens)}, {@link #sentences(Tokens)}) or token offsets.
+     */
+    public static Tokens tokenize(String text) {
+        return SpacyEnglishTokenizer.english().tokenize(text);
     }
 
     /** The non-whitespace token texts of already tokenized text (what {@link #words(String)} returns). */
@@ -32,6 +40,11 @@ public final class EnglishText {
 
     /** datatrove's {@code split_into_sentences(text)} for English: sentence texts, stripped, empty ones dropped. */
     public static List<String> sentences(String text) {
-        return Sentencizer.sentences(SpacyEnglishTokenizer.english().tokenize(text));
+        return sentences(tokenize(text));
+    }
+
+    /** The sentences of already tokenized text (what {@link #sentences(String)} returns). */
+    public static List<String> sentences(Tokens tokens) {
+        return Sentencizer.sentences(tokens);
     }
 }

@@ -206,10 +206,19 @@ final class PunctuationRules {
 
     /** Could {@code c} start an infix match? A cheap pre-filter for the scan loop. */
     static boolean mayStartInfix(char c) {
-        return switch (c) {
-            case '.', '\u2026', '+', '*', '^', '-', '\u2013', '\u2014', '~', ',', ':', '<', '>', '=', '/' -> true;
-            default -> c >= 0xA6 && (Character.isSurrogate(c) || ICONS.contains(c));
-        };
+        return MAY_START_INFIX[c];
+    }
+
+    private static final boolean[] MAY_START_INFIX = new boolean[65536];
+
+    static {
+        for (char c : ".\u2026+*^-\u2013\u2014~,:<>=/".toCharArray()) {
+            MAY_START_INFIX[c] = true;
+        }
+        for (int c = 0; c < 65536; c++) {
+            // surrogates: the code point they form may be an icon
+            MAY_START_INFIX[c] |= Character.isSurrogate((char) c) || ICONS.contains(c);
+        }
     }
 
     private static boolean signBetweenDigits(String s, int from, int to, int i) {

@@ -11,6 +11,8 @@ final class RegionMap<V> {
     private final Object[] values;
     private final int mask;
     private final int maxKeyLength;
+    /** Bit per (length, first char, last char) class of the keys: most misses are rejected by one bit test. */
+    private final long[] quickFilter = new long[1024];
 
     RegionMap(Map<String, V> entries) {
         int capacity = Integer.highestOneBit(Math.max(4, entries.size() * 4) - 1) << 1;
@@ -27,6 +29,8 @@ final class RegionMap<V> {
             keys[slot] = key;
             values[slot] = e.getValue();
             max = Math.max(max, key.length());
+            int bit = filterBit(key.length(), key.charAt(0), key.charAt(key.length() - 1));
+            quickFilter[bit >>> 6] |= 1L << bit;
         }
         maxKeyLength = max;
     }
@@ -36,6 +40,10 @@ final class RegionMap<V> {
     V get(String s, int from, int to) {
         int length = to - from;
         if (length > maxKeyLength || length <= 0) {
+            return null;
+        }
+        int bit = filterBit(length, s.charAt(from), s.charAt(to - 1));
+        if ((quickFilter[bit >>> 6] & (1L << bit)) == 0) {
             return null;
         }
         int slot = hash(s, from, to) & mask;
@@ -51,6 +59,10 @@ final class RegionMap<V> {
 
     boolean containsKey(String s, int from, int to) {
         return get(s, from, to) != null;
+    }
+
+    private static int filterBit(int length, char first, char last) {
+        return (length * 961 + first * 31 + last) & 0xFFFF;
     }
 
     private static int hash(String s, int from, int to) {

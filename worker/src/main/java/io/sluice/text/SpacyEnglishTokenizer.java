@@ -29,6 +29,19 @@ import java.util.Map;
  * is never filled, so results depend on the chunk alone. Instances are immutable and thread-safe.
  */
 public final class SpacyEnglishTokenizer {
+    private static final byte OTHER = 0;
+    private static final byte ASCII_LETTER = 1;
+    private static final byte SPACE = 2;
+    /** Per UTF-16 unit: Python whitespace, ASCII letter or other (one table load in the chunking loop). */
+    private static final byte[] CHAR_KIND = new byte[65536];
+
+    static {
+        for (int c = 0; c < 65536; c++) {
+            CHAR_KIND[c] = PyText.isSpace(c) ? SPACE
+                    : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ? ASCII_LETTER : OTHER;
+        }
+    }
+
     private static final SpacyEnglishTokenizer ENGLISH = new SpacyEnglishTokenizer(EnglishTokenizerExceptions.build());
 
     /** chunk -> lengths (UTF-16) of the tokens it is split into. */
@@ -50,7 +63,7 @@ public final class SpacyEnglishTokenizer {
 
     /** Tokenizes {@code text} into a new {@link Tokens}. */
     public Tokens tokenize(String text) {
-        Tokens tokens = new Tokens();
+        Tokens tokens = new Tokens(text.length() / 4 + 16); // English averages 5-6 characters per token
         tokenize(text, tokens);
         return tokens;
     }
@@ -70,25 +83,29 @@ public final class SpacyEnglishTokenizer {
         }
         Affixes affixes = new Affixes();
         boolean inSpace = PyText.isSpace(text.charAt(0));
+        boolean lettersOnly = true; // is the current chunk made of ASCII letters only?
         int start = 0;
         for (int i = 0; i < length; i++) {
             char c = text.charAt(i); // Python's whitespace is all in the BMP, so UTF-16 units suffice here
-            if (PyText.isSpace(c) != inSpace) {
+            byte kind = CHAR_KIND[c];
+            if ((kind == SPACE) != inSpace) {
                 if (start < i) {
-                    addChunk(text, start, i, inSpace, out, affixes, withSpecialCases);
+                    addChunk(text, start, i, inSpace, lettersOnly, out, affixes, withSpecialCases);
                 }
                 // A single space right after a chunk is that chunk's trailing whitespace, not a token.
                 start = c == ' ' ? i + 1 : i;
                 inSpace = !inSpace;
+                lettersOnly = true;
             }
+            lettersOnly &= kind == ASCII_LETTER;
         }
         if (start < length) {
-            addChunk(text, start, length, inSpace, out, affixes, withSpecialCases);
+            addChunk(text, start, length, inSpace, lettersOnly, out, affixes, withSpecialCases);
         }
     }
 
-    private void addChunk(String text, int start, int end, boolean whitespace, Tokens out, Affixes affixes,
-            boolean withSpecialCases) {
+    private void addChunk(String text, int start, int end, boolean whitespace, boolean lettersOnly, Tokens out,
+            Affixes affixes, boolean withSpecialCases) {
         if (whitespace) {
             out.add(start, end); // no rule splits whitespace; special cases like "\n" keep it whole too
             return;
@@ -96,11 +113,18 @@ public final class SpacyEnglishTokenizer {
         if (withSpecialCases && addSpecialCase(text, start, end, out)) {
             return;
         }
+        if (lettersOnly) {
+            out.add(start, end); // fast path: no prefix, suffix, infix or URL rule applies to plain letters
+            return;
+        }
+        final int chunkStart = start;
+        final int chunkEnd = end;
         affixes.clear();
         // Peel off prefixes and suffixes (spaCy's _split_affixes).
         int lastLength = -1;
         while (start < end && end - start != lastLength) {
-            if (withSpecialCases && specialCases.containsKey(text, start, end)) {
+            boolean shrunk = start != chunkStart || end != chunkEnd; // the whole chunk was looked up above
+            if (withSpecialCases && shrunk && specialCases.containsKey(text, start, end)) {
                 break;
             }
             lastLength = end - start;
@@ -132,7 +156,8 @@ public final class SpacyEnglishTokenizer {
             out.add(affixes.prefixes[2 * i], affixes.prefixes[2 * i + 1]);
         }
         if (start < end) {
-            if (withSpecialCases && addSpecialCase(text, start, end, out)) {
+            boolean shrunk = start != chunkStart || end != chunkEnd;
+            if (withSpecialCases && shrunk && addSpecialCase(text, start, end, out)) {
                 // done
             } else if (UrlMatcher.matches(text, start, end)) {
                 out.add(start, end);
@@ -190,7 +215,7 @@ public final class SpacyEnglishTokenizer {
      */
     private Map<String, String[][]> specialCasePatterns(Iterable<String> chunks) {
         Map<String, List<String[]>> byFirst = new HashMap<>();
-        Tokens scratch = new Tokens();
+        Tokens scratch = new Tokens(16);
         for (String chunk : chunks) {
             int n = chunk.length();
             boolean cutByRules = PunctuationRules.prefixLength(chunk, 0, n) != 0
@@ -260,24 +285,31 @@ public final class SpacyEnglishTokenizer {
             }
             Arrays.fill(seen, m.start, m.end, true);
         }
-        kept.sort((a, b) -> b.start - a.start); // replace from the end so earlier indices stay valid
+        kept.sort((a, b) -> a.start - b.start);
+        // Rebuild the token list in one sweep (merges can be many in a long text).
+        Tokens merged = new Tokens(n + 16);
+        merged.reset(text);
+        int next = 0;
         for (Match m : kept) {
             int from = tokens.start(m.start);
             int to = tokens.end(m.end - 1);
             int[] pieces = specialCases.get(text, from, to);
             if (pieces == null) {
-                continue; // e.g. the tokens are separated by whitespace
+                continue; // e.g. the tokens are separated by whitespace: nothing to merge
             }
-            int[] starts = new int[pieces.length];
-            int[] ends = new int[pieces.length];
-            int pos = from;
-            for (int p = 0; p < pieces.length; p++) {
-                starts[p] = pos;
-                pos += pieces[p];
-                ends[p] = pos;
+            for (; next < m.start; next++) {
+                merged.add(tokens.start(next), tokens.end(next));
             }
-            tokens.replace(m.start, m.end, starts, ends);
+            for (int length : pieces) {
+                merged.add(from, from + length);
+                from += length;
+            }
+            next = m.end;
         }
+        for (; next < n; next++) {
+            merged.add(tokens.start(next), tokens.end(next));
+        }
+        tokens.takeOver(merged);
     }
 
     private static boolean matchesAt(Tokens tokens, int first, String[] pattern) {

@@ -10,9 +10,15 @@ import java.util.Arrays;
  */
 public final class Tokens {
     private String text = "";
-    private int[] starts = new int[64];
-    private int[] ends = new int[64];
+    private int[] starts;
+    private int[] ends;
     private int size;
+
+    /** An empty token list with room for {@code capacity} tokens (it grows as needed). */
+    public Tokens(int capacity) {
+        starts = new int[Math.max(capacity, 4)];
+        ends = new int[starts.length];
+    }
 
     void reset(String newText) {
         this.text = newText;
@@ -29,19 +35,12 @@ public final class Tokens {
         size++;
     }
 
-    /** Replaces tokens {@code [from, to)} by the given ranges (used for multi-token special cases). */
-    void replace(int from, int to, int[] newStarts, int[] newEnds) {
-        int delta = newStarts.length - (to - from);
-        int newSize = size + delta;
-        if (newSize > starts.length) {
-            starts = Arrays.copyOf(starts, Math.max(newSize, starts.length * 2));
-            ends = Arrays.copyOf(ends, starts.length);
-        }
-        System.arraycopy(starts, to, starts, to + delta, size - to);
-        System.arraycopy(ends, to, ends, to + delta, size - to);
-        System.arraycopy(newStarts, 0, starts, from, newStarts.length);
-        System.arraycopy(newEnds, 0, ends, from, newEnds.length);
-        size = newSize;
+    /** Makes this hold the tokens of {@code other}, taking over its arrays (other must not be used after). */
+    void takeOver(Tokens other) {
+        text = other.text;
+        starts = other.starts;
+        ends = other.ends;
+        size = other.size;
     }
 
     /** The tokenized text. */

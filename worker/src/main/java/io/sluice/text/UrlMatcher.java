@@ -30,7 +30,7 @@ final class UrlMatcher {
 
     /** Does spaCy's URL_MATCH match the whole of {@code s[from:to]} (a chunk without whitespace)? */
     static boolean matches(String s, int from, int to) {
-        if (s.indexOf('.', from) < 0 || s.indexOf('.', from) >= to) {
+        if (!containsDot(s, from, to)) {
             return false; // both a host name and an IPv4 address need a dot
         }
         if (hostAndRestMatch(s, from, to)) {
@@ -40,9 +40,18 @@ final class UrlMatcher {
         if (schemeEnd > 0 && hostAndRestMatch(s, schemeEnd, to)) {
             return true;
         }
-        for (int at = s.indexOf('@', from + 1); at >= 0 && at < to; at = s.indexOf('@', at + 1)) {
-            if (hostAndRestMatch(s, at + 1, to)) {
+        for (int at = from + 1; at < to; at++) {
+            if (s.charAt(at) == '@' && hostAndRestMatch(s, at + 1, to)) {
                 return true; // "user@" or "user:password@" (any non-empty text before the '@')
+            }
+        }
+        return false;
+    }
+
+    private static boolean containsDot(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (s.charAt(i) == '.') {
+                return true;
             }
         }
         return false;
@@ -125,7 +134,10 @@ final class UrlMatcher {
 
     /** {@code (?:label\.)+tld} over exactly {@code s[from:to]}. */
     private static boolean hostNameMatches(String s, int from, int to) {
-        int lastDot = s.lastIndexOf('.', to - 1);
+        int lastDot = to - 1;
+        while (lastDot >= from && s.charAt(lastDot) != '.') {
+            lastDot--;
+        }
         if (lastDot < from) {
             return false;
         }
