@@ -54,4 +54,45 @@ class MinhashJobTest {
         assertEquals(4, TestFiles.allLines(root.resolve("removed")).size());
         assertEquals(14, TestFiles.files(root.resolve("dups")).size());
     }
+
+    @Test
+    void minhashBlockGivesDatatrovesClustersWithMetadata() throws Exception {
+        Path shared = DedupCorpus.shared();
+        Path corpus = shared.resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        String yaml = """
+                logging_dir: ROOT/logs
+                tasks: 1
+                stages:
+                  - name: dedup
+                    minhash:
+                      input: CORPUS
+                      output: ROOT/out
+                      work_dir: ROOT/work
+                      exclusion_output: ROOT/removed
+                      cluster_metadata: true
+                """.replace("ROOT", root.toString()).replace("CORPUS", corpus.toString());
+        Path jobFile = root.resolve("job.yaml");
+        Files.writeString(jobFile, yaml);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        assertTrue(new LocalExecutor(JobFile.load(jobFile), new PrintStream(console, true)).run(null), console.toString());
+
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        java.util.Map<String, String> ours = new java.util.TreeMap<>();
+        for (String dir : java.util.List.of("out", "removed")) {
+            for (String line : TestFiles.allLines(root.resolve(dir))) {
+                var doc = json.readTree(line);
+                var md = doc.path("metadata");
+                ours.put(doc.path("id").asText(), dir.equals("out") + " " + md.path("minhash_cluster_id").asInt()
+                        + " " + md.path("minhash_cluster_size").asInt());
+            }
+        }
+        java.util.Map<String, String> golden = new java.util.TreeMap<>();
+        for (String line : TestFiles.lines(shared.resolve("data/golden/minhash/clough_stevenson_plagiarism/clusters.jsonl.zst"))) {
+            var g = json.readTree(line);
+            golden.put(g.path("id").asText(), g.path("kept").asBoolean() + " " + g.path("minhash_cluster_id").asInt()
+                    + " " + g.path("minhash_cluster_size").asInt());
+        }
+        assertEquals(100, golden.size());
+        assertEquals(golden, ours);
+    }
 }
