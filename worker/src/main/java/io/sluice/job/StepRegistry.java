@@ -21,6 +21,13 @@ public final class StepRegistry {
         register("length_filter", io.sluice.filters.LengthFilter::new);
         register("regex_filter", io.sluice.filters.RegexFilter::new);
         register("sampler", io.sluice.filters.Sampler::new);
+        // stats
+        register("doc_stats", io.sluice.stats.DocStats::new);
+        register("word_stats", io.sluice.stats.WordStats::new);
+        register("line_stats", io.sluice.stats.LineStats::new);
+        register("paragraph_stats", io.sluice.stats.ParagraphStats::new);
+        register("sentence_stats", io.sluice.stats.SentenceStats::new);
+        register("merge_stats", io.sluice.stats.MergeStats::new);
     }
 
     private StepRegistry() {
