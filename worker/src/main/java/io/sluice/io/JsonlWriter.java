@@ -131,7 +131,8 @@ public final class JsonlWriter implements Closeable {
         String fileName = name;
         if (maxFileSize > 0) {
             int idx = rollCounter.merge(name, 1, Integer::sum) - 1;
-            fileName = String.format("%03d_%s", idx, name);
+            int slash = name.lastIndexOf('/');
+            fileName = name.substring(0, slash + 1) + String.format("%03d_", idx) + name.substring(slash + 1);
         }
         AtomicFile file = AtomicFile.create(dir.resolve(fileName));
         OutputStream out = compression.compress(new CommitOnClose(file));

@@ -7,9 +7,12 @@ import java.util.Map;
 /**
  * A resolved job: what {@code job.yaml} says, with defaults filled in and every key checked.
  * Written to {@code <logging_dir>/job.json} as run; the worker on a compute node reads that file.
+ * {@code localTasks}/{@code localRankOffset} (datatrove's names) restrict a local run to a block of
+ * ranks; {@code localTasks == -1} means all of them.
  */
 public record Job(String name, Path loggingDir, int tasks, int workers, boolean skipCompleted,
-                  double randomizeStartDuration, List<Stage> stages, SlurmOptions slurm) {
+                  double randomizeStartDuration, int localTasks, int localRankOffset, List<Stage> stages,
+                  SlurmOptions slurm) {
 
     /** One stage: its ranks all run the same steps over their share of the input. */
     public record Stage(String name, int tasks, int workers, List<String> depends, List<StepSpec> steps) {

@@ -79,7 +79,7 @@ public final class ReadJsonl implements DocumentSource {
             return List.of(singleFile.toString());
         }
         if (!Files.isDirectory(root)) {
-            throw new JobException("read_jsonl: input path " + root + " does not exist");
+            throw new JobException("input path " + root + " does not exist");
         }
         PathMatcher matcher = glob == null ? null : FileSystems.getDefault().getPathMatcher("glob:" + glob);
         List<String> files = new ArrayList<>();
@@ -97,7 +97,7 @@ public final class ReadJsonl implements DocumentSource {
         }
         files.sort(null);
         if (files.isEmpty()) {
-            throw new JobException("read_jsonl: no file in " + root + (glob == null ? "" : " matches glob '" + glob + "'")
+            throw new JobException("no file in " + root + (glob == null ? "" : " matches glob '" + glob + "'")
                     + (recursive ? "" : " (recursive: false)"));
         }
         return files;
@@ -135,6 +135,7 @@ public final class ReadJsonl implements DocumentSource {
                 }
                 stats.increment("documents");
                 ctx.progress().documents.increment();
+                ctx.progress().bytes.add(doc.originalLineLength() + 1);
                 out.accept(doc);
                 return true;
             }
@@ -162,7 +163,6 @@ public final class ReadJsonl implements DocumentSource {
             }
             stats.add("bytes", bytes);
             stats.increment("files");
-            ctx.progress().bytes.add(bytes);
         }
     }
 }

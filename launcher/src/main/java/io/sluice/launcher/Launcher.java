@@ -1,0 +1,43 @@
+package io.sluice.launcher;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code launcher}: the command line on a laptop or a login node. Each subcommand is one class.
+ * Exit codes: 0 success, 1 the job ran and failed, 2 a problem with the command or the job file.
+ */
+@Command(name = "launcher", mixinStandardHelpOptions = true, versionProvider = Launcher.Version.class,
+        description = "Sluice: filter, measure and deduplicate text corpora for LLM training, locally or on Slurm.",
+        subcommands = {RunCommand.class, ValidateCommand.class, CommandLine.HelpCommand.class})
+public final class Launcher {
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    public static int execute(String... args) {
+        CommandLine cli = new CommandLine(new Launcher());
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("error: " + (e.getMessage() == null ? e.getClass().getName() : e.getMessage()));
+            return e instanceof io.sluice.job.JobException ? 2 : 1;
+        });
+        return cli.execute(args);
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties p = new Properties();
+            try (InputStream in = Launcher.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            }
+            return new String[] {"sluice " + p.getProperty("version", "unknown") + " (Java " + Runtime.version() + ")"};
+        }
+    }
+}

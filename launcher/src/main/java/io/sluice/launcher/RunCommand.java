@@ -1,0 +1,29 @@
+package io.sluice.launcher;
+
+import io.sluice.exec.LocalExecutor;
+import io.sluice.job.Job;
+import io.sluice.job.JobFile;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code launcher run job.yaml}: the whole job on this machine with the local executor. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Run a job on this machine: every stage, ranks as threads; completed ranks are skipped.")
+final class RunCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "JOB", description = "job file (YAML or JSON)")
+    Path jobFile;
+
+    @Option(names = "--stage", paramLabel = "NAME", description = "run only this stage")
+    String stage;
+
+    @Override
+    public Integer call() throws Exception {
+        Job job = JobFile.load(jobFile);
+        System.out.printf("job '%s': %d stage(s), logging dir %s%n", job.name(), job.stages().size(), job.loggingDir());
+        boolean ok = new LocalExecutor(job, System.out).run(stage);
+        return ok ? 0 : 1;
+    }
+}

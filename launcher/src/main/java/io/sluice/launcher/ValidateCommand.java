@@ -1,0 +1,29 @@
+package io.sluice.launcher;
+
+import io.sluice.job.Job;
+import io.sluice.job.JobFile;
+import io.sluice.job.Preflight;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code launcher validate job.yaml}: checks the job file and its inputs and outputs, runs nothing. */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = "Check a job file: keys, step arguments, inputs present, outputs writable. Runs nothing.")
+final class ValidateCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "JOB", description = "job file (YAML or JSON)")
+    Path jobFile;
+
+    @Override
+    public Integer call() throws Exception {
+        Job job = JobFile.load(jobFile);
+        Preflight.check(job);
+        System.out.printf("%s: OK, job '%s', logging dir %s%n", jobFile, job.name(), job.loggingDir());
+        for (Job.Stage s : job.stages()) {
+            System.out.printf("  stage %-12s %4d task(s)  steps: %s%n", s.name(), s.tasks(),
+                    s.steps().stream().map(Job.StepSpec::type).toList());
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,44 @@
+package io.sluice.exec;
+
+import io.sluice.io.AtomicFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.BitSet;
+import java.util.stream.Stream;
+
+/**
+ * Completion markers: {@code <stage dir>/completions/NNNNN}, an empty file written last, after every
+ * output of the rank is in place. A rank with a marker is done and is skipped by a re-run.
+ */
+public final class Completions {
+    private Completions() {
+    }
+
+    public static Path marker(Path stageDir, int rank) {
+        return stageDir.resolve("completions").resolve(String.format("%05d", rank));
+    }
+
+    public static boolean isComplete(Path stageDir, int rank) {
+        return Files.exists(marker(stageDir, rank));
+    }
+
+    public static void markComplete(Path stageDir, int rank) throws IOException {
+        AtomicFile.write(marker(stageDir, rank), new byte[0]);
+    }
+
+    /** Ranks with a marker (names that are not five digits are ignored). */
+    public static BitSet completedRanks(Path stageDir) throws IOException {
+        BitSet done = new BitSet();
+        Path dir = stageDir.resolve("completions");
+        if (!Files.isDirectory(dir)) {
+            return done;
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            s.map(p -> p.getFileName().toString())
+                    .filter(n -> n.length() == 5 && n.chars().allMatch(Character::isDigit))
+                    .forEach(n -> done.set(Integer.parseInt(n)));
+        }
+        return done;
+    }
+}

@@ -1,0 +1,57 @@
+package io.sluice.exec;
+
+import io.sluice.job.Job;
+import io.sluice.job.JobException;
+import io.sluice.job.Preflight;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.BitSet;
+
+/**
+ * Runs a whole job on this machine, stage after stage, with datatrove's LocalPipelineExecutor
+ * semantics: {@code tasks} ranks per stage, {@code workers} at a time as threads of this JVM,
+ * completed ranks skipped, a stage runs only when the stages it depends on are complete, and
+ * {@code local_tasks}/{@code local_rank_offset} restrict the run to a block of ranks.
+ */
+public final class LocalExecutor {
+    private final Job job;
+    private final PrintStream console;
+
+    public LocalExecutor(Job job, PrintStream console) {
+        this.job = job;
+        this.console = console;
+    }
+
+    /** Runs the job (or only {@code onlyStage} when not null); true when every rank asked for completed. */
+    public boolean run(String onlyStage) throws IOException {
+        Preflight.check(job);
+        StageRunner runner = new StageRunner(job, console);
+        runner.writeJob();
+        for (Job.Stage stage : job.stages()) {
+            if (onlyStage != null && !onlyStage.equals(stage.name())) {
+                continue;
+            }
+            for (String dep : stage.depends()) {
+                Job.Stage d = job.stage(dep);
+                BitSet done = Completions.completedRanks(runner.stageDir(d));
+                if (done.cardinality() < d.tasks()) {
+                    throw new JobException("stage '" + stage.name() + "' depends on '" + dep + "', which has "
+                            + (d.tasks() - done.cardinality()) + " of " + d.tasks() + " ranks not complete");
+                }
+            }
+            int first = job.localTasks() < 0 ? 0 : job.localRankOffset();
+            int count = job.localTasks() < 0 ? stage.tasks() : job.localTasks();
+            int workers = stage.workers() > 0 ? stage.workers() : Runtime.getRuntime().availableProcessors();
+            StageRunner.Result r = runner.runBlock(stage, first, count, workers);
+            if (!r.ok()) {
+                console.printf("[%s] FAILED: %d of %d rank(s) failed; logs in %s%n", stage.name(),
+                        r.failures().size(), r.ran(), runner.stageDir(stage).resolve("logs"));
+                r.failures().forEach(f -> console.println("  " + f));
+                return false;
+            }
+            console.printf("[%s] done: %d rank(s) run, %d skipped; stats in %s%n", stage.name(), r.ran(), r.skipped(),
+                    runner.stageDir(stage).resolve("stats.json"));
+        }
+        return true;
+    }
+}

@@ -1,0 +1,95 @@
+package io.sluice.exec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.io.AtomicFile;
+import io.sluice.pipeline.StepStats;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The stats of a rank ({@code stats/NNNNN.json}) or of a whole stage ({@code stats.json}): one entry
+ * per step, in datatrove's shape {@code [{"name", "time_stats": {"total": seconds}, "stats": {...}}]}.
+ */
+public final class PipelineStats {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private final List<StepStats> steps;
+
+    public PipelineStats(List<StepStats> steps) {
+        this.steps = steps;
+    }
+
+    public List<StepStats> steps() {
+        return steps;
+    }
+
+    public StepStats step(String name) {
+        for (StepStats s : steps) {
+            if (s.name().equals(name)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    public void write(Path file) throws IOException {
+        ArrayNode arr = JSON.createArrayNode();
+        for (StepStats s : steps) {
+            ObjectNode o = arr.addObject();
+            o.put("name", s.name());
+            o.putObject("time_stats").put("total", s.nanos() / 1e9);
+            ObjectNode st = o.putObject("stats");
+            for (Map.Entry<String, Long> e : s.counters().entrySet()) {
+                st.put(e.getKey(), e.getValue());
+            }
+        }
+        AtomicFile.write(file, JSON.writeValueAsBytes(arr));
+    }
+
+    public static PipelineStats read(Path file) throws IOException {
+        JsonNode root;
+        try {
+            root = JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new IOException(file + ": unreadable stats file: " + e.getMessage().lines().findFirst().orElse(""), e);
+        }
+        if (root == null || !root.isArray()) {
+            throw new IOException(file + ": not a stats file (expected a JSON list of steps)");
+        }
+        List<StepStats> steps = new ArrayList<>();
+        for (JsonNode o : root) {
+            StepStats s = new StepStats(o.path("name").asText());
+            s.addNanos((long) (o.path("time_stats").path("total").asDouble() * 1e9));
+            Iterator<Map.Entry<String, JsonNode>> it = o.path("stats").fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (e.getValue().isIntegralNumber()) {
+                    s.add(e.getKey(), e.getValue().asLong());
+                }
+            }
+            steps.add(s);
+        }
+        return new PipelineStats(steps);
+    }
+
+    /** Adds another rank's stats step by step (the pipelines of one stage have the same steps). */
+    public void mergeFrom(PipelineStats other) {
+        for (int i = 0; i < other.steps.size(); i++) {
+            StepStats o = other.steps.get(i);
+            if (i < steps.size() && steps.get(i).name().equals(o.name())) {
+                steps.get(i).mergeFrom(o);
+            } else {
+                StepStats copy = new StepStats(o.name());
+                copy.mergeFrom(o);
+                steps.add(copy);
+            }
+        }
+    }
+}

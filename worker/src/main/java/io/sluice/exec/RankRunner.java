@@ -1,0 +1,81 @@
+package io.sluice.exec;
+
+import io.sluice.io.InputPiece;
+import io.sluice.job.Job;
+import io.sluice.job.StepArgs;
+import io.sluice.job.StepRegistry;
+import io.sluice.pipeline.Pipeline;
+import io.sluice.pipeline.ProgressCounter;
+import io.sluice.pipeline.Step;
+import io.sluice.pipeline.StepContext;
+import io.sluice.pipeline.StepStats;
+import io.sluice.pipeline.TaskLog;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one rank of one stage: builds its steps, runs the pipeline over its pieces, writes its stats,
+ * and only then its completion marker. Any failure leaves no marker, so a re-run does the rank again.
+ */
+final class RankRunner {
+    private RankRunner() {
+    }
+
+    /** A rank that failed, with the one-line reason a user sees. */
+    static final class RankFailure extends Exception {
+        final int rank;
+
+        RankFailure(int rank, String message, Throwable cause) {
+            super(message, cause);
+            this.rank = rank;
+        }
+    }
+
+    static PipelineStats run(Job.Stage stage, Path stageDir, int rank, List<InputPiece> pieces,
+                             ProgressCounter progress) throws RankFailure {
+        Path logFile = stageDir.resolve("logs").resolve(String.format("task_%05d.log", rank));
+        try (TaskLog log = TaskLog.toFile(logFile, rank)) {
+            try {
+                log.info("starting stage '" + stage.name() + "' rank " + rank + "/" + stage.tasks()
+                        + " with " + pieces.size() + " input piece(s)");
+                List<Step> steps = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                for (Job.StepSpec spec : stage.steps()) {
+                    steps.add(StepRegistry.create(spec.type(), new StepArgs(spec.where(), spec.args())));
+                    names.add(spec.type());
+                }
+                Pipeline pipeline = new Pipeline(steps, names);
+                List<StepStats> stats = pipeline.stats();
+                pipeline.run(pieces, i -> new StepContext(rank, stage.tasks(), stats.get(i), log, stageDir, progress));
+                PipelineStats ps = new PipelineStats(stats);
+                ps.write(stageDir.resolve("stats").resolve(String.format("%05d.json", rank)));
+                Completions.markComplete(stageDir, rank);
+                log.info("rank " + rank + " completed: " + summary(ps));
+                return ps;
+            } catch (IOException | RuntimeException e) {
+                String msg = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+                StringWriter trace = new StringWriter();
+                e.printStackTrace(new PrintWriter(trace));
+                log.error("rank " + rank + " failed: " + msg + "\n" + trace);
+                throw new RankFailure(rank, msg, e);
+            }
+        } catch (IOException e) {
+            throw new RankFailure(rank, "cannot write the log " + logFile + ": " + e.getMessage(), e);
+        }
+    }
+
+    static String summary(PipelineStats ps) {
+        StringBuilder sb = new StringBuilder();
+        for (StepStats s : ps.steps()) {
+            if (!sb.isEmpty()) {
+                sb.append("; ");
+            }
+            sb.append(s.name()).append(' ').append(s.counters()).append(String.format(" %.2fs", s.nanos() / 1e9));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,159 @@
+package io.sluice.exec;
+
+import io.sluice.io.ShardPlan;
+import io.sluice.job.Job;
+import io.sluice.job.StepArgs;
+import io.sluice.job.StepRegistry;
+import io.sluice.pipeline.DocumentSource;
+import io.sluice.pipeline.ProgressCounter;
+import io.sluice.pipeline.ReadJsonl;
+import io.sluice.pipeline.Step;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs a block of ranks of one stage in this JVM, {@code workers} at a time: what the local executor
+ * does for every stage and what one Slurm array task does for its block. Knows nothing of Slurm.
+ */
+public final class StageRunner {
+    private final Job job;
+    private final PrintStream console;
+
+    public StageRunner(Job job, PrintStream console) {
+        this.job = job;
+        this.console = console;
+    }
+
+    /** Outcome of a block: ranks run now, ranks skipped as already complete, ranks that failed. */
+    public record Result(int ran, int skipped, List<String> failures) {
+        public boolean ok() {
+            return failures.isEmpty();
+        }
+    }
+
+    public Path stageDir(Job.Stage stage) {
+        return job.loggingDir().resolve(stage.name());
+    }
+
+    /** The stage's shard plan: read from the logging dir, or computed and saved there once. */
+    public ShardPlan plan(Job.Stage stage) throws IOException {
+        Step first = StepRegistry.create(stage.steps().get(0).type(),
+                new StepArgs(stage.steps().get(0).where(), stage.steps().get(0).args()));
+        if (!(first instanceof DocumentSource source)) {
+            return null;
+        }
+        Path file = stageDir(stage).resolve("shard_plan.json");
+        if (Files.exists(file)) {
+            ShardPlan p = ShardPlan.read(file);
+            if (p.worldSize() == stage.tasks() && p.root().equals(source.root().toString())) {
+                return p;
+            }
+            throw new IOException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
+                    + "; this job has " + stage.tasks() + " tasks over " + source.root()
+                    + ". Use a new logging_dir (or delete the stage folder) to run a changed job");
+        }
+        List<String> files;
+        try {
+            files = source.listFiles();
+        } catch (io.sluice.job.JobException e) {
+            throw new io.sluice.job.JobException(stage.steps().get(0).where() + ": " + e.getMessage());
+        }
+        ShardPlan p = ShardPlan.compute(source.root(), files, stage.tasks(), source.splitSize(), ReadJsonl::splittable);
+        p.write(file);
+        return p;
+    }
+
+    /** Runs ranks [first, first + count) of the stage that are below its task count and not complete. */
+    public Result runBlock(Job.Stage stage, int first, int count, int workers) throws IOException {
+        Path stageDir = stageDir(stage);
+        Files.createDirectories(stageDir);
+        ShardPlan plan = plan(stage);
+        BitSet done = Completions.completedRanks(stageDir);
+        List<Integer> todo = new ArrayList<>();
+        int skipped = 0;
+        for (int r = first; r < Math.min(stage.tasks(), first + count); r++) {
+            if (job.skipCompleted() && done.get(r)) {
+                skipped++;
+            } else {
+                todo.add(r);
+            }
+        }
+        if (skipped > 0) {
+            console.printf("[%s] %d rank(s) already complete, skipped%n", stage.name(), skipped);
+        }
+        List<String> failures = new ArrayList<>();
+        if (!todo.isEmpty()) {
+            int threads = Math.max(1, Math.min(workers, todo.size()));
+            ProgressCounter progress = new ProgressCounter();
+            AtomicInteger finished = new AtomicInteger();
+            try (ProgressLine line = new ProgressLine(console, stage.name(), todo.size(), finished, progress);
+                 ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+                List<Future<String>> futures = new ArrayList<>();
+                for (int rank : todo) {
+                    futures.add(pool.submit(() -> {
+                        sleepBeforeStart();
+                        try {
+                            RankRunner.run(stage, stageDir, rank, plan == null ? List.of() : plan.piecesFor(rank), progress);
+                            return null;
+                        } catch (RankRunner.RankFailure f) {
+                            return "rank " + f.rank + ": " + f.getMessage();
+                        } finally {
+                            finished.incrementAndGet();
+                        }
+                    }));
+                }
+                for (Future<String> f : futures) {
+                    String failure = f.get();
+                    if (failure != null) {
+                        failures.add(failure);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failures.add("interrupted");
+            } catch (java.util.concurrent.ExecutionException e) {
+                failures.add(String.valueOf(e.getCause()));
+            }
+        }
+        mergeStats(stage);
+        return new Result(todo.size(), skipped, failures);
+    }
+
+    private void sleepBeforeStart() throws InterruptedException {
+        double max = job.randomizeStartDuration();
+        if (max > 0) {
+            Thread.sleep((long) (ThreadLocalRandom.current().nextDouble() * max * 1000));
+        }
+    }
+
+    /** {@code stats.json} of the stage: the sum over every completed rank, from this run or earlier ones. */
+    public PipelineStats mergeStats(Job.Stage stage) throws IOException {
+        Path stageDir = stageDir(stage);
+        BitSet done = Completions.completedRanks(stageDir);
+        PipelineStats merged = new PipelineStats(new ArrayList<>());
+        for (int r = done.nextSetBit(0); r >= 0; r = done.nextSetBit(r + 1)) {
+            Path f = stageDir.resolve("stats").resolve(String.format("%05d.json", r));
+            if (Files.exists(f)) {
+                merged.mergeFrom(PipelineStats.read(f));
+            }
+        }
+        merged.write(stageDir.resolve("stats.json"));
+        return merged;
+    }
+
+    /** Writes {@code <logging_dir>/job.json}, the job as run. */
+    public void writeJob() throws IOException {
+        Files.createDirectories(job.loggingDir());
+        io.sluice.job.JobFile.writeResolved(job, job.loggingDir().resolve("job.json"));
+    }
+}

@@ -1,0 +1,63 @@
+package io.sluice.exec;
+
+import io.sluice.job.Job;
+import io.sluice.job.JobException;
+import io.sluice.job.JobFile;
+import java.nio.file.Path;
+
+/**
+ * The worker's entry point on a compute node: runs one block of ranks of one stage of a resolved job
+ * ({@code job.json}). This is what one Slurm array task runs; it knows nothing of Slurm.
+ *
+ * <pre>java -cp sluice.jar io.sluice.exec.WorkerMain --job LOGDIR/job.json --stage NAME
+ *      --first-rank R --ranks N [--workers W]</pre>
+ *
+ * Exit code 0 when every rank of the block is complete, 1 when one failed, 2 on bad arguments.
+ */
+public final class WorkerMain {
+    private WorkerMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        String jobFile = null;
+        String stageName = null;
+        int first = 0;
+        int count = 1;
+        int workers = Runtime.getRuntime().availableProcessors();
+        try {
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                String v = i + 1 < args.length ? args[i + 1] : null;
+                switch (a) {
+                    case "--job" -> jobFile = v;
+                    case "--stage" -> stageName = v;
+                    case "--first-rank" -> first = Integer.parseInt(v);
+                    case "--ranks" -> count = Integer.parseInt(v);
+                    case "--workers" -> workers = Integer.parseInt(v);
+                    default -> throw new JobException("unknown argument '" + a + "'");
+                }
+                i++;
+            }
+            if (jobFile == null || stageName == null) {
+                throw new JobException("usage: WorkerMain --job JOB.json --stage NAME --first-rank R --ranks N [--workers W]");
+            }
+            Job job = JobFile.load(Path.of(jobFile));
+            Job.Stage stage = job.stage(stageName);
+            StageRunner.Result r = new StageRunner(job, System.out).runBlock(stage, first, count, workers);
+            for (String f : r.failures()) {
+                System.err.println("sluice worker: stage " + stage.name() + " " + f);
+            }
+            return r.ok() ? 0 : 1;
+        } catch (JobException | NumberFormatException | NullPointerException e) {
+            System.err.println("sluice worker: " + e.getMessage());
+            return 2;
+        } catch (Exception e) {
+            System.err.println("sluice worker: " + e.getMessage());
+            return 1;
+        }
+    }
+}

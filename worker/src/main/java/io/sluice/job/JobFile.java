@@ -1,0 +1,222 @@
+package io.sluice.job;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.sluice.io.AtomicFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a job file (YAML, or the JSON that {@link #writeResolved} writes) into a {@link Job}, checking
+ * every key: an unknown or mistyped key is a {@link JobException} naming the file, where in it, and
+ * what is allowed. Every step is built once here, so step arguments are checked before any work.
+ */
+public final class JobFile {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private JobFile() {
+    }
+
+    public static Job load(Path file) {
+        Map<String, Object> root;
+        try {
+            root = readTree(file);
+        } catch (NoSuchFileException e) {
+            throw new JobException(file + ": job file not found");
+        } catch (JsonProcessingException e) {
+            if (e.getCause() instanceof org.yaml.snakeyaml.error.MarkedYAMLException y && y.getProblemMark() != null) {
+                throw new JobException(file + ":" + (y.getProblemMark().getLine() + 1) + ": not valid YAML: " + y.getProblem());
+            }
+            throw new JobException(file + ": not valid YAML/JSON: " + e.getOriginalMessage().lines().findFirst().orElse("")
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"));
+        } catch (IOException e) {
+            throw new JobException(file + ": cannot read: " + e.getMessage());
+        }
+        return parse(file.getFileName().toString(), root);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> readTree(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        Object tree = YAML.readValue(bytes, Object.class); // YAML is a superset of JSON
+        if (!(tree instanceof Map)) {
+            throw new JobException(file + ": a job file must be a mapping of keys (name, stages, ...)");
+        }
+        return (Map<String, Object>) tree;
+    }
+
+    /** Builds a job from an already parsed tree; {@code fileName} is used in messages. */
+    public static Job parse(String fileName, Map<String, Object> root) {
+        StepArgs top = new StepArgs(fileName, root);
+        String name = top.string("name", "job");
+        Path loggingDir = Path.of(top.string("logging_dir", "out/" + name + "/logs")).toAbsolutePath().normalize();
+        int tasks = positive(top, "tasks", top.integer("tasks", 1));
+        int workers = (int) top.integer("workers", -1);
+        boolean skipCompleted = top.bool("skip_completed", true);
+        double randomize = top.number("randomize_start_duration", 0);
+        int localTasks = (int) top.integer("local_tasks", -1);
+        int localRankOffset = (int) top.integer("local_rank_offset", 0);
+        List<Object> stageList = list(top, "stages");
+        Map<String, Object> slurmMap = top.map("slurm");
+        top.requireAllUsed();
+        if (stageList == null || stageList.isEmpty()) {
+            throw new JobException(fileName + ": 'stages' is required: a list of stages, each with a name and steps");
+        }
+        List<Job.Stage> stages = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < stageList.size(); i++) {
+            String where = fileName + ": stages[" + i + "]";
+            if (!(stageList.get(i) instanceof Map<?, ?> m)) {
+                throw new JobException(where + ": a stage must be a mapping with 'name' and 'steps'");
+            }
+            @SuppressWarnings("unchecked")
+            List<Job.Stage> expanded = StageExpander.expand(where, (Map<String, Object>) m, tasks, workers);
+            for (Job.Stage s : expanded) {
+                for (String dep : s.depends()) {
+                    if (!names.contains(dep)) {
+                        throw new JobException(where + " (" + s.name() + "): depends on '" + dep
+                                + "', which is not an earlier stage; earlier stages: " + names);
+                    }
+                }
+                if (!names.add(s.name())) {
+                    throw new JobException(where + ": stage name '" + s.name() + "' is used twice");
+                }
+                stages.add(s);
+            }
+        }
+        Job.SlurmOptions slurm = slurmOptions(fileName, slurmMap);
+        Job job = new Job(name, loggingDir, tasks, workers, skipCompleted, randomize, localTasks, localRankOffset,
+                List.copyOf(stages), slurm);
+        checkSteps(job);
+        return job;
+    }
+
+    /** Builds every step once, so that its arguments are checked now rather than on a compute node. */
+    private static void checkSteps(Job job) {
+        for (Job.Stage s : job.stages()) {
+            for (int i = 0; i < s.steps().size(); i++) {
+                Job.StepSpec spec = s.steps().get(i);
+                io.sluice.pipeline.Step step = StepRegistry.create(spec.type(), new StepArgs(spec.where(), spec.args()));
+                if (i > 0 && step instanceof io.sluice.pipeline.DocumentSource) {
+                    throw new JobException(spec.where() + ": '" + spec.type() + "' must be the first step of its stage");
+                }
+            }
+        }
+    }
+
+    static int positive(StepArgs args, String key, long v) {
+        if (v < 1 || v > Integer.MAX_VALUE) {
+            throw args.error(key, "must be a positive integer, got " + v);
+        }
+        return (int) v;
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Object> list(StepArgs args, String key) {
+        args.has(key);
+        Object v = args.raw().get(key);
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof List<?>)) {
+            throw args.error(key, "must be a list");
+        }
+        return (List<Object>) v;
+    }
+
+    private static Job.SlurmOptions slurmOptions(String fileName, Map<String, Object> m) {
+        StepArgs a = new StepArgs(fileName + ": slurm", m);
+        int cpus = positive(a, "cpus_per_task", a.integer("cpus_per_task", 1));
+        Map<String, Object> extra = a.map("sbatch_args");
+        Map<String, String> sbatchArgs = new LinkedHashMap<>();
+        if (extra != null) {
+            extra.forEach((k, v) -> sbatchArgs.put(k, v == null ? "" : v.toString()));
+        }
+        Job.SlurmOptions o = new Job.SlurmOptions(
+                a.string("partition", null),
+                a.string("time", null),
+                cpus,
+                a.string("mem_per_cpu", "2G"),
+                positive(a, "local_tasks", a.integer("local_tasks", 1)),
+                (int) a.integer("array_parallelism", 0),
+                positive(a, "max_array_size", a.integer("max_array_size", 1001)),
+                a.bool("requeue", true),
+                (int) a.integer("requeue_grace_seconds", 120),
+                a.string("env_command", null),
+                a.string("qos", null),
+                a.string("account", null),
+                a.string("mail_type", null),
+                a.string("mail_user", null),
+                a.string("java_home", null),
+                sbatchArgs);
+        a.requireAllUsed();
+        return o;
+    }
+
+    /** The resolved job as JSON, so a compute node runs exactly what was submitted. */
+    public static void writeResolved(Job job, Path file) throws IOException {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("name", job.name());
+        root.put("logging_dir", job.loggingDir().toString());
+        root.put("tasks", job.tasks());
+        root.put("workers", job.workers());
+        root.put("skip_completed", job.skipCompleted());
+        root.put("randomize_start_duration", job.randomizeStartDuration());
+        root.put("local_tasks", job.localTasks());
+        root.put("local_rank_offset", job.localRankOffset());
+        List<Object> stages = new ArrayList<>();
+        for (Job.Stage s : job.stages()) {
+            Map<String, Object> st = new LinkedHashMap<>();
+            st.put("name", s.name());
+            st.put("tasks", s.tasks());
+            st.put("workers", s.workers());
+            st.put("depends", s.depends());
+            List<Object> steps = new ArrayList<>();
+            for (Job.StepSpec spec : s.steps()) {
+                steps.add(Map.of(spec.type(), spec.args()));
+            }
+            st.put("steps", steps);
+            stages.add(st);
+        }
+        root.put("stages", stages);
+        Job.SlurmOptions o = job.slurm();
+        Map<String, Object> sl = new LinkedHashMap<>();
+        putIfSet(sl, "partition", o.partition());
+        putIfSet(sl, "time", o.time());
+        sl.put("cpus_per_task", o.cpusPerTask());
+        sl.put("mem_per_cpu", o.memPerCpu());
+        sl.put("local_tasks", o.localTasks());
+        sl.put("array_parallelism", o.arrayParallelism());
+        sl.put("max_array_size", o.maxArraySize());
+        sl.put("requeue", o.requeue());
+        sl.put("requeue_grace_seconds", o.requeueGraceSeconds());
+        putIfSet(sl, "env_command", o.envCommand());
+        putIfSet(sl, "qos", o.qos());
+        putIfSet(sl, "account", o.account());
+        putIfSet(sl, "mail_type", o.mailType());
+        putIfSet(sl, "mail_user", o.mailUser());
+        putIfSet(sl, "java_home", o.javaHome());
+        if (!o.sbatchArgs().isEmpty()) {
+            sl.put("sbatch_args", o.sbatchArgs());
+        }
+        root.put("slurm", sl);
+        AtomicFile.write(file, JSON.writeValueAsBytes(root));
+    }
+
+    private static void putIfSet(Map<String, Object> m, String k, Object v) {
+        if (v != null) {
+            m.put(k, v);
+        }
+    }
+}

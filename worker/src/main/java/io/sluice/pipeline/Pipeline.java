@@ -1,0 +1,110 @@
+package io.sluice.pipeline;
+
+import io.sluice.doc.Document;
+import io.sluice.io.InputPiece;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * Runs the steps of one rank: the first step (a {@link DocumentSource}) pushes documents through the
+ * others one at a time. Every step gets counters {@code total} (documents received) and
+ * {@code forwarded} (documents passed on), and its own time, not counting the steps after it.
+ */
+public final class Pipeline {
+    private final List<Step> steps;
+    private final List<Link> links = new ArrayList<>();
+
+    public Pipeline(List<Step> steps, List<String> names) {
+        this.steps = steps;
+        Link next = null;
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            next = new Link(steps.get(i), new StepStats(names.get(i)), next);
+            links.add(0, next);
+        }
+    }
+
+    public List<StepStats> stats() {
+        List<StepStats> out = new ArrayList<>();
+        for (Link l : links) {
+            out.add(l.stats);
+        }
+        return out;
+    }
+
+    /** Opens every step, reads this rank's pieces, finishes every step; closes them in any case. */
+    public void run(List<InputPiece> pieces, IntFunction<StepContext> contextForStep) throws IOException {
+        try {
+            for (int i = 0; i < steps.size(); i++) {
+                steps.get(i).open(contextForStep.apply(i));
+            }
+            if (!links.isEmpty() && steps.get(0) instanceof DocumentSource source) {
+                links.get(0).timed(() -> source.read(pieces, links.get(0).out));
+            }
+            for (Link l : links) {
+                l.timed(() -> l.step.finish(l.out));
+            }
+        } finally {
+            for (Step s : steps) {
+                try {
+                    s.close();
+                } catch (RuntimeException e) {
+                    // closing must not hide the failure that got us here
+                }
+            }
+            for (Link l : links) {
+                if (!(l.step instanceof DocumentSource)) {
+                    l.stats.add("total", l.total);
+                }
+                l.stats.add("forwarded", l.forwarded);
+            }
+        }
+    }
+
+    private interface IoAction {
+        void run() throws IOException;
+    }
+
+    /** One step with its counters; it is the sink the step before it sends documents to. */
+    private static final class Link implements DocumentSink {
+        final Step step;
+        final StepStats stats;
+        final Link next;
+        final DocumentSink out;
+        long inclusiveNanos;
+        long total;
+        long forwarded;
+
+        Link(Step step, StepStats stats, Link next) {
+            this.step = step;
+            this.stats = stats;
+            this.next = next;
+            this.out = doc -> {
+                forwarded++;
+                if (next != null) {
+                    next.accept(doc);
+                }
+            };
+        }
+
+        @Override
+        public void accept(Document doc) throws IOException {
+            total++;
+            timed(() -> step.process(doc, out));
+        }
+
+        /** Runs an action of this step, charging it its time minus what the steps after it used. */
+        void timed(IoAction action) throws IOException {
+            long t0 = System.nanoTime();
+            long downstreamBefore = next == null ? 0 : next.inclusiveNanos;
+            try {
+                action.run();
+            } finally {
+                long dt = System.nanoTime() - t0;
+                inclusiveNanos += dt;
+                stats.addNanos(dt - (next == null ? 0 : next.inclusiveNanos - downstreamBefore));
+            }
+        }
+    }
+}

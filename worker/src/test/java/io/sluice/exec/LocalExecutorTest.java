@@ -1,0 +1,151 @@
+package io.sluice.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.io.TestFiles;
+import io.sluice.job.Job;
+import io.sluice.job.JobException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalExecutorTest {
+    @TempDir
+    Path root;
+
+    private final ByteArrayOutputStream console = new ByteArrayOutputStream();
+
+    private boolean run(Job job) throws IOException {
+        return new LocalExecutor(job, new PrintStream(console, true)).run(null);
+    }
+
+    @Test
+    void runsAllRanksWritesOutputsStatsLogsAndCompletions() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 5, 40);
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+
+        List<String> kept = TestFiles.allLines(root.resolve("out"));
+        List<String> removed = TestFiles.allLines(root.resolve("removed"));
+        assertEquals(150, kept.size());
+        assertEquals(50, removed.size());
+        assertTrue(removed.get(0).contains("\"filter_reason\":\"too_few_words\""), removed.get(0));
+        assertEquals(List.of("00000.jsonl.zst", "00001.jsonl.zst", "00002.jsonl.zst"),
+                TestFiles.files(root.resolve("out")).stream().map(p -> p.getFileName().toString()).toList());
+
+        Path stage = root.resolve("logs/clean");
+        assertEquals(3, Completions.completedRanks(stage).cardinality());
+        PipelineStats merged = PipelineStats.read(stage.resolve("stats.json"));
+        assertEquals(200, merged.step("read_jsonl").get("documents"));
+        assertEquals(50, merged.step("length_filter").get("dropped_too_few_words"));
+        assertEquals(150, merged.step("write_jsonl").get("documents_written"));
+        assertTrue(Files.readString(stage.resolve("logs/task_00002.log")).contains("rank 2 completed"));
+        assertTrue(Files.exists(root.resolve("logs/job.json")));
+        assertTrue(Files.exists(stage.resolve("shard_plan.json")));
+    }
+
+    @Test
+    void rerunSkipsCompletedRanksAndRedoesOnlyMissingOnes() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 5, 40);
+        Job job = fx.job(JobFixture.CLEAN_JOB);
+        assertTrue(run(job));
+        Map<String, String> first = TestFiles.hashes(root.resolve("out"));
+
+        Files.delete(Completions.marker(root.resolve("logs/clean"), 1));
+        Files.delete(root.resolve("out/00001.jsonl.zst"));
+        console.reset();
+        assertTrue(run(job));
+        assertTrue(console.toString().contains("2 rank(s) already complete, skipped"), console.toString());
+        assertTrue(console.toString().contains("done: 1 rank(s) run"), console.toString());
+        assertEquals(first, TestFiles.hashes(root.resolve("out")));
+    }
+
+    @Test
+    void mergedStatsCoverRanksCompletedByEarlierRuns() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 40);
+        String yaml = JobFixture.CLEAN_JOB.replace("workers: 2", "workers: 2\nlocal_tasks: 1\nlocal_rank_offset: OFFSET");
+        for (int offset = 0; offset < 3; offset++) {
+            assertTrue(run(fx.job(yaml.replace("OFFSET", String.valueOf(offset)))));
+            PipelineStats merged = PipelineStats.read(root.resolve("logs/clean/stats.json"));
+            assertEquals(40L * (offset + 1), merged.step("read_jsonl").get("documents"), "after block " + offset);
+        }
+    }
+
+    @Test
+    void aFailingRankLeavesNoMarkerAndTheOthersComplete() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        Path in = fx.corpus("in", 3, 40);
+        Path bad = in.resolve("part-001.jsonl.gz");
+        byte[] good = Files.readAllBytes(bad);
+        Files.write(bad, java.util.Arrays.copyOf(good, good.length - 20)); // truncated gzip
+        Job job = fx.job(JobFixture.CLEAN_JOB);
+        assertFalse(run(job));
+        Path stage = root.resolve("logs/clean");
+        assertFalse(Completions.isComplete(stage, 1));
+        assertTrue(Completions.isComplete(stage, 0) && Completions.isComplete(stage, 2));
+        assertTrue(console.toString().contains("rank 1: part-001.jsonl.gz: corrupt or truncated gzip stream"), console.toString());
+        assertTrue(Files.readString(stage.resolve("logs/task_00001.log")).contains("corrupt or truncated gzip stream"));
+        assertFalse(Files.exists(root.resolve("out/00001.jsonl.zst")), "a failed rank publishes no output");
+
+        Files.write(bad, good);
+        console.reset();
+        assertTrue(run(job));
+        assertTrue(console.toString().contains("done: 1 rank(s) run, 2 skipped"), console.toString());
+        assertEquals(90, TestFiles.allLines(root.resolve("out")).size());
+    }
+
+    @Test
+    void stagesChainAndDependOnEarlierOutputs() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 4, 20);
+        String yaml = JobFixture.CLEAN_JOB + """
+                  - name: sample
+                    tasks: 2
+                    depends: clean
+                    steps:
+                      - read_jsonl: {path: $ROOT/out}
+                      - sampler: {rate: 0.5, seed: 3}
+                      - write_jsonl: {path: $ROOT/sampled, compression: gzip}
+                """;
+        assertTrue(run(fx.job(yaml)));
+        int sampled = TestFiles.allLines(root.resolve("sampled")).size();
+        assertTrue(sampled > 20 && sampled < 40, "about half of 60 kept, got " + sampled);
+        assertEquals(2, Completions.completedRanks(root.resolve("logs/sample")).cardinality());
+    }
+
+    @Test
+    void preflightRejectsMissingInputsBeforeAnyWork() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
+        assertTrue(e.getMessage().contains("stages[0] (clean).steps[0] (read_jsonl): input path " + root.resolve("in")
+                + " does not exist"), e.getMessage());
+        assertFalse(Files.exists(root.resolve("logs/clean")), "nothing ran");
+
+        Files.createDirectories(root.resolve("in"));
+        Files.writeString(root.resolve("in/notes.txt"), "x");
+        e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
+        assertTrue(e.getMessage().contains("no file in " + root.resolve("in") + " matches glob '*.jsonl.gz'"), e.getMessage());
+    }
+
+    @Test
+    void preflightRejectsAnUnwritableOutput() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 1, 4);
+        Files.writeString(root.resolve("afile"), "x");
+        String yaml = JobFixture.CLEAN_JOB.replace("$ROOT/out", "$ROOT/afile/out");
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(yaml)));
+        assertTrue(e.getMessage().contains("(write_jsonl): path: output folder " + root.resolve("afile/out") + " is not writable"),
+                e.getMessage());
+    }
+}

@@ -1,0 +1,190 @@
+package io.sluice.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.doc.Document;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class JsonlReaderTest {
+    @TempDir
+    Path dir;
+
+    static final String CONTENT = "{\"id\":\"a\",\"text\":\"first doc\",\"metadata\":{\"url\":\"http://x.org/1\"},\"lang\":\"en\"}\n"
+            + "\n"
+            + "{\"text\":\"no id here\",\"score\":0.5}\n"
+            + "{\"id\":7,\"text\":\"caf\\u00e9 \u00fcber \uD83D\uDE00\"}";
+
+    record Read(List<Document> docs, List<String> skipped) {
+    }
+
+    Read read(Path file, JsonlReader.OnError onError, Map<String, Object> defaults) throws IOException {
+        List<Document> docs = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        new JsonlReader(new JsonlReader.Options("text", "id", defaults, onError)).read(dir, new InputPiece(
+                dir.relativize(file).toString(), 0, -1), new JsonlReader.Handler() {
+            @Override
+            public boolean document(Document doc) {
+                docs.add(doc.detach());
+                return true;
+            }
+
+            @Override
+            public void skipped(String reason, String message) {
+                skipped.add(reason + ": " + message);
+            }
+        });
+        return new Read(docs, skipped);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"in.jsonl", "in.jsonl.gz", "in.jsonl.zst", "in.jsonl.bz2", "in.jsonl.xz"})
+    void readsEveryCompressionAlike(String name) throws IOException {
+        Path f = TestFiles.write(dir.resolve(name), CONTENT);
+        List<Document> docs = read(f, JsonlReader.OnError.FAIL, null).docs();
+        assertEquals(3, docs.size());
+        assertEquals("a", docs.get(0).id());
+        assertEquals("first doc", docs.get(0).text());
+        // datatrove's default id is <file>/<line index>, counting the blank line
+        assertEquals(name + "/2", docs.get(1).id());
+        assertEquals("7", docs.get(2).id());
+        assertEquals("café über \uD83D\uDE00", docs.get(2).text());
+    }
+
+    @Test
+    void foldsTopLevelKeysIntoMetadataAndAppliesDefaults() throws IOException {
+        Path f = TestFiles.write(dir.resolve("m.jsonl"), CONTENT);
+        Map<String, Object> defaults = new LinkedHashMap<>(Map.of("source", "crawl", "lang", "xx"));
+        List<Document> docs = read(f, JsonlReader.OnError.FAIL, defaults).docs();
+        Map<String, Object> md = docs.get(0).metadata();
+        assertEquals("http://x.org/1", md.get("url"));
+        assertEquals("en", md.get("lang"), "the line's own key wins over default_metadata");
+        assertEquals("crawl", md.get("source"));
+        assertEquals(0.5, docs.get(1).metadata().get("score"));
+        assertFalse(docs.get(0).isModified(), "reading must not mark a document modified");
+    }
+
+    @Test
+    void malformedLineFailsWithFileLineAndOffset() throws IOException {
+        Path f = TestFiles.write(dir.resolve("bad.jsonl"), "{\"text\":\"ok\"}\n{\"text\": \"broken\n{\"text\":\"ok\"}\n");
+        IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
+        assertTrue(e.getMessage().startsWith("bad.jsonl:2 (byte 14): malformed JSON"), e.getMessage());
+    }
+
+    @Test
+    void missingTextKeyFailsNamingTheKey() throws IOException {
+        Path f = TestFiles.write(dir.resolve("notext.jsonl"), "{\"text\":\"ok\"}\n{\"content\":\"x\"}\n");
+        IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
+        assertEquals("notext.jsonl:2 (byte 14): no 'text' key", e.getMessage());
+    }
+
+    @Test
+    void invalidUtf8FailsWithPosition() throws IOException {
+        Path f = dir.resolve("latin1.jsonl");
+        byte[] good = "{\"text\":\"ok\"}\n".getBytes();
+        byte[] bad = {'{', '"', 't', 'e', 'x', 't', '"', ':', '"', 'c', 'a', 'f', (byte) 0xe9, '"', '}', '\n'};
+        try (OutputStream o = Files.newOutputStream(f)) {
+            o.write(good);
+            o.write(bad);
+        }
+        IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
+        assertTrue(e.getMessage().startsWith("latin1.jsonl:2 (byte 14): invalid UTF-8"), e.getMessage());
+    }
+
+    @Test
+    void skipModeCountsAndReportsEachBadLine() throws IOException {
+        Path f = TestFiles.write(dir.resolve("mixed.jsonl"),
+                "{\"text\":\"one\"}\nnot json\n{\"x\":1}\n{\"text\":\"\"}\n{\"text\":\"two\"}\n");
+        Read r = read(f, JsonlReader.OnError.SKIP, null);
+        assertEquals(List.of("one", "two"), r.docs().stream().map(Document::text).toList());
+        assertEquals(3, r.skipped().size(), r.skipped().toString());
+        assertTrue(r.skipped().get(0).startsWith("malformed: mixed.jsonl:2"), r.skipped().get(0));
+        assertTrue(r.skipped().get(1).startsWith("missing_text: mixed.jsonl:3"), r.skipped().get(1));
+        assertTrue(r.skipped().get(2).startsWith("empty_text: mixed.jsonl:4"), r.skipped().get(2));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"t.jsonl.gz", "t.jsonl.zst"})
+    void truncatedStreamFailsNamingFileAndOffset(String name) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            sb.append(TestFiles.doc("d" + i, "document number " + i + " with some words " + (i * 7919)));
+        }
+        Path f = TestFiles.write(dir.resolve(name), sb.toString());
+        byte[] all = Files.readAllBytes(f);
+        Files.write(f, Arrays.copyOf(all, all.length / 2));
+        IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
+        assertTrue(e.getMessage().startsWith(name + ": corrupt or truncated"), e.getMessage());
+        assertTrue(e.getMessage().contains("near compressed byte"), e.getMessage());
+    }
+
+    @Test
+    void corruptGzipFailsAndSkipModeStillFails() throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 500; i++) {
+            sb.append(TestFiles.doc("d" + i, "text " + i));
+        }
+        Path f = TestFiles.write(dir.resolve("c.jsonl.gz"), sb.toString());
+        byte[] all = Files.readAllBytes(f);
+        for (int i = 40; i < 80; i++) {
+            all[i] ^= 0x5a;
+        }
+        Files.write(f, all);
+        IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
+        assertTrue(e.getMessage().startsWith("c.jsonl.gz: corrupt or truncated gzip stream"), e.getMessage());
+    }
+
+    @Test
+    void wrongMagicBytesAreReported() throws IOException {
+        Path f = dir.resolve("plain-but-named.jsonl.zst");
+        Files.writeString(f, "{\"text\":\"x\"}\n");
+        IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
+        assertTrue(e.getMessage().contains("not a zstd file"), e.getMessage());
+    }
+
+    @Test
+    void byteRangesCoverEveryLineExactlyOnce() throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            sb.append(TestFiles.doc("d" + i, "x".repeat(1 + i % 37)));
+        }
+        Path f = TestFiles.write(dir.resolve("big.jsonl"), sb.toString());
+        long size = Files.size(f);
+        for (long split : new long[] {1, 7, 100, 1000, 4096, size - 1, size, size + 5}) {
+            List<String> ids = new ArrayList<>();
+            JsonlReader reader = new JsonlReader(new JsonlReader.Options("text", "id", null, JsonlReader.OnError.FAIL));
+            for (long start = 0; start < size; start += split) {
+                reader.read(dir, new InputPiece("big.jsonl", start, Math.min(size, start + split)), new JsonlReader.Handler() {
+                    @Override
+                    public boolean document(Document doc) {
+                        ids.add(doc.id());
+                        return true;
+                    }
+
+                    @Override
+                    public void skipped(String reason, String message) {
+                        throw new AssertionError(message);
+                    }
+                });
+            }
+            assertEquals(300, ids.size(), "split " + split);
+            for (int i = 0; i < 300; i++) {
+                assertEquals("d" + i, ids.get(i), "split " + split);
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.sluice.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.doc.Document;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JsonlWriterTest {
+    @TempDir
+    Path dir;
+
+    private List<Document> readAll(Path file) throws IOException {
+        List<Document> docs = new ArrayList<>();
+        new JsonlReader(new JsonlReader.Options("text", "id", null, JsonlReader.OnError.FAIL))
+                .read(file.getParent(), new InputPiece(file.getFileName().toString(), 0, -1), new JsonlReader.Handler() {
+                    @Override
+                    public boolean document(Document doc) {
+                        docs.add(doc.detach());
+                        return true;
+                    }
+
+                    @Override
+                    public void skipped(String reason, String message) {
+                    }
+                });
+        return docs;
+    }
+
+    @Test
+    void unmodifiedDocumentsAreCopiedByteForByte() throws IOException {
+        // unusual but valid JSON: key order, spacing and escapes must survive a pass-through
+        String line = "{ \"metadata\" : {\"b\":1,\"a\":[1,2]}, \"text\":\"caf\\u00e9\\n\", \"id\":\"x\" , \"extra\": null}";
+        Path in = TestFiles.write(dir.resolve("in/a.jsonl"), line + "\n");
+        Document d = readAll(in).get(0);
+        try (JsonlWriter w = new JsonlWriter(dir.resolve("out"), "${rank}.jsonl", Compression.NONE, 0, 3)) {
+            w.write(d);
+            w.commit();
+        }
+        assertEquals(line + "\n", Files.readString(dir.resolve("out/00003.jsonl")));
+    }
+
+    @Test
+    void modifiedDocumentsAreSerialisedInDatatroveFieldOrder() throws IOException {
+        Document d = new Document("id1", "hello", new java.util.LinkedHashMap<>(Map.of("k", "v")));
+        Document empty = new Document("id2", "x\"y", null);
+        try (JsonlWriter w = new JsonlWriter(dir, "out.jsonl", Compression.NONE, 0, 0)) {
+            w.write(d);
+            w.write(empty);
+            w.commit();
+        }
+        assertEquals("{\"text\":\"hello\",\"id\":\"id1\",\"metadata\":{\"k\":\"v\"}}\n{\"text\":\"x\\\"y\",\"id\":\"id2\"}\n",
+                Files.readString(dir.resolve("out.jsonl")));
+    }
+
+    @Test
+    void nothingAppearsUnderTheFinalNameBeforeCommit() throws IOException {
+        JsonlWriter w = new JsonlWriter(dir, "${rank}.jsonl.zst", Compression.ZSTD, 0, 1);
+        w.write(new Document("a", "text", null));
+        assertFalse(Files.exists(dir.resolve("00001.jsonl.zst")));
+        assertTrue(Files.exists(dir.resolve("00001.jsonl.zst.tmp")));
+        w.close(); // abandoned: the temporary file goes away too
+        assertEquals(List.of(), TestFiles.files(dir));
+    }
+
+    @Test
+    void templateUsesMetadataAndRollsOverAtMaxFileSize() throws IOException {
+        try (JsonlWriter w = new JsonlWriter(dir, "${lang}/${rank}.jsonl.gz", Compression.GZIP, 100, 2)) {
+            for (int i = 0; i < 10; i++) {
+                Document d = new Document("d" + i, "some text number " + i, new java.util.LinkedHashMap<>(
+                        Map.of("lang", i % 2 == 0 ? "en" : "fr")));
+                w.write(d);
+            }
+            w.commit();
+        }
+        List<String> names = TestFiles.files(dir).stream().map(p -> dir.relativize(p).toString()).toList();
+        // each line is about 75 bytes, so every file closes after its second line
+        assertEquals(List.of("en/000_00002.jsonl.gz", "en/001_00002.jsonl.gz", "en/002_00002.jsonl.gz",
+                "fr/000_00002.jsonl.gz", "fr/001_00002.jsonl.gz", "fr/002_00002.jsonl.gz"), names);
+        assertEquals(5, TestFiles.allLines(dir.resolve("en")).size());
+    }
+
+    @Test
+    void compressedOutputIsDeterministic() throws IOException {
+        for (String run : List.of("a", "b")) {
+            for (Compression c : List.of(Compression.ZSTD, Compression.GZIP)) {
+                try (JsonlWriter w = new JsonlWriter(dir.resolve(run), "f.jsonl" + c.extension(), c, 0, 0)) {
+                    for (int i = 0; i < 1000; i++) {
+                        w.write(new Document("d" + i, "text " + i, null));
+                    }
+                    w.commit();
+                }
+            }
+        }
+        assertEquals(TestFiles.hashes(dir.resolve("a")), TestFiles.hashes(dir.resolve("b")));
+        byte[] plain = TestFiles.zstdDecompress(Files.readAllBytes(dir.resolve("a/f.jsonl.zst")));
+        assertArrayEquals(TestFiles.lines(dir.resolve("a/f.jsonl.gz")).stream().map(s -> s + "\n")
+                .reduce("", String::concat).getBytes(StandardCharsets.UTF_8), plain);
+    }
+}

@@ -1,0 +1,76 @@
+package io.sluice.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JobFileTest {
+    @TempDir
+    Path dir;
+
+    private String error(String yaml) throws IOException {
+        Path f = dir.resolve("job.yaml");
+        Files.writeString(f, yaml);
+        return assertThrows(JobException.class, () -> JobFile.load(f)).getMessage();
+    }
+
+    @Test
+    void unknownStepNamesTheKnownOnes() throws IOException {
+        String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - lenght_filter: {}\n");
+        assertEquals(true, msg.startsWith("job.yaml: stages[0] (a).steps[1] (lenght_filter): unknown step 'lenght_filter'; known steps: "), msg);
+        assertEquals(true, msg.contains("length_filter"), msg);
+    }
+
+    @Test
+    void unknownKeyNamesTheAllowedOnes() throws IOException {
+        String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - length_filter: {min_wrds: 3}\n");
+        assertEquals("job.yaml: stages[0] (a).steps[1] (length_filter): unknown key 'min_wrds'; allowed: exclusion_output, "
+                + "min_chars, max_chars, min_words, max_words, min_lines, max_lines", msg);
+    }
+
+    @Test
+    void wrongTypesAndTopLevelTyposAreNamed() throws IOException {
+        assertEquals("job.yaml: 'tasks' must be an integer, got 'many'",
+                error("tasks: many\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n"));
+        assertEquals("job.yaml: unknown key 'worker'; allowed: name, logging_dir, tasks, workers, skip_completed, "
+                        + "randomize_start_duration, local_tasks, local_rank_offset, stages, slurm",
+                error("worker: 2\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n"));
+        assertEquals("job.yaml: stages[0] (a).steps[0] (write_jsonl): 'compression' must be one of zstd, gzip, none, got 'lz4'",
+                error("stages:\n  - name: a\n    steps: [{write_jsonl: {path: x, compression: lz4}}]\n"));
+    }
+
+    @Test
+    void readerMustComeFirstAndDependsMustExist() throws IOException {
+        assertEquals("job.yaml: stages[0] (a).steps[1] (read_jsonl): 'read_jsonl' must be the first step of its stage",
+                error("stages:\n  - name: a\n    steps: [{sampler: {}}, {read_jsonl: {path: x}}]\n"));
+        assertEquals("job.yaml: stages[0] (a): depends on 'b', which is not an earlier stage; earlier stages: []",
+                error("stages:\n  - name: a\n    depends: b\n    steps: [{read_jsonl: {path: x}}]\n"));
+    }
+
+    @Test
+    void missingFileAndBadYamlAreOneLine() throws IOException {
+        assertEquals(dir.resolve("nope.yaml") + ": job file not found",
+                assertThrows(JobException.class, () -> JobFile.load(dir.resolve("nope.yaml"))).getMessage());
+        assertEquals(dir.resolve("job.yaml") + ":2: not valid YAML: expected the node content, but found '<stream end>'",
+                error("stages: [\n"));
+    }
+
+    @Test
+    void resolvedJobRoundTripsThroughJson() throws IOException {
+        Path f = dir.resolve("job.yaml");
+        Files.writeString(f, "name: n\ntasks: 5\nslurm: {partition: cpu, sbatch_args: {account: p}}\nstages:\n"
+                + "  - name: a\n    steps: [{read_jsonl: {path: x, glob: '*.gz'}}, {length_filter: {min_words: 3}}]\n");
+        Job job = JobFile.load(f);
+        JobFile.writeResolved(job, dir.resolve("a.json"));
+        Job again = JobFile.load(dir.resolve("a.json"));
+        JobFile.writeResolved(again, dir.resolve("b.json"));
+        assertEquals(Files.readString(dir.resolve("a.json")), Files.readString(dir.resolve("b.json")));
+        assertEquals(job.slurm(), again.slurm());
+        assertEquals(job.stages().get(0).steps().get(0).args(), again.stages().get(0).steps().get(0).args());
+    }
+}
