@@ -177,8 +177,8 @@ public final class MetricStats {
     }
 
     /**
-     * Reads datatrove's {@code to_dict()} form back, as its {@code from_dict} does: a dict, or a bare
-     * number (one sample of that value).
+     * Reads datatrove's {@code to_dict()} form back: a dict, or a bare number (one sample of that value,
+     * as datatrove's {@code from_dict} reads it; an all-zero metric written by datatrove thus loses its count).
      *
      * @throws IllegalArgumentException when the node is neither
      */
@@ -196,7 +196,9 @@ public final class MetricStats {
         }
         double total = totalNode.asDouble();
         double mean = numberOr(node, "mean", 1);
-        double nValue = numberOr(node, "n", mean != 1 ? total : 1);
+        // datatrove's to_dict leaves n out when it equals total or is 1; then total / mean gives it back.
+        // (datatrove's own from_dict guesses total or 1 instead, which is wrong for single samples.)
+        double nValue = node.has("n") ? numberOr(node, "n", 1) : (mean == 0 ? 1 : Math.max(1, total / mean));
         long n = Math.round(nValue);
         double min = numberOr(node, "min", mean);
         double max = numberOr(node, "max", mean);

@@ -54,10 +54,13 @@ class MetricStatsTest {
         assertEquals(2.0, d.min());
         assertTrue(d.integral());
         MetricStats counts = MetricStats.fromJson(JSON.readTree("{\"total\": 13, \"unit\": \"task\"}"));
-        assertEquals(1, counts.n(), "datatrove guesses n = 1 when the mean (default 1) is 1");
+        assertEquals(13, counts.n(), "n left out because it equals total");
         assertEquals(1.0, counts.mean());
         MetricStats single = MetricStats.fromJson(JSON.readTree("{\"total\": 1458, \"mean\": 1458.0}"));
-        assertEquals(1458, single.n(), "datatrove guesses n = total when the mean is not 1");
+        assertEquals(1, single.n(), "n = total / mean (datatrove's own reader would say 1458)");
+        MetricStats ones = MetricStats.fromJson(JSON.readTree("{\"total\": 2.0, \"mean\": 1.0, \"variance\": 0.5, "
+                + "\"std_dev\": 0.7071067811865476, \"min\": 0.5, \"max\": 1.5, \"unit\": \"task\"}"));
+        assertEquals(2, ones.n());
     }
 
     @Test
