@@ -57,6 +57,8 @@ class ReportCommandTest {
             assertTrue(html.contains("<figure id=\"" + stat + "\">"), "histogram of " + stat);
         }
         assertTrue(html.contains("<th>p50</th><th>p90</th><th>p99</th>"));
+        assertTrue(html.contains("long_line_ratio_chars_10000</a></td><td>700</td>"),
+                "an all-zero metric still counts its 700 documents");
         assertTrue(html.contains("<h2>Top domains</h2>") && html.contains("<h2>Top suffixes</h2>"));
         assertTrue(html.contains("<td>com</td>"), "the .com suffix is among the top suffixes");
         assertTrue(html.split("<svg ").length == 26 + 1, "one inline SVG per metric (7 + 9 + 10)");
@@ -82,7 +84,8 @@ class ReportCommandTest {
         Assumptions.assumeTrue(Files.isExecutable(chromium), "no /usr/bin/chromium");
         Path stats = statsFromSmallRun();
         assertEquals(0, new CommandLine(new ReportCommand()).execute(stats.toString()));
-        Path png = Path.of(System.getProperty("sluice.screenshot", dir.resolve("report.png").toString()));
+        String keep = System.getenv("SLUICE_SCREENSHOT"); // set it to keep the PNG for a look
+        Path png = keep != null ? Path.of(keep) : dir.resolve("report.png");
         Process p = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--hide-scrollbars", "--window-size=1280,2400", "--screenshot=" + png.toAbsolutePath(),
                 stats.resolve("report.html").toUri().toString())

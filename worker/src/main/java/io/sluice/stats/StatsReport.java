@@ -70,7 +70,9 @@ public final class StatsReport {
                 h.append("<td colspan=\"8\">(no summary group)</td></tr>\n");
                 continue;
             }
-            h.append(td(Long.toString(s.n()))).append(td(fmt(s.mean()))).append(td(fmt(s.stdDev())))
+            // the sketch counts exactly; metric.json stores an all-zero metric as a bare 0, which has no count
+            long docs = sketchCount(folder, stat, s.n());
+            h.append(td(Long.toString(docs))).append(td(fmt(s.mean()))).append(td(fmt(s.stdDev())))
                     .append(td(fmt(s.min())));
             for (double v : q) {
                 h.append(td(Double.isNaN(v) ? "" : fmt(v)));
@@ -114,6 +116,11 @@ public final class StatsReport {
     private static MetricStats summary(Path folder, String stat) throws IOException {
         Path f = folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_NAME);
         return Files.exists(f) ? MergeStats.readDict(f).getOrNull("summary") : null;
+    }
+
+    private static long sketchCount(Path folder, String stat, long dflt) throws IOException {
+        Path f = folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_QUANTILES);
+        return Files.exists(f) ? MergeStats.readSketch(f).count() : dflt;
     }
 
     /** p50, p90, p99 from quantiles.json; NaN when absent. */
