@@ -20,8 +20,43 @@ public final class DocStats extends StatsStep {
                 "elipsis_ratio", "punctuation_ratio"), List.of(true, false, false, false, false, false, false));
     }
 
+    /** PUNCTUATION as a lookup table over the BMP (all of its characters are there). */
+    private static final boolean[] IS_PUNCTUATION = new boolean[0x10000];
+
+    static {
+        for (int c = 0; c < 0xA0; c++) {
+            IS_PUNCTUATION[c] = (c < 0x20 || c >= 0x7F) && c != '\t' && c != '\n';
+        }
+        for (int i = 0; i < PUNCTUATION.length(); i++) {
+            IS_PUNCTUATION[PUNCTUATION.charAt(i)] = true;
+        }
+    }
+
     static boolean isPunctuation(int c) {
-        return (c < 0xA0 && (c < 0x20 || c >= 0x7F) && c != '\t' && c != '\n') || PUNCTUATION.indexOf(c) >= 0;
+        return c < 0x10000 && IS_PUNCTUATION[c];
+    }
+
+    private static final int SPACE = 1;
+    private static final int DIGIT = 2;
+    private static final int ALPHA = 4;
+    private static final int UPPER = 8;
+    private static final int PUNCT = 16;
+    /** The character classes of code points below 0x80, so the common case is one table lookup. */
+    private static final byte[] ASCII = new byte[0x80];
+
+    static {
+        for (int c = 0; c < 0x80; c++) {
+            ASCII[c] = (byte) ((PyText.isSpace(c) ? SPACE : 0) | (PyText.isDigit(c) ? DIGIT : 0)
+                    | (PyText.isAlpha(c) ? ALPHA : 0) | (PyText.isUpper(c) ? UPPER : 0) | (isPunctuation(c) ? PUNCT : 0));
+        }
+    }
+
+    private static int classes(int c) {
+        if (c < 0x80) {
+            return ASCII[c];
+        }
+        return (PyText.isSpace(c) ? SPACE : 0) | (PyText.isDigit(c) ? DIGIT : 0) | (PyText.isAlpha(c) ? ALPHA : 0)
+                | (PyText.isUpper(c) ? UPPER : 0) | (isPunctuation(c) ? PUNCT : 0);
     }
 
     @Override
@@ -34,22 +69,19 @@ public final class DocStats extends StatsStep {
         long ellipsis = 0;
         long punct = 0;
         int dots = 0; // run of '.' not yet part of a counted "..."
-        for (int i = 0; i < text.length(); ) {
-            int c = text.codePointAt(i);
-            i += Character.charCount(c);
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            int c = text.charAt(i);
+            if (Character.isHighSurrogate((char) c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+                c = Character.toCodePoint((char) c, text.charAt(++i));
+            }
             len++;
-            if (PyText.isSpace(c)) {
-                space++;
-            }
-            boolean isDigit = PyText.isDigit(c);
-            if (isDigit) {
-                digit++;
-            } else if (!PyText.isAlpha(c)) {
-                nonAlphaDigit++;
-            }
-            if (PyText.isUpper(c)) {
-                upper++;
-            }
+            int k = classes(c);
+            space += k & SPACE;
+            digit += (k & DIGIT) >> 1;
+            nonAlphaDigit += (k & (DIGIT | ALPHA)) == 0 ? 1 : 0;
+            upper += (k & UPPER) >> 3;
+            punct += (k & PUNCT) >> 4;
             if (c == '.') {
                 if (++dots == 3) {
                     ellipsis += 3;
@@ -60,9 +92,6 @@ public final class DocStats extends StatsStep {
                 if (c == '…') {
                     ellipsis++;
                 }
-            }
-            if (isPunctuation(c)) {
-                punct++;
             }
         }
         out[0] = len;

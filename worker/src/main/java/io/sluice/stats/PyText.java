@@ -157,11 +157,11 @@ final class PyText {
     }
 
     /**
-     * Python {@code s.splitlines()}: breaks at \n, \r, \r\n, \v, \f, \x1c-\x1e, \x85, U+2028, U+2029; no
+     * {@code len(s.splitlines())}: lines end at \n, \r, \r\n, \v, \f, \x1c-\x1e, \x85, U+2028, U+2029; no
      * trailing empty line, and an empty string has no lines.
      */
-    static List<String> splitLines(String s) {
-        List<String> out = new ArrayList<>();
+    static int countLines(String s) {
+        int lines = 0;
         int start = 0;
         int i = 0;
         int n = s.length();
@@ -169,16 +169,13 @@ final class PyText {
             char c = s.charAt(i);
             if (c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0x1C || c == 0x1D || c == 0x1E
                     || c == 0x85 || c == 0x2028 || c == 0x2029) {
-                out.add(s.substring(start, i));
+                lines++;
                 i += (c == '\r' && i + 1 < n && s.charAt(i + 1) == '\n') ? 2 : 1;
                 start = i;
             } else {
                 i++;
             }
         }
-        if (start < n) {
-            out.add(s.substring(start));
-        }
-        return out;
+        return start < n ? lines + 1 : lines;
     }
 }

@@ -50,7 +50,7 @@ public final class WordStats extends StatsStep {
         long upper = 0;
         long title = 0;
         long stop = 0;
-        Set<String> distinct = new HashSet<>();
+        Set<String> distinct = new HashSet<>(Math.max(16, n * 2));
         for (int w = 0; w < n; w++) {
             String word = words.get(w);
             lengths[w] = PyText.len(word);
@@ -69,7 +69,7 @@ public final class WordStats extends StatsStep {
         int i = 0;
         out[i++] = n;
         out[i++] = ratio(totalLength, n);
-        out[i++] = ratio(n, PyText.splitLines(text).size());
+        out[i++] = ratio(n, PyText.countLines(text));
         for (int k : shortThresholds) {
             long c = 0;
             for (int len : lengths) {
