@@ -28,6 +28,11 @@ public final class StepRegistry {
         register("paragraph_stats", io.sluice.stats.ParagraphStats::new);
         register("sentence_stats", io.sluice.stats.SentenceStats::new);
         register("merge_stats", io.sluice.stats.MergeStats::new);
+        // dedup
+        register("minhash_signature", io.sluice.dedup.MinhashSignatureStep::new);
+        register("minhash_buckets", io.sluice.dedup.MinhashBucketsStep::new);
+        register("minhash_cluster", io.sluice.dedup.MinhashClusterStep::new);
+        register("minhash_filter", io.sluice.dedup.MinhashFilterStep::new);
     }
 
     private StepRegistry() {
