@@ -35,7 +35,7 @@ public final class SentenceStats extends StatsStep {
     protected void extract(String text, double[] out) {
         List<Integer> lengths = new ArrayList<>();
         long totalLength = 0;
-        for (String s : EnglishText.sentences(text)) {
+        for (String s : EnglishText.sentences(SharedTokens.of(text))) {
             if (!PyText.isBlank(s)) {
                 int len = PyText.len(s);
                 lengths.add(len);

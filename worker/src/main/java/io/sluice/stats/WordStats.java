@@ -43,7 +43,7 @@ public final class WordStats extends StatsStep {
 
     @Override
     protected void extract(String text, double[] out) {
-        List<String> words = EnglishText.words(text);
+        List<String> words = EnglishText.words(SharedTokens.of(text));
         int n = words.size();
         int[] lengths = new int[n];
         long totalLength = 0;

@@ -23,14 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Parity with datatrove 0.10 on the golden corpora: the five blocks (groups summary + histogram) over
  * each corpus as one rank, merged, compared file by file and field by field with datatrove's metric.json.
  *
- * <p>Character-based stats (doc, line, paragraph) must agree to 1e-6 relative in every field and every
- * histogram key. Word- and sentence-based stats depend on the English tokenizer: they must agree within
- * {@link #TOKEN_TOLERANCE} relative on the summary mean; the table printed shows how close they are.
+ * <p>Every stat must agree to 1e-6 relative in every field and under every histogram key: character-based
+ * ones (doc, line, paragraph) and, since the spaCy-compatible tokenizer, word- and sentence-based ones too.
+ * (All 540 files are in fact byte-identical; the table printed says how many.)
  */
 class GoldenStatsParityTest {
     static final double CHAR_TOLERANCE = 1e-6;
-    /** Relative tolerance on the summary means of word/sentence stats. */
-    static final double TOKEN_TOLERANCE = 0.35;
     static final List<String> CORPORA = List.of("web_dolma_cc", "web_oscar_c4_mixed", "dclm_human_labels",
             "article_fullpage_text", "clough_stevenson_plagiarism");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -94,14 +92,11 @@ class GoldenStatsParityTest {
                         worst[kind] = Math.max(worst[kind], rel0);
                         double[] agg = perStat.computeIfAbsent(stat, k -> new double[1]);
                         agg[0] = Math.max(agg[0], rel0);
-                        if (kind == 1 && rel0 > TOKEN_TOLERANCE) {
-                            failures.add(corpus + "/" + rel + ": mean differs by " + rel0 + " relative");
-                        }
                     }
                     String diff = compare(a, b, CHAR_TOLERANCE);
                     if (diff == null) {
                         within[kind]++;
-                    } else if (kind == 0) {
+                    } else {
                         failures.add(corpus + "/" + rel + ": " + diff);
                     }
                 }
