@@ -71,6 +71,21 @@ class ReportCommandTest {
     }
 
     @Test
+    void validateChecksTheMergeInput() throws IOException {
+        Path job = dir.resolve("merge-only.yaml");
+        Files.writeString(job, """
+                name: merge-only
+                logging_dir: $ROOT/logs
+                stages:
+                  - name: merge
+                    tasks: 1
+                    steps:
+                      - merge_stats: {input: $ROOT/no-stats-here}
+                """.replace("$ROOT", dir.toString()));
+        assertEquals(2, Launcher.execute("validate", job.toString()));
+    }
+
+    @Test
     void missingFolderIsAnError() {
         CommandLine cli = new CommandLine(new ReportCommand());
         assertTrue(cli.execute(dir.resolve("nope").toString()) != 0);

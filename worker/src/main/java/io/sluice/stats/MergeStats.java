@@ -57,6 +57,14 @@ public final class MergeStats implements Step {
         topK = (int) k;
     }
 
+    public Path input() {
+        return input;
+    }
+
+    public Path output() {
+        return output;
+    }
+
     @Override
     public void open(StepContext context) {
         ctx = context;

@@ -92,6 +92,11 @@ public abstract class StatsStep implements Step {
         values = new double[names.length];
     }
 
+    /** The folder the per-rank files go to. */
+    public Path output() {
+        return output;
+    }
+
     /** The block's stat names, in order. */
     public List<String> statNames() {
         return List.of(names);
