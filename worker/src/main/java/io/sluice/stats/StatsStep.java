@@ -194,7 +194,8 @@ public abstract class StatsStep implements Step {
             return Long.toString((long) new java.math.BigDecimal((long) v)
                     .setScale(roundDigits, java.math.RoundingMode.HALF_EVEN).doubleValue());
         }
-        return keyCache.get(i).computeIfAbsent(v, x -> PyJson.floatRepr(PyJson.round(x, roundDigits)));
+        // cached by the rounded value, so the cache holds no more entries than the histogram has keys
+        return keyCache.get(i).computeIfAbsent(PyJson.round(v, roundDigits), PyJson::floatRepr);
     }
 
     private static Long tokenCount(Document doc) {
