@@ -21,6 +21,12 @@ public final class StepRegistry {
         register("length_filter", io.sluice.filters.LengthFilter::new);
         register("regex_filter", io.sluice.filters.RegexFilter::new);
         register("sampler", io.sluice.filters.Sampler::new);
+        register("gopher_quality", io.sluice.filters.GopherQualityFilter::new);
+        register("gopher_repetition", io.sluice.filters.GopherRepetitionFilter::new);
+        register("c4_quality", io.sluice.filters.C4QualityFilter::new);
+        register("fineweb_quality", io.sluice.filters.FineWebQualityFilter::new);
+        register("language_filter", io.sluice.filters.LanguageFilter::new);
+        register("url_filter", io.sluice.filters.UrlFilter::new);
         // stats
         register("doc_stats", io.sluice.stats.DocStats::new);
         register("word_stats", io.sluice.stats.WordStats::new);

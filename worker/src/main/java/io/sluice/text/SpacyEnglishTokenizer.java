@@ -29,6 +29,19 @@ import java.util.Map;
  * is never filled, so results depend on the chunk alone. Instances are immutable and thread-safe.
  */
 public final class SpacyEnglishTokenizer {
+    private static final byte OTHER = 0;
+    private static final byte ASCII_LETTER = 1;
+    private static final byte SPACE = 2;
+    /** Per UTF-16 unit: Python whitespace, ASCII letter or other (one table load in the chunking loop). */
+    private static final byte[] CHAR_KIND = new byte[65536];
+
+    static {
+        for (int c = 0; c < 65536; c++) {
+            CHAR_KIND[c] = PyText.isSpace(c) ? SPACE
+                    : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ? ASCII_LETTER : OTHER;
+        }
+    }
+
     private static final SpacyEnglishTokenizer ENGLISH = new SpacyEnglishTokenizer(EnglishTokenizerExceptions.build());
 
     /** chunk -> lengths (UTF-16) of the tokens it is split into. */
@@ -50,7 +63,7 @@ public final class SpacyEnglishTokenizer {
 
     /** Tokenizes {@code text} into a new {@link Tokens}. */
     public Tokens tokenize(String text) {
-        Tokens tokens = new Tokens();
+        Tokens tokens = new Tokens(text.length() / 4 + 16); // English averages 5-6 characters per token
         tokenize(text, tokens);
         return tokens;
     }
@@ -74,7 +87,8 @@ public final class SpacyEnglishTokenizer {
         int start = 0;
         for (int i = 0; i < length; i++) {
             char c = text.charAt(i); // Python's whitespace is all in the BMP, so UTF-16 units suffice here
-            if (PyText.isSpace(c) != inSpace) {
+            byte kind = CHAR_KIND[c];
+            if ((kind == SPACE) != inSpace) {
                 if (start < i) {
                     addChunk(text, start, i, inSpace, lettersOnly, out, affixes, withSpecialCases);
                 }
@@ -83,7 +97,7 @@ public final class SpacyEnglishTokenizer {
                 inSpace = !inSpace;
                 lettersOnly = true;
             }
-            lettersOnly &= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+            lettersOnly &= kind == ASCII_LETTER;
         }
         if (start < length) {
             addChunk(text, start, length, inSpace, lettersOnly, out, affixes, withSpecialCases);
@@ -201,7 +215,7 @@ public final class SpacyEnglishTokenizer {
      */
     private Map<String, String[][]> specialCasePatterns(Iterable<String> chunks) {
         Map<String, List<String[]>> byFirst = new HashMap<>();
-        Tokens scratch = new Tokens();
+        Tokens scratch = new Tokens(16);
         for (String chunk : chunks) {
             int n = chunk.length();
             boolean cutByRules = PunctuationRules.prefixLength(chunk, 0, n) != 0
@@ -273,7 +287,7 @@ public final class SpacyEnglishTokenizer {
         }
         kept.sort((a, b) -> a.start - b.start);
         // Rebuild the token list in one sweep (merges can be many in a long text).
-        Tokens merged = new Tokens();
+        Tokens merged = new Tokens(n + 16);
         merged.reset(text);
         int next = 0;
         for (Match m : kept) {

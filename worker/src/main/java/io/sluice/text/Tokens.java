@@ -10,9 +10,15 @@ import java.util.Arrays;
  */
 public final class Tokens {
     private String text = "";
-    private int[] starts = new int[64];
-    private int[] ends = new int[64];
+    private int[] starts;
+    private int[] ends;
     private int size;
+
+    /** An empty token list with room for {@code capacity} tokens (it grows as needed). */
+    public Tokens(int capacity) {
+        starts = new int[Math.max(capacity, 4)];
+        ends = new int[starts.length];
+    }
 
     void reset(String newText) {
         this.text = newText;

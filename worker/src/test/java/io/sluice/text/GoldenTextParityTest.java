@@ -27,8 +27,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * is the number of documents) must equal the multiset of our per-document counts. Agreement is the share of
  * documents whose count is matched by a golden document with the same count.
  *
- * <p>Reached: 100% for both statistics on all five corpora (the token lists are also identical to spaCy's
- * document by document). The thresholds leave a small margin only.
+ * <p>Reached: 100% for both statistics on all five corpora. (Checked offline against spaCy 3.8 itself, the
+ * token and sentence lists are identical document by document on these corpora and on samples of the
+ * e-mail, Linux-docs and UDHR corpora.) The thresholds leave a small margin only.
  */
 class GoldenTextParityTest {
     private static final ObjectMapper JSON = new ObjectMapper();
