@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Python 3.11 {@code str} semantics the statistics depend on (Unicode 14 character classes as CPython
- * defines them), so that a ratio computed here equals datatrove's. Lengths are code points, like
+ * defines them; whitespace comes from {@link io.sluice.text.PyText}), so that a ratio computed here equals datatrove's. Lengths are code points, like
  * Python's {@code len}, not UTF-16 units.
  */
 final class PyText {
@@ -21,13 +21,9 @@ final class PyText {
             0x24FD, 0x24FF, 0x24FF, 0x2776, 0x277E, 0x2780, 0x2788, 0x278A, 0x2792, 0x10A40, 0x10A43, 0x10E60,
             0x10E68, 0x11052, 0x1105A, 0x1F100, 0x1F10A};
 
-    /** {@code str.isspace()} for one code point (CPython's whitespace table). */
+    /** {@code str.isspace()} for one code point (the tokenizer's table, shared so all steps agree). */
     static boolean isSpace(int c) {
-        if (c < 0x80) {
-            return c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
-        }
-        return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028
-                || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+        return io.sluice.text.PyText.isSpace(c);
     }
 
     /** {@code str.isdigit()} for one code point. */
@@ -120,17 +116,9 @@ final class PyText {
         return s.codePointCount(0, s.length());
     }
 
-    /** Python {@code s.strip()} (whitespace as {@link #isSpace}). */
+    /** Python {@code s.strip()}. */
     static String strip(String s) {
-        int start = 0;
-        int end = s.length();
-        while (start < end && isSpace(s.charAt(start))) {
-            start++;
-        }
-        while (end > start && isSpace(s.charAt(end - 1))) {
-            end--;
-        }
-        return s.substring(start, end);
+        return io.sluice.text.PyText.strip(s);
     }
 
     /** Whether {@code s.strip()} would be empty. */
