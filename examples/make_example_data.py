@@ -8,50 +8,47 @@ Deterministic: the same script always writes the same bytes (gzip mtime 0).
 import gzip, json, random, pathlib
 
 rng = random.Random(7)
-TOPICS = {
-    "rivers": ["The river widens below the old mill and slows into a broad, shallow pool.",
-               "Herons stand in the reeds at dawn, waiting for fish to come close to the bank.",
-               "In spring the water rises quickly and carries branches down from the hills.",
-               "Farmers along the valley have used the river to water their fields for centuries.",
-               "A stone bridge with three arches crosses the stream near the village church.",
-               "Children learn to swim in the calm bend where the current is weakest.",
-               "The council measures the water level every morning and posts it at the town hall.",
-               "After the flood of the last decade, new walls were built to protect the market square."],
-    "bread": ["Good bread needs only flour, water, salt and time.",
-              "The dough is folded every half hour so that it becomes strong and elastic.",
-              "A slow rise in a cool room gives the crumb a deeper and more complex flavour.",
-              "Bakers score the loaf with a sharp blade just before it goes into the oven.",
-              "Steam in the first minutes of baking lets the crust expand before it sets.",
-              "Whole wheat flour absorbs more water than white flour and needs a wetter dough.",
-              "The bakery on the corner sells out of rye loaves before nine every Saturday.",
-              "Leftover bread can be dried and ground into crumbs for the next day's cooking."],
-    "stars": ["On a clear night far from the city, thousands of stars are visible to the naked eye.",
-              "The band of the Milky Way is the light of countless distant stars in our own galaxy.",
-              "Astronomers measure the distance to nearby stars by watching them shift over a year.",
-              "A small telescope is enough to see the rings of Saturn and the moons of Jupiter.",
-              "Some of the light that reaches us tonight left its star before the first cities were built.",
-              "Meteor showers happen when the Earth passes through dust left behind by a comet.",
-              "The club meets on the hill every new moon, when the sky is darkest.",
-              "Photographs taken over several hours show the stars tracing circles around the pole."],
-    "software": ["The team writes a test for every bug before fixing it, so the bug cannot return unnoticed.",
-                 "Small functions with clear names are easier to read than long ones with comments.",
-                 "A build that takes ten minutes is run less often than one that takes ten seconds.",
-                 "Logs should say what happened and why, not only that something went wrong.",
-                 "The service writes its output to a temporary file and renames it when it is complete.",
-                 "Reviewers look first at the tests, because they show what the change is meant to do.",
-                 "Measuring the program before optimising it often shows that the slow part is elsewhere.",
-                 "Every release is tagged, and the notes list what changed for the people who use it."],
+# Sentences are built from slots, so documents on one topic share words but rarely long phrases.
+SLOTS = {
+    "who": ["The miller", "An old fisherman", "My neighbour", "The council", "A young teacher", "The baker",
+            "Our guide", "The astronomer", "A visiting student", "The night watchman", "Her grandfather", "The engineer"],
+    "verb": ["noticed", "wrote about", "measured", "photographed", "explained", "remembered", "argued about",
+             "described", "questioned", "recorded", "sketched", "talked about"],
+    "when": ["early one morning", "after the long winter", "during the harvest", "on a quiet Sunday",
+             "before the storm arrived", "late in the evening", "at the end of the summer", "in the first week of spring",
+             "while the market was closing", "as the fog lifted"],
+    "why": ["because nobody else had done it", "so that the children would understand", "to settle an old argument",
+            "for a small local newspaper", "since the records were incomplete", "out of simple curiosity",
+            "to help the new families", "before the details were forgotten"],
 }
+TOPICS = {
+    "rivers": ["the level of the river", "the herons in the reeds", "the old stone bridge", "the flood walls by the market",
+               "the shallow pool below the mill", "the branches carried down from the hills", "the calm bend where children swim"],
+    "bread": ["the slow rise of the dough", "the crust of the rye loaves", "the wet whole wheat dough", "the steam in the oven",
+              "the way bakers score a loaf", "the queue outside the bakery", "the crumbs made from old bread"],
+    "stars": ["the band of the Milky Way", "the rings of Saturn", "the moons of Jupiter", "a meteor shower over the hill",
+              "the circles traced around the pole", "the distance to the nearest stars", "the darkest night of the month"],
+    "software": ["a test written before the fix", "the ten minute build", "the log lines of the service",
+                 "the file renamed only when complete", "the review of a small change", "the slow part of the program",
+                 "the notes of the last release"],
+}
+
+def sentence(topic):
+    pick = lambda k: rng.choice(SLOTS[k])
+    forms = [
+        lambda: f"{pick('who')} {pick('verb')} {rng.choice(TOPICS[topic])} {pick('when')}.",
+        lambda: f"{pick('when').capitalize()}, {pick('who').lower()} {pick('verb')} {rng.choice(TOPICS[topic])} {pick('why')}.",
+        lambda: f"Nobody had {pick('verb')} {rng.choice(TOPICS[topic])} {pick('why')}, so {pick('who').lower()} did.",
+        lambda: f"Was it {rng.choice(TOPICS[topic])} that {pick('who').lower()} {pick('verb')} {pick('when')}?",
+    ]
+    return rng.choice(forms)()
+
 JUNK = ["Home | About | Contact | Login", "Click here to subscribe!!!", "Copyright 2024. All rights reserved.",
         "Menu\nSearch\nCart (0)\nSign in", "Loading...", "404 page not found"]
 DOMAINS = ["example.org", "news.example.com", "blog.example.net", "docs.example.co.uk", "forum.example.org"]
 
 def prose(topic, n_paragraphs):
-    sents = TOPICS[topic]
-    paras = []
-    for _ in range(n_paragraphs):
-        paras.append(" ".join(rng.sample(sents, rng.randint(3, 6))))
-    return "\n\n".join(paras)
+    return "\n\n".join(" ".join(sentence(topic) for _ in range(rng.randint(3, 6))) for _ in range(n_paragraphs))
 
 docs = []
 for i in range(160):
@@ -62,7 +59,7 @@ for i in range(30):
     docs.append({"text": "\n".join(rng.sample(JUNK, rng.randint(1, 4))), "topic": "boilerplate"})
 for i in range(20):
     topic = rng.choice(sorted(TOPICS))
-    items = "\n".join("- " + s for s in rng.sample(TOPICS[topic], 5))
+    items = "\n".join("- " + rng.choice(TOPICS[topic]) for _ in range(5))
     docs.append({"text": items, "topic": topic})
 for i in range(30):  # near-duplicates: a prose document with a changed closing line
     src = docs[rng.randrange(160)]

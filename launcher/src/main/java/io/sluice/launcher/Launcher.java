@@ -12,8 +12,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "launcher", mixinStandardHelpOptions = true, versionProvider = Launcher.Version.class,
         description = "Sluice: filter, measure and deduplicate text corpora for LLM training, locally or on Slurm.",
-        subcommands = {RunCommand.class, ValidateCommand.class, SubmitCommand.class, StatusCommand.class,
-            CancelCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ValidateCommand.class, ReportCommand.class, SubmitCommand.class,
+            StatusCommand.class, CancelCommand.class, CommandLine.HelpCommand.class})
 public final class Launcher {
 
     public static void main(String[] args) {

@@ -1,36 +1,49 @@
 package io.sluice.doc;
 
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * One document flowing through a pipeline: id, text, metadata, and the JSON line it was read from.
  *
- * <p>A document read from JSONL is a <em>view</em>: {@link #originalLine()} may point into a buffer
+ * <p>A document read from JSONL is a <em>view</em>: {@link #originalLineBuffer()} may be a buffer
  * the reader reuses for the next line. Steps run synchronously, one document at a time, so the view
  * is valid until the step returns; a step that keeps a document longer must call {@link #detach()}.
  *
- * <p>Metadata is parsed only when a step asks for it. A document that no step modified is written
- * back as its original bytes; {@link #setText}, {@link #putMetadata} and {@link #metadataForUpdate()}
- * mark it modified, and the writer then serialises it.
+ * <p>Fields are decoded when a step asks: the text on the first {@link #text()}, the metadata on the
+ * first {@link #metadata()}. A document that no step modified is written back as its original bytes;
+ * {@link #setText}, {@link #putMetadata} and {@link #metadataForUpdate()} mark it modified, and the
+ * writer then serialises it.
  */
 public final class Document {
+    /** Parses the metadata of a line when a step first asks for it. */
+    public interface LineParser {
+        Map<String, Object> metadata(byte[] buf, int off, int len);
+
+        String text(byte[] buf, int start, int end, boolean escaped);
+    }
+
     private String id;
     private String text;
     private Map<String, Object> metadata;
-    private Supplier<Map<String, Object>> metadataLoader;
+    private LineParser parser;
     private byte[] lineBuffer;
     private int lineOffset;
     private int lineLength;
+    private int textStart;
+    private int textEnd;
+    private boolean textEscaped;
     private boolean modified;
-    private SourcePosition source;
+    private String sourceFile;
+    private long sourceLine;
+    private long sourceByte;
 
-    /** Where a document came from; used in error messages and the default id. */
+    /** Where a document came from; used in error messages. {@code lineNumber} is -1 when unknown. */
     public record SourcePosition(String file, long lineNumber, long byteOffset) {
         @Override
         public String toString() {
-            return file + ":" + lineNumber + " (byte " + byteOffset + ")";
+            return file + (lineNumber >= 0 ? ":" + lineNumber : "") + " (byte " + byteOffset + ")";
         }
     }
 
@@ -41,20 +54,27 @@ public final class Document {
         this.modified = true;
     }
 
+    private Document() {
+    }
+
     /**
-     * A document read from a JSON line. {@code metadataLoader} parses the metadata from the line
-     * when first asked; it must not be called after the line buffer was reused unless detached.
+     * A document that is a view of a JSON line: the text is the JSON string at
+     * [{@code textStart}, {@code textEnd}) of the buffer, decoded by {@code parser} when first asked.
      */
-    public static Document fromLine(String id, String text, byte[] buf, int off, int len,
-                                    Supplier<Map<String, Object>> metadataLoader, SourcePosition source) {
-        Document d = new Document(id, text, null);
-        d.metadata = null;
-        d.metadataLoader = metadataLoader;
+    public static Document fromLine(String id, byte[] buf, int off, int len, int textStart, int textEnd,
+                                    boolean textEscaped, LineParser parser, String file, long line, long byteOffset) {
+        Document d = new Document();
+        d.id = id;
         d.lineBuffer = buf;
         d.lineOffset = off;
         d.lineLength = len;
-        d.modified = false;
-        d.source = source;
+        d.textStart = textStart;
+        d.textEnd = textEnd;
+        d.textEscaped = textEscaped;
+        d.parser = parser;
+        d.sourceFile = file;
+        d.sourceLine = line;
+        d.sourceByte = byteOffset;
         return d;
     }
 
@@ -63,14 +83,24 @@ public final class Document {
     }
 
     public String text() {
+        if (text == null) {
+            text = parser.text(lineBuffer, textStart, textEnd, textEscaped);
+        }
         return text;
+    }
+
+    /** UTF-8 bytes of the text (no copy while the document is unmodified and holds its line). */
+    public int textUtf8Length() {
+        if (text == null && !textEscaped) {
+            return textEnd - textStart;
+        }
+        return text().getBytes(StandardCharsets.UTF_8).length;
     }
 
     /** Read-only view of the metadata (parsed on first call). */
     public Map<String, Object> metadata() {
         if (metadata == null) {
-            metadata = metadataLoader == null ? new LinkedHashMap<>() : metadataLoader.get();
-            metadataLoader = null;
+            metadata = parser == null ? new LinkedHashMap<>() : parser.metadata(lineBuffer, lineOffset, lineLength);
         }
         return metadata;
     }
@@ -86,7 +116,7 @@ public final class Document {
     }
 
     public void setText(String newText) {
-        if (!newText.equals(text)) {
+        if (!newText.equals(text())) {
             text = newText;
             modified = true;
         }
@@ -104,10 +134,6 @@ public final class Document {
         return modified || lineBuffer == null;
     }
 
-    public boolean hasOriginalLine() {
-        return lineBuffer != null;
-    }
-
     public byte[] originalLineBuffer() {
         return lineBuffer;
     }
@@ -120,12 +146,14 @@ public final class Document {
         return lineLength;
     }
 
+    /** Where the document was read, or null for a document made by a step. */
     public SourcePosition source() {
-        return source;
+        return sourceFile == null ? null : new SourcePosition(sourceFile, sourceLine, sourceByte);
     }
 
-    /** Copies the original line out of the reader's buffer and parses metadata, so the document may be kept. */
+    /** Decodes every field and copies the original line out of the reader's buffer, so the document may be kept. */
     public Document detach() {
+        text();
         metadata();
         if (lineBuffer != null) {
             byte[] copy = new byte[lineLength];
@@ -133,11 +161,12 @@ public final class Document {
             lineBuffer = copy;
             lineOffset = 0;
         }
+        parser = null;
         return this;
     }
 
     @Override
     public String toString() {
-        return "Document{id=" + id + ", chars=" + (text == null ? 0 : text.length()) + "}";
+        return "Document{id=" + id + "}";
     }
 }

@@ -41,7 +41,7 @@ final class RankRunner {
         try (TaskLog log = TaskLog.toFile(logFile, rank)) {
             try {
                 log.info("starting stage '" + stage.name() + "' rank " + rank + "/" + stage.tasks()
-                        + " with " + pieces.size() + " input piece(s)");
+                        + " with " + pieces.size() + " input piece(s); kernels: " + io.sluice.simd.Kernels.describe());
                 List<Step> steps = new ArrayList<>();
                 List<String> names = new ArrayList<>();
                 for (Job.StepSpec spec : stage.steps()) {

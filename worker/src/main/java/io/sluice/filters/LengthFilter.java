@@ -7,7 +7,12 @@ import io.sluice.pipeline.Verdict;
 
 /**
  * Keeps documents whose length lies within bounds: characters (code points, as Python's {@code len}),
- * whitespace-separated words, and lines ({@code \n}-separated). Any bound may be left out.
+ * whitespace-separated words (Python's {@code len(text.split())}), and lines ({@code \n}-separated).
+ * Any bound may be left out.
+ *
+ * <p>Keys: {@code min_chars}, {@code max_chars}, {@code min_words}, {@code max_words}, {@code min_lines},
+ * {@code max_lines}. Reasons: {@code too_few_chars}, {@code too_many_chars}, {@code too_few_words},
+ * {@code too_many_words}, {@code too_few_lines}, {@code too_many_lines}.
  */
 public final class LengthFilter extends Filter {
     private final Long minChars;
@@ -40,7 +45,7 @@ public final class LengthFilter extends Filter {
             }
         }
         if (minWords != null || maxWords != null) {
-            long words = countWords(t);
+            long words = PythonText.countWords(t);
             if (minWords != null && words < minWords) {
                 return Verdict.drop("too_few_words");
             }
@@ -49,7 +54,7 @@ public final class LengthFilter extends Filter {
             }
         }
         if (minLines != null || maxLines != null) {
-            long lines = t.isEmpty() ? 0 : t.chars().filter(c -> c == '\n').count() + 1;
+            long lines = t.isEmpty() ? 0 : PythonText.count(t, '\n') + 1;
             if (minLines != null && lines < minLines) {
                 return Verdict.drop("too_few_lines");
             }
@@ -58,19 +63,5 @@ public final class LengthFilter extends Filter {
             }
         }
         return Verdict.KEEP;
-    }
-
-    /** Whitespace-separated words, as Python's {@code len(text.split())}. */
-    static long countWords(String t) {
-        long n = 0;
-        boolean inWord = false;
-        for (int i = 0; i < t.length(); i++) {
-            boolean ws = Character.isWhitespace(t.charAt(i)) || Character.isSpaceChar(t.charAt(i));
-            if (!ws && !inWord) {
-                n++;
-            }
-            inWord = !ws;
-        }
-        return n;
     }
 }

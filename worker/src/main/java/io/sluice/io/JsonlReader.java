@@ -1,10 +1,5 @@
 package io.sluice.io;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.doc.Document;
 import java.io.FilterInputStream;
@@ -20,9 +15,10 @@ import java.util.Map;
 
 /**
  * Reads JSON lines from one {@link InputPiece} with no per-line copy: the (decompressed) bytes go into
- * one reused buffer, lines are found by scanning for {@code '\n'}, and Jackson's streaming parser
- * runs over each line's bytes in place. Only the text (and id) are decoded; metadata is parsed when a
- * step asks for it.
+ * one reused buffer, lines are found with an eight-bytes-at-a-time newline scan, and
+ * {@link JsonLineScanner} finds the text and id of each line in place while checking the line is
+ * valid JSON. Only the id is decoded here; the text is decoded when a step asks for it, and the
+ * metadata is parsed (with Jackson) when a step asks for it.
  *
  * <p>Field mapping follows datatrove's JsonlReader: {@code text_key} and {@code id_key} are taken
  * out, {@code metadata} is the document's metadata, other top-level keys are folded into it, and
@@ -31,8 +27,6 @@ import java.util.Map;
  */
 public final class JsonlReader {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final JsonFactory FACTORY = JsonFactory.builder()
-            .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
 
     /** What the reader does with one bad line; corrupt compressed streams always end the file. */
     public enum OnError { FAIL, SKIP }
@@ -56,10 +50,24 @@ public final class JsonlReader {
     }
 
     private final Options options;
+    private final JsonLineScanner scanner;
+    private final Document.LineParser lineParser;
     private byte[] buf = new byte[1 << 20];
 
     public JsonlReader(Options options) {
         this.options = options;
+        this.scanner = new JsonLineScanner(options.textKey(), options.idKey());
+        this.lineParser = new Document.LineParser() {
+            @Override
+            public Map<String, Object> metadata(byte[] b, int off, int len) {
+                return metadataOf(b, off, len);
+            }
+
+            @Override
+            public String text(byte[] b, int start, int end, boolean escaped) {
+                return JsonLineScanner.decode(b, start, end, escaped);
+            }
+        };
     }
 
     /**
@@ -113,15 +121,9 @@ public final class JsonlReader {
         long lineIndex = 0;
         long total = 0;
         boolean eof = false;
+        int scanFrom = 0;    // bytes before it (in the current line) are known to hold no newline
         while (true) {
-            int scanFrom = lineStart;
-            int nl = -1;
-            for (int i = scanFrom; i < filled; i++) {
-                if (buf[i] == '\n') {
-                    nl = i;
-                    break;
-                }
-            }
+            int nl = Bytes.indexOfNewline(buf, scanFrom, filled);
             if (nl < 0) {
                 if (eof) {
                     if (lineStart < filled) {
@@ -131,6 +133,7 @@ public final class JsonlReader {
                     }
                 } else {
                     // move the partial line to the front, grow when one line fills the buffer, refill
+                    scanFrom = filled - lineStart;
                     if (lineStart > 0) {
                         System.arraycopy(buf, lineStart, buf, 0, filled - lineStart);
                         filled -= lineStart;
@@ -172,6 +175,7 @@ public final class JsonlReader {
             }
             lineIndex++;
             lineStart = nl + 1;
+            scanFrom = lineStart;
             if (nl >= filled) {
                 return total;
             }
@@ -190,53 +194,42 @@ public final class JsonlReader {
 
     private Document parse(InputPiece piece, boolean split, long lineIndex, long lineOffset,
                            byte[] b, int off, int len, Handler handler) throws IOException {
-        String where = piece.file() + (split ? "" : ":" + (lineIndex + 1)) + " (byte " + lineOffset + ")";
-        String text = null;
-        String id = null;
-        boolean sawText = false;
-        try (JsonParser p = FACTORY.createParser(b, off, len)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return bad(handler, "malformed", where + ": line is not a JSON object");
-            }
-            JsonToken t;
-            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken v = p.nextToken();
-                if (name.equals(options.textKey())) {
-                    sawText = true;
-                    if (v == JsonToken.VALUE_STRING) {
-                        text = p.getText();
-                    } else if (v != JsonToken.VALUE_NULL) {
-                        return bad(handler, "malformed", where + ": '" + name + "' is not a string");
-                    }
-                } else if (name.equals(options.idKey()) && v.isScalarValue() && v != JsonToken.VALUE_NULL) {
-                    id = p.getText();
-                } else {
-                    p.skipChildren();
-                }
-            }
-            if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
-                return bad(handler, "malformed", where + ": trailing data after the JSON object");
-            }
-        } catch (JsonProcessingException e) {
-            String msg = e.getOriginalMessage();
-            if (msg.contains("Invalid UTF-8")) {
-                return bad(handler, "invalid_utf8", where + ": invalid UTF-8: " + firstLine(msg));
-            }
-            return bad(handler, "malformed", where + ": malformed JSON: " + firstLine(msg));
+        JsonLineScanner sc = scanner;
+        if (!sc.scan(b, off, len)) {
+            String where = where(piece, split, lineIndex, lineOffset + (sc.errorPos - off));
+            String reason = sc.error.contains("UTF-8") ? "invalid_utf8" : "malformed";
+            return bad(handler, reason, where + ": " + (reason.equals("malformed") ? "malformed JSON: " : "") + sc.error);
         }
-        if (!sawText) {
-            return bad(handler, "missing_text", where + ": no '" + options.textKey() + "' key");
+        if (!sc.textPresent) {
+            return bad(handler, "missing_text", where(piece, split, lineIndex, lineOffset) + ": no '" + options.textKey() + "' key");
         }
-        if (text == null || text.isEmpty()) {
-            handler.skipped("empty_text", where + ": empty text, skipped as datatrove does");
+        if (!sc.textIsString) {
+            if (ascii(sc.textStart, sc.textEnd, b).equals("null")) {
+                handler.skipped("empty_text", where(piece, split, lineIndex, lineOffset) + ": empty text, skipped as datatrove does");
+                return null;
+            }
+            return bad(handler, "malformed", where(piece, split, lineIndex, lineOffset) + ": '" + options.textKey() + "' is not a string");
+        }
+        if (sc.textEnd == sc.textStart) {
+            handler.skipped("empty_text", where(piece, split, lineIndex, lineOffset) + ": empty text, skipped as datatrove does");
             return null;
         }
-        if (id == null) {
+        String id;
+        if (sc.idStart >= 0 && !(!sc.idIsString && ascii(sc.idStart, sc.idEnd, b).equals("null"))) {
+            id = sc.idIsString ? JsonLineScanner.decode(b, sc.idStart, sc.idEnd, sc.idEscaped) : ascii(sc.idStart, sc.idEnd, b);
+        } else {
             id = split ? piece.file() + "/b" + lineOffset : piece.file() + "/" + lineIndex;
         }
-        return Document.fromLine(id, text, b, off, len, () -> metadataOf(b, off, len),
-                new Document.SourcePosition(piece.file(), split ? -1 : lineIndex + 1, lineOffset));
+        return Document.fromLine(id, b, off, len, sc.textStart, sc.textEnd, sc.textEscaped, lineParser,
+                piece.file(), split ? -1 : lineIndex + 1, lineOffset);
+    }
+
+    private static String ascii(int s, int e, byte[] b) {
+        return new String(b, s, e - s, java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private static String where(InputPiece piece, boolean split, long lineIndex, long byteOffset) {
+        return piece.file() + (split ? "" : ":" + (lineIndex + 1)) + " (byte " + byteOffset + ")";
     }
 
     private Document bad(Handler handler, String reason, String message) throws BadInputException {
@@ -248,7 +241,7 @@ public final class JsonlReader {
     }
 
     @SuppressWarnings("unchecked")
-    private Map<String, Object> metadataOf(byte[] b, int off, int len) {
+    Map<String, Object> metadataOf(byte[] b, int off, int len) {
         Map<String, Object> data;
         try {
             data = MAPPER.readValue(b, off, len, LinkedHashMap.class);

@@ -3,6 +3,8 @@ package io.sluice.job;
 import io.sluice.pipeline.DocumentSource;
 import io.sluice.pipeline.Step;
 import io.sluice.pipeline.WriteJsonl;
+import io.sluice.stats.MergeStats;
+import io.sluice.stats.StatsStep;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +32,17 @@ public final class Preflight {
                     } catch (JobException e) {
                         throw new JobException(spec.where() + ": " + e.getMessage());
                     }
+                }
+                if (step instanceof StatsStep st) {
+                    writable(st.output(), spec.where() + ": output");
+                    producedByEarlierStages.add(st.output().toAbsolutePath().normalize());
+                }
+                if (step instanceof MergeStats m) {
+                    if (!producedBy(producedByEarlierStages, m.input()) && !Files.isDirectory(m.input())) {
+                        throw new JobException(spec.where() + ": input folder " + m.input().toAbsolutePath()
+                                + " does not exist and no earlier step writes it");
+                    }
+                    writable(m.output(), spec.where() + ": output");
                 }
                 if (step instanceof WriteJsonl w) {
                     writable(w.dir(), spec.where() + ": path");

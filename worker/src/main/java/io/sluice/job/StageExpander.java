@@ -1,6 +1,7 @@
 package io.sluice.job;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +21,11 @@ final class StageExpander {
         int tasks = JobFile.positive(a, "tasks", a.integer("tasks", jobTasks));
         int workers = (int) a.integer("workers", jobWorkers);
         List<String> depends = a.strings("depends", List.of());
+        if (a.has("minhash")) {
+            Map<String, Object> block = a.map("minhash");
+            a.requireAllUsed();
+            return minhash(where, name, tasks, workers, depends, new StepArgs(where + ".minhash", block));
+        }
         List<Object> steps = JobFile.list(a, "steps");
         a.requireAllUsed();
         if (steps == null || steps.isEmpty()) {
@@ -31,6 +37,89 @@ final class StageExpander {
             specs.add(stepSpec(stepWhere, steps.get(i)));
         }
         return List.of(new Job.Stage(name, tasks, workers, depends, List.copyOf(specs)));
+    }
+
+    private static final List<String> MINHASH_CONFIG_KEYS =
+            List.of("n_grams", "num_buckets", "hashes_per_bucket", "seed", "precision", "hash_fc");
+
+    /**
+     * A {@code minhash:} block: the four dedup stages of docs/minhash.md, named
+     * {@code <name>_signatures}, {@code _buckets}, {@code _cluster}, {@code _filter}, with intermediate
+     * files under {@code work_dir}. The signature and filter stages share the reader and task count,
+     * so their ranks see the same documents in the same order.
+     */
+    private static List<Job.Stage> minhash(String where, String name, int tasks, int workers, List<String> depends,
+                                           StepArgs m) {
+        Map<String, Object> reader = readerArgs(m, "input");
+        Object output = m.raw().get("output");
+        m.has("output");
+        if (output == null) {
+            throw m.error("output", "is required: the folder (or write_jsonl arguments) for the kept documents");
+        }
+        Map<String, Object> writer = output instanceof Map<?, ?> ? m.map("output") : new LinkedHashMap<>(Map.of("path", output.toString()));
+        String work = m.requireString("work_dir");
+        Map<String, Object> config = new LinkedHashMap<>();
+        for (String k : MINHASH_CONFIG_KEYS) {
+            if (m.has(k)) {
+                config.put(k, m.raw().get(k));
+            }
+        }
+        long numBuckets = m.integer("num_buckets", 14);
+        int bucketTasks = JobFile.positive(m, "bucket_tasks", m.integer("bucket_tasks", numBuckets));
+        Object exclusion = m.raw().get("exclusion_output");
+        m.has("exclusion_output");
+        boolean clusterMetadata = m.bool("cluster_metadata", false);
+        String keep = m.choice("keep", "datatrove", "datatrove", "first", "longest");
+        m.requireAllUsed();
+
+        String sigs = work + "/signatures";
+        String dups = work + "/buckets";
+        String clusters = work + "/clusters";
+        Map<String, Object> sig = new LinkedHashMap<>(config);
+        sig.put("output", sigs);
+        Map<String, Object> buckets = new LinkedHashMap<>(config);
+        buckets.put("input", sigs);
+        buckets.put("output", dups);
+        Map<String, Object> cluster = new LinkedHashMap<>(config);
+        cluster.put("input", dups);
+        cluster.put("output", clusters);
+        cluster.put("keep", keep);
+        cluster.put("cluster_metadata", clusterMetadata);
+        if (keep.equals("longest")) {
+            cluster.put("signatures", sigs);
+        }
+        Map<String, Object> filter = new LinkedHashMap<>(); // the filter reads indices only: no config keys
+        filter.put("input", clusters);
+        filter.put("cluster_metadata", clusterMetadata);
+        if (exclusion != null) {
+            filter.put("exclusion_output", exclusion);
+        }
+        String w = where + ".minhash";
+        String s1 = name + "_signatures";
+        String s2 = name + "_buckets";
+        String s3 = name + "_cluster";
+        return List.of(
+                new Job.Stage(s1, tasks, workers, depends, List.of(
+                        new Job.StepSpec("read_jsonl", reader, w + " (read_jsonl)"),
+                        new Job.StepSpec("minhash_signature", sig, w + " (minhash_signature)"))),
+                new Job.Stage(s2, bucketTasks, workers, List.of(s1), List.of(
+                        new Job.StepSpec("minhash_buckets", buckets, w + " (minhash_buckets)"))),
+                new Job.Stage(s3, 1, workers, List.of(s2), List.of(
+                        new Job.StepSpec("minhash_cluster", cluster, w + " (minhash_cluster)"))),
+                new Job.Stage(name + "_filter", tasks, workers, List.of(s3), List.of(
+                        new Job.StepSpec("read_jsonl", reader, w + " (read_jsonl)"),
+                        new Job.StepSpec("minhash_filter", filter, w + " (minhash_filter)"),
+                        new Job.StepSpec("write_jsonl", writer, w + ".output (write_jsonl)"))));
+    }
+
+    /** A reader given as a folder path or as read_jsonl arguments. */
+    private static Map<String, Object> readerArgs(StepArgs m, String key) {
+        Object v = m.raw().get(key);
+        m.has(key);
+        if (v == null) {
+            throw m.error(key, "is required: the input folder, or read_jsonl arguments such as {path: ..., glob: ...}");
+        }
+        return v instanceof Map<?, ?> ? m.map(key) : new LinkedHashMap<>(Map.of("path", v.toString()));
     }
 
     @SuppressWarnings("unchecked")

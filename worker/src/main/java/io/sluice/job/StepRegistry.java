@@ -21,6 +21,24 @@ public final class StepRegistry {
         register("length_filter", io.sluice.filters.LengthFilter::new);
         register("regex_filter", io.sluice.filters.RegexFilter::new);
         register("sampler", io.sluice.filters.Sampler::new);
+        register("gopher_quality", io.sluice.filters.GopherQualityFilter::new);
+        register("gopher_repetition", io.sluice.filters.GopherRepetitionFilter::new);
+        register("c4_quality", io.sluice.filters.C4QualityFilter::new);
+        register("fineweb_quality", io.sluice.filters.FineWebQualityFilter::new);
+        register("language_filter", io.sluice.filters.LanguageFilter::new);
+        register("url_filter", io.sluice.filters.UrlFilter::new);
+        // stats
+        register("doc_stats", io.sluice.stats.DocStats::new);
+        register("word_stats", io.sluice.stats.WordStats::new);
+        register("line_stats", io.sluice.stats.LineStats::new);
+        register("paragraph_stats", io.sluice.stats.ParagraphStats::new);
+        register("sentence_stats", io.sluice.stats.SentenceStats::new);
+        register("merge_stats", io.sluice.stats.MergeStats::new);
+        // dedup
+        register("minhash_signature", io.sluice.dedup.MinhashSignatureStep::new);
+        register("minhash_buckets", io.sluice.dedup.MinhashBucketsStep::new);
+        register("minhash_cluster", io.sluice.dedup.MinhashClusterStep::new);
+        register("minhash_filter", io.sluice.dedup.MinhashFilterStep::new);
     }
 
     private StepRegistry() {

@@ -5,10 +5,9 @@ import java.util.List;
 
 /**
  * English word and sentence splitting shared by filters, statistics and MinHash: the single place
- * that decides what a "word" and a "sentence" are, so all steps agree.
- *
- * <p>INTERIM: whitespace words and a naive sentence split, until the spaCy-compatible tokenizer
- * (issue 4) replaces the two methods below. Callers must not depend on the interim behaviour.
+ * that decides what a "word" and a "sentence" are, so all steps agree. Both follow datatrove's
+ * {@code SpaCyTokenizer("en")}: spaCy's blank English tokenizer ({@link SpacyEnglishTokenizer}) and
+ * its rule-based sentencizer ({@link Sentencizer}).
  */
 public final class EnglishText {
     private EnglishText() {
@@ -16,10 +15,24 @@ public final class EnglishText {
 
     /** datatrove's {@code word_tokenize(text)} for English: token texts, stripped, empty ones dropped. */
     public static List<String> words(String text) {
-        List<String> out = new ArrayList<>();
-        for (String w : text.split("\\s+")) {
-            if (!w.isEmpty()) {
-                out.add(w);
+        return words(tokenize(text));
+    }
+
+    /**
+     * spaCy's tokens of {@code text}, whitespace tokens included; for callers that need both words and
+     * sentences of the same text ({@link #words(Tokens)}, {@link #sentences(Tokens)}) or token offsets.
+     */
+    public static Tokens tokenize(String text) {
+        return SpacyEnglishTokenizer.english().tokenize(text);
+    }
+
+    /** The non-whitespace token texts of already tokenized text (what {@link #words(String)} returns). */
+    public static List<String> words(Tokens tokens) {
+        List<String> out = new ArrayList<>(tokens.size());
+        for (int i = 0; i < tokens.size(); i++) {
+            // Tokens are either all whitespace (stripped to nothing) or contain none: no strip needed.
+            if (!tokens.isSpace(i)) {
+                out.add(tokens.text(i));
             }
         }
         return out;
@@ -27,13 +40,11 @@ public final class EnglishText {
 
     /** datatrove's {@code split_into_sentences(text)} for English: sentence texts, stripped, empty ones dropped. */
     public static List<String> sentences(String text) {
-        List<String> out = new ArrayList<>();
-        for (String s : text.split("(?<=[.!?])\\s+")) {
-            String t = s.strip();
-            if (!t.isEmpty()) {
-                out.add(t);
-            }
-        }
-        return out;
+        return sentences(tokenize(text));
+    }
+
+    /** The sentences of already tokenized text (what {@link #sentences(String)} returns). */
+    public static List<String> sentences(Tokens tokens) {
+        return Sentencizer.sentences(tokens);
     }
 }

@@ -82,7 +82,8 @@ class JsonlReaderTest {
     void malformedLineFailsWithFileLineAndOffset() throws IOException {
         Path f = TestFiles.write(dir.resolve("bad.jsonl"), "{\"text\":\"ok\"}\n{\"text\": \"broken\n{\"text\":\"ok\"}\n");
         IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
-        assertTrue(e.getMessage().startsWith("bad.jsonl:2 (byte 14): malformed JSON"), e.getMessage());
+        // line 2 starts at byte 14; the string that never ends runs to the end of the line (byte 30)
+        assertEquals("bad.jsonl:2 (byte 30): malformed JSON: unterminated string", e.getMessage());
     }
 
     @Test
@@ -102,7 +103,8 @@ class JsonlReaderTest {
             o.write(bad);
         }
         IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
-        assertTrue(e.getMessage().startsWith("latin1.jsonl:2 (byte 14): invalid UTF-8"), e.getMessage());
+        // 0xe9 (Latin-1 'é') at byte 26 announces a two-byte sequence; byte 27 is the closing quote
+        assertEquals("latin1.jsonl:2 (byte 27): invalid UTF-8 continuation byte 0x22", e.getMessage());
     }
 
     @Test

@@ -1,0 +1,30 @@
+# Sourced by bin/launcher and bin/test: sets JAVA to a JDK >= 21 and exports JAVA_HOME.
+# Order: JAVA_HOME when it is new enough, else the newest JDK under /usr/lib/jvm, /opt, sdkman, PATH.
+
+java_major() { # the feature version of a java binary, or 0
+  local v
+  v=$("$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/{print $2; exit}') || true
+  [[ "$v" =~ ^[0-9]+$ ]] && echo "$v" || echo 0
+}
+
+find_java() {
+  local best="" best_v=0 c v
+  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ] && [ "$(java_major "$JAVA_HOME/bin/java")" -ge 21 ]; then
+    echo "$JAVA_HOME/bin/java"; return
+  fi
+  for c in /usr/lib/jvm/*/bin/java /opt/java/*/bin/java /opt/*/bin/java "$HOME"/.sdkman/candidates/java/*/bin/java \
+           "$(command -v java 2>/dev/null || true)"; do
+    [ -x "$c" ] || continue
+    v=$(java_major "$c")
+    if [ "$v" -gt "$best_v" ]; then best="$c"; best_v="$v"; fi
+  done
+  if [ "$best_v" -lt 21 ]; then
+    echo "sluice: no JDK 21 or newer found (looked at JAVA_HOME, /usr/lib/jvm, /opt, PATH); install one or set JAVA_HOME" >&2
+    return 2
+  fi
+  echo "$best"
+}
+
+JAVA="$(find_java)" || exit 2
+JAVA_HOME="$(cd "$(dirname "$JAVA")/.." && pwd)"
+export JAVA_HOME

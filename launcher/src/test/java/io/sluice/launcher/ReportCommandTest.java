@@ -1,0 +1,125 @@
+package io.sluice.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Runs a small stats job (two stages: measure, merge) through the launcher, then renders the report. */
+class ReportCommandTest {
+    @TempDir
+    Path dir;
+
+    private Path statsFromSmallRun() throws IOException {
+        Path corpus = Path.of(System.getProperty("sluice.shared", "../shared")).resolve("data/corpus");
+        Assumptions.assumeTrue(Files.exists(corpus.resolve("web_dolma_cc.jsonl.zst")), "shared data not present");
+        String yaml = """
+                name: stats-report
+                logging_dir: $ROOT/logs
+                tasks: 2
+                workers: 1
+                stages:
+                  - name: stats
+                    steps:
+                      - read_jsonl: {path: $CORPUS, glob: "web_dolma_cc.jsonl.zst"}
+                      - doc_stats: {output: $ROOT/stats, url_key: metadata.url}
+                      - word_stats: {output: $ROOT/stats, url_key: metadata.url}
+                      - line_stats: {output: $ROOT/stats, url_key: metadata.url}
+                  - name: merge
+                    tasks: 1
+                    steps:
+                      - merge_stats: {input: $ROOT/stats}
+                """.replace("$ROOT", dir.toString()).replace("$CORPUS", corpus.toString());
+        Path job = dir.resolve("job.yaml");
+        Files.writeString(job, yaml);
+        assertEquals(0, Launcher.execute("run", job.toString()));
+        return dir.resolve("stats");
+    }
+
+    @Test
+    void rendersAPageFromAStatsRun() throws IOException {
+        Path stats = statsFromSmallRun();
+        assertTrue(Files.exists(stats.resolve("summary/length/metric.json")));
+        assertEquals(0, new CommandLine(new ReportCommand()).execute(stats.toString()));
+        String html = Files.readString(stats.resolve("report.html"));
+        assertTrue(html.contains("700 documents"), "document count in the header");
+        for (String stat : new String[] {"length", "n_words", "avg_line_length", "stop_word_ratio"}) {
+            assertTrue(html.contains("<figure id=\"" + stat + "\">"), "histogram of " + stat);
+        }
+        assertTrue(html.contains("<th>p50</th><th>p90</th><th>p99</th>"));
+        assertTrue(html.contains("long_line_ratio_chars_10000</a></td><td>700</td>"),
+                "an all-zero metric still counts its 700 documents");
+        assertTrue(html.contains("<h2>Top domains</h2>") && html.contains("<h2>Top suffixes</h2>"));
+        assertTrue(html.contains("<td>com</td>"), "the .com suffix is among the top suffixes");
+        assertTrue(html.split("<svg ").length == 26 + 1, "one inline SVG per metric (7 + 9 + 10)");
+        assertTrue(!html.contains("http://") || html.indexOf("http://") == html.indexOf("http://www.w3.org/2000/svg"),
+                "no external resources");
+
+        Path other = dir.resolve("elsewhere/r.html");
+        assertEquals(0, new CommandLine(new ReportCommand()).execute(stats.toString(), "-o", other.toString()));
+        assertEquals(html, Files.readString(other), "deterministic");
+    }
+
+    @Test
+    void validateChecksTheMergeInput() throws IOException {
+        Path job = dir.resolve("merge-only.yaml");
+        Files.writeString(job, """
+                name: merge-only
+                logging_dir: $ROOT/logs
+                stages:
+                  - name: merge
+                    tasks: 1
+                    steps:
+                      - merge_stats: {input: $ROOT/no-stats-here}
+                """.replace("$ROOT", dir.toString()));
+        assertEquals(2, Launcher.execute("validate", job.toString()));
+    }
+
+    @Test
+    void missingFolderIsAnError() {
+        CommandLine cli = new CommandLine(new ReportCommand());
+        assertTrue(cli.execute(dir.resolve("nope").toString()) != 0);
+    }
+
+    /** The page as a browser draws it: headless Chromium screenshot, checked to be neither blank nor tiny. */
+    @Test
+    @Tag("browser")
+    void headlessChromiumScreenshot() throws Exception {
+        Path chromium = Path.of("/usr/bin/chromium");
+        Assumptions.assumeTrue(Files.isExecutable(chromium), "no /usr/bin/chromium");
+        Path stats = statsFromSmallRun();
+        assertEquals(0, new CommandLine(new ReportCommand()).execute(stats.toString()));
+        String keep = System.getenv("SLUICE_SCREENSHOT"); // set it to keep the PNG for a look
+        Path png = keep != null ? Path.of(keep) : dir.resolve("report.png");
+        Process p = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--hide-scrollbars", "--window-size=1280,2400", "--screenshot=" + png.toAbsolutePath(),
+                stats.resolve("report.html").toUri().toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("chromium.log").toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium finished");
+        assertTrue(Files.size(png) > 10_000, "screenshot written");
+        BufferedImage img = ImageIO.read(png.toFile());
+        assertEquals(1280, img.getWidth());
+        long blue = 0;
+        for (int y = 0; y < img.getHeight(); y += 2) {
+            for (int x = 0; x < img.getWidth(); x += 2) {
+                int rgb = img.getRGB(x, y);
+                int r = (rgb >> 16) & 0xff;
+                int b = rgb & 0xff;
+                if (b > 180 && r < 90) {
+                    blue++;
+                }
+            }
+        }
+        assertTrue(blue > 1000, "histogram bars drawn (" + blue + " bar pixels sampled)");
+    }
+}

@@ -1,0 +1,128 @@
+package io.sluice.filters;
+
+import io.sluice.doc.Document;
+import io.sluice.job.StepArgs;
+import io.sluice.pipeline.Filter;
+import io.sluice.pipeline.Verdict;
+import io.sluice.text.EnglishText;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * C4's line and page rules (Raffel et al. 2020; datatrove's {@code C4QualityFilter}). It REWRITES the
+ * text: only the lines that pass are kept, joined with {@code \n}.
+ *
+ * <p>Per line (Python {@code splitlines()}, each line stripped), in this order: drop the line if a
+ * whitespace-separated word is longer than {@code max_word_length}; remove citation marks
+ * ({@code [1]}, {@code [edit]}, {@code [citation needed]}, not re-stripped); drop the line unless it ends
+ * with {@code . ? ! " '} and not with {@code ...}; drop it with fewer than {@code min_words_per_line}
+ * words (counted before citation removal); drop the DOCUMENT if it contains "lorem ipsum"; drop the line
+ * if it contains "javascript"; drop the DOCUMENT if it contains "{"; drop the line if it contains a
+ * cookie or terms-of-use phrase. Each kept line adds its number of sentences; fewer than
+ * {@code min_num_sentences} drops the document.
+ *
+ * <p>Keys (datatrove's names and defaults): {@code split_paragraph} true (false: the units are
+ * sentences of the whole text instead of lines, joined with a space), {@code remove_citations} true,
+ * {@code filter_no_terminal_punct} true, {@code min_num_sentences} 5, {@code min_words_per_line} 3,
+ * {@code max_word_length} 1000 (-1 turns the last three off), {@code filter_lorem_ipsum} true,
+ * {@code filter_javascript} true, {@code filter_curly_bracket} true, {@code filter_policy} true.
+ *
+ * <p>Reasons: {@code lorem_ipsum}, {@code curly_bracket}, {@code too_few_sentences}. Sentences are
+ * {@link EnglishText#sentences} (datatrove's spaCy sentencizer). No deliberate difference.
+ */
+public final class C4QualityFilter extends Filter {
+    // Python's \d in a str pattern is any Unicode decimal digit
+    private static final Pattern CITATION = Pattern.compile("\\[\\p{Nd}*]|\\[edit]|\\[citation needed]");
+    private static final List<String> POLICY_PHRASES = List.of("terms of use", "privacy policy", "cookie policy",
+            "uses cookies", "use of cookies", "use cookies");
+
+    private final boolean splitParagraph;
+    private final boolean removeCitations;
+    private final boolean filterNoTerminalPunct;
+    private final long minNumSentences;
+    private final long minWordsPerLine;
+    private final long maxWordLength;
+    private final boolean filterLoremIpsum;
+    private final boolean filterJavascript;
+    private final boolean filterCurlyBracket;
+    private final boolean filterPolicy;
+
+    public C4QualityFilter(StepArgs args) {
+        super(args);
+        splitParagraph = args.bool("split_paragraph", true);
+        removeCitations = args.bool("remove_citations", true);
+        filterNoTerminalPunct = args.bool("filter_no_terminal_punct", true);
+        minNumSentences = args.integer("min_num_sentences", 5);
+        minWordsPerLine = args.integer("min_words_per_line", 3);
+        maxWordLength = args.integer("max_word_length", 1000);
+        filterLoremIpsum = args.bool("filter_lorem_ipsum", true);
+        filterJavascript = args.bool("filter_javascript", true);
+        filterCurlyBracket = args.bool("filter_curly_bracket", true);
+        filterPolicy = args.bool("filter_policy", true);
+    }
+
+    @Override
+    public Verdict filter(Document doc) {
+        List<String> units = splitParagraph ? PythonText.splitLines(doc.text()) : EnglishText.sentences(doc.text());
+        long sentences = 0;
+        StringBuilder kept = new StringBuilder();
+        int keptLines = 0;
+        for (String unit : units) {
+            String line = PythonText.strip(unit);
+            if (maxWordLength != -1 && PythonText.longestWord(line) > maxWordLength) {
+                continue;
+            }
+            if (removeCitations && line.indexOf('[') >= 0) {
+                line = CITATION.matcher(line).replaceAll("");
+            }
+            if (filterNoTerminalPunct && (!endsWithEndPunctuation(line) || line.endsWith("..."))) {
+                continue;
+            }
+            // words are counted before the citations were removed, as datatrove does
+            if (PythonText.countWords(unit) < minWordsPerLine) {
+                continue;
+            }
+            String lower = line.toLowerCase(Locale.ROOT);
+            if (filterLoremIpsum && lower.contains("lorem ipsum")) {
+                return Verdict.drop("lorem_ipsum");
+            }
+            if (filterJavascript && lower.contains("javascript")) {
+                continue;
+            }
+            if (filterCurlyBracket && line.indexOf('{') >= 0) {
+                return Verdict.drop("curly_bracket");
+            }
+            if (filterPolicy && containsPolicyPhrase(lower)) {
+                continue;
+            }
+            sentences += splitParagraph ? EnglishText.sentences(line).size() : 1;
+            if (keptLines++ > 0) {
+                kept.append(splitParagraph ? '\n' : ' ');
+            }
+            kept.append(line);
+        }
+        if (sentences < minNumSentences) {
+            return Verdict.drop("too_few_sentences");
+        }
+        doc.setText(PythonText.strip(kept.toString()));
+        return Verdict.KEEP;
+    }
+
+    private static boolean endsWithEndPunctuation(String line) {
+        if (line.isEmpty()) {
+            return false;
+        }
+        char c = line.charAt(line.length() - 1);
+        return c == '.' || c == '?' || c == '!' || c == '"' || c == '\'';
+    }
+
+    private static boolean containsPolicyPhrase(String lower) {
+        for (String p : POLICY_PHRASES) {
+            if (lower.contains(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

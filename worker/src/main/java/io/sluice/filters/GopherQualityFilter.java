@@ -1,0 +1,152 @@
+package io.sluice.filters;
+
+import io.sluice.doc.Document;
+import io.sluice.job.StepArgs;
+import io.sluice.pipeline.Filter;
+import io.sluice.pipeline.Verdict;
+import io.sluice.text.EnglishText;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Gopher's quality rules (Rae et al. 2021, datatrove's {@code GopherQualityFilter}): document length in
+ * words, mean word length, '#' and ellipsis per word, bullet and ellipsis lines, words with letters,
+ * stop words. Checks run in datatrove's order and the first failing one is the reason.
+ *
+ * <p>Keys (datatrove's names and defaults; {@code null} turns a check off): {@code min_doc_words} 50,
+ * {@code max_doc_words} 100000, {@code min_avg_word_length} 3, {@code max_avg_word_length} 10,
+ * {@code max_symbol_word_ratio} 0.1, {@code max_bullet_lines_ratio} 0.9, {@code max_ellipsis_lines_ratio}
+ * 0.3, {@code max_non_alpha_words_ratio} 0.8, {@code min_stop_words} 2, {@code stop_words}
+ * [the, be, to, of, and, that, have, with].
+ *
+ * <p>Reasons: {@code gopher_short_doc}, {@code gopher_long_doc}, {@code gopher_below_avg_threshold},
+ * {@code gopher_above_avg_threshold}, {@code gopher_too_many_hashes}, {@code gopher_too_many_ellipsis},
+ * {@code gopher_too_many_bullets}, {@code gopher_too_many_end_ellipsis}, {@code gopher_below_alpha_threshold},
+ * {@code gopher_enough_stop_words} (which means NOT enough stop words).
+ *
+ * <p>Words are {@link EnglishText#words} (datatrove's spaCy tokens). Deliberate difference: where
+ * datatrove would divide by zero (only reachable with {@code min_doc_words} off and a text without tokens or lines) the ratio is 0.
+ */
+public final class GopherQualityFilter extends Filter {
+    static final List<String> STOP_WORDS = List.of("the", "be", "to", "of", "and", "that", "have", "with");
+
+    private final Long minDocWords;
+    private final Long maxDocWords;
+    private final Double minAvgWordLength;
+    private final Double maxAvgWordLength;
+    private final Double maxSymbolWordRatio;
+    private final Double maxBulletLinesRatio;
+    private final Double maxEllipsisLinesRatio;
+    private final Double maxNonAlphaWordsRatio;
+    private final Long minStopWords;
+    private final Set<String> stopWords;
+
+    public GopherQualityFilter(StepArgs args) {
+        super(args);
+        minDocWords = Thresholds.integer(args, "min_doc_words", 50);
+        maxDocWords = Thresholds.integer(args, "max_doc_words", 100_000);
+        minAvgWordLength = Thresholds.number(args, "min_avg_word_length", 3);
+        maxAvgWordLength = Thresholds.number(args, "max_avg_word_length", 10);
+        maxSymbolWordRatio = Thresholds.number(args, "max_symbol_word_ratio", 0.1);
+        maxBulletLinesRatio = Thresholds.number(args, "max_bullet_lines_ratio", 0.9);
+        maxEllipsisLinesRatio = Thresholds.number(args, "max_ellipsis_lines_ratio", 0.3);
+        maxNonAlphaWordsRatio = Thresholds.number(args, "max_non_alpha_words_ratio", 0.8);
+        minStopWords = Thresholds.integer(args, "min_stop_words", 2);
+        stopWords = Set.copyOf(args.strings("stop_words", STOP_WORDS));
+    }
+
+    @Override
+    public Verdict filter(Document doc) {
+        String text = doc.text();
+        List<String> words = Words.of(text);
+        int nWords = words.size();
+
+        // "non-symbol" words: tokens with at least one character outside datatrove's PUNCTUATION_SET
+        long nonSymbolWords = 0;
+        long nonSymbolChars = 0;
+        for (String w : words) {
+            if (!Punctuation.isSymbolToken(w)) {
+                nonSymbolWords++;
+                nonSymbolChars += PythonText.len(w);
+            }
+        }
+        if (minDocWords != null && nonSymbolWords < minDocWords) {
+            return Verdict.drop("gopher_short_doc");
+        }
+        if (maxDocWords != null && nonSymbolWords > maxDocWords) {
+            return Verdict.drop("gopher_long_doc");
+        }
+
+        // numpy's mean of integers: exact sum, one division; NaN (no words) fails no test
+        double avgWordLength = nonSymbolWords == 0 ? Double.NaN : (double) nonSymbolChars / nonSymbolWords;
+        if (minAvgWordLength != null && avgWordLength < minAvgWordLength) {
+            return Verdict.drop("gopher_below_avg_threshold");
+        }
+        if (maxAvgWordLength != null && avgWordLength > maxAvgWordLength) {
+            return Verdict.drop("gopher_above_avg_threshold");
+        }
+
+        // '#' and ellipses per token (all tokens, symbols included)
+        if (maxSymbolWordRatio != null) {
+            if (Thresholds.ratio(PythonText.count(text, '#'), nWords) > maxSymbolWordRatio) {
+                return Verdict.drop("gopher_too_many_hashes");
+            }
+            int ellipses = PythonText.count(text, "...") + PythonText.count(text, '\u2026');
+            if (Thresholds.ratio(ellipses, nWords) > maxSymbolWordRatio) {
+                return Verdict.drop("gopher_too_many_ellipsis");
+            }
+        }
+
+        List<String> lines = PythonText.splitLines(text);
+        if (maxBulletLinesRatio != null) {
+            int bullets = 0;
+            for (String line : lines) {
+                String s = PythonText.lstrip(line);
+                if (s.startsWith("\u2022") || s.startsWith("-")) {
+                    bullets++;
+                }
+            }
+            if (Thresholds.ratio(bullets, lines.size()) > maxBulletLinesRatio) {
+                return Verdict.drop("gopher_too_many_bullets");
+            }
+        }
+        if (maxEllipsisLinesRatio != null) {
+            int endEllipsis = 0;
+            for (String line : lines) {
+                String s = PythonText.rstrip(line);
+                if (s.endsWith("...") || s.endsWith("\u2026")) {
+                    endEllipsis++;
+                }
+            }
+            if (Thresholds.ratio(endEllipsis, lines.size()) > maxEllipsisLinesRatio) {
+                return Verdict.drop("gopher_too_many_end_ellipsis");
+            }
+        }
+
+        if (maxNonAlphaWordsRatio != null) {
+            int withLetter = 0;
+            for (String w : words) {
+                if (PythonText.hasLetter(w)) {
+                    withLetter++;
+                }
+            }
+            if (Thresholds.ratio(withLetter, nWords) < maxNonAlphaWordsRatio) {
+                return Verdict.drop("gopher_below_alpha_threshold");
+            }
+        }
+
+        if (minStopWords != null) {
+            Set<String> found = new HashSet<>();
+            for (String w : words) {
+                if (stopWords.contains(w) && found.add(w) && found.size() >= minStopWords) {
+                    break;
+                }
+            }
+            if (found.size() < minStopWords) {
+                return Verdict.drop("gopher_enough_stop_words");
+            }
+        }
+        return Verdict.KEEP;
+    }
+}

@@ -1,0 +1,206 @@
+package io.sluice.filters;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Word n-grams of one document compared as the strings datatrove builds ({@code sep.join(words[i:i+n])})
+ * without building them: an n-gram is a window of the word list, hashed by a polynomial hash of its
+ * joined characters and, when hashes match, compared character by character. So two windows are equal
+ * exactly when their joined strings are, even with no separator, where {@code "ab"+"c"} equals
+ * {@code "a"+"bc"}. Windows live in an open-addressing table of ints: no object per n-gram.
+ */
+final class NGrams {
+    private static final long P = 1_000_003L;
+
+    private final List<String> words;
+    private final String sep;
+    private final long[] wordHash;
+    private final long[] wordPow;
+    /** charStart[i]: UTF-16 length of words 0..i-1 (without separators); code points likewise. */
+    private final long[] charStart;
+    private final long[] codePointStart;
+    private final long sepHash;
+    private final long sepPow;
+
+    NGrams(List<String> words, String sep) {
+        this.words = words;
+        this.sep = sep;
+        int n = words.size();
+        wordHash = new long[n];
+        wordPow = new long[n];
+        charStart = new long[n + 1];
+        codePointStart = new long[n + 1];
+        for (int i = 0; i < n; i++) {
+            String w = words.get(i);
+            long h = 0;
+            long p = 1;
+            for (int k = 0; k < w.length(); k++) {
+                h = h * P + w.charAt(k);
+                p *= P;
+            }
+            wordHash[i] = h;
+            wordPow[i] = p;
+            charStart[i + 1] = charStart[i] + w.length();
+            codePointStart[i + 1] = codePointStart[i] + PythonText.len(w);
+        }
+        long h = 0;
+        long p = 1;
+        for (int k = 0; k < sep.length(); k++) {
+            h = h * P + sep.charAt(k);
+            p *= P;
+        }
+        sepHash = h;
+        sepPow = p;
+    }
+
+    /** Python {@code len} of the joined n-gram starting at word {@code start}. */
+    long codePoints(int start, int n) {
+        return codePointStart[start + n] - codePointStart[start] + (long) (n - 1) * PythonText.len(sep);
+    }
+
+    private long chars(int start, int n) {
+        return charStart[start + n] - charStart[start] + (long) (n - 1) * sep.length();
+    }
+
+    private long hash(int start, int n) {
+        long h = wordHash[start];
+        for (int i = start + 1; i < start + n; i++) {
+            h = (h * sepPow + sepHash) * wordPow[i] + wordHash[i];
+        }
+        return h;
+    }
+
+    /** True when the joined strings of windows a and b (both n words) are equal. */
+    private boolean same(int a, int b, int n) {
+        if (a == b) {
+            return true;
+        }
+        long len = chars(a, n);
+        if (len != chars(b, n)) {
+            return false;
+        }
+        Cursor ca = new Cursor(a, n);
+        Cursor cb = new Cursor(b, n);
+        for (long k = 0; k < len; k++) {
+            if (ca.next() != cb.next()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Walks one window's joined string. */
+    private final class Cursor {
+        private int word;
+        private final int end;
+        private String part;
+        private int pos;
+        private boolean inSep;
+
+        Cursor(int start, int n) {
+            word = start;
+            end = start + n;
+            part = words.get(word);
+        }
+
+        char next() {
+            while (pos >= part.length()) {
+                if (!inSep && word + 1 < end) {
+                    inSep = true;
+                    part = sep;
+                } else {
+                    inSep = false;
+                    word++;
+                    part = words.get(word);
+                }
+                pos = 0;
+            }
+            return part.charAt(pos++);
+        }
+    }
+
+    /** An open-addressing set of windows of one size n; each slot remembers a count. */
+    private final class WindowTable {
+        final int n;
+        final int[] start;
+        final long[] hashes;
+        final int[] counts;
+        final int mask;
+
+        WindowTable(int n, int expected) {
+            this.n = n;
+            int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
+            start = new int[cap];
+            Arrays.fill(start, -1);
+            hashes = new long[cap];
+            counts = new int[cap];
+            mask = cap - 1;
+        }
+
+        /** The slot of the window equal to window {@code i}, inserting it when new. */
+        int slot(int i) {
+            long h = hash(i, n);
+            long m = h * 0x9E3779B97F4A7C15L;
+            int s = (int) (m ^ (m >>> 32)) & mask;
+            while (start[s] != -1) {
+                if (hashes[s] == h && same(start[s], i, n)) {
+                    return s;
+                }
+                s = (s + 1) & mask;
+            }
+            start[s] = i;
+            hashes[s] = h;
+            return s;
+        }
+    }
+
+    /**
+     * datatrove's {@code find_top_duplicate}: code-point length of the most frequent n-gram times its
+     * count; ties in count go to the n-gram seen first ({@code Counter.most_common(1)}). 0 when there is
+     * no n-gram.
+     */
+    long topDuplicateChars(int n) {
+        int windows = words.size() - n + 1;
+        if (windows <= 0) {
+            return 0;
+        }
+        WindowTable table = new WindowTable(n, windows);
+        int bestCount = 0;
+        int bestFirst = Integer.MAX_VALUE;
+        for (int i = 0; i < windows; i++) {
+            int s = table.slot(i);
+            int c = ++table.counts[s];
+            int first = table.start[s];
+            if (c > bestCount || (c == bestCount && first < bestFirst)) {
+                bestCount = c;
+                bestFirst = first;
+            }
+        }
+        return codePoints(bestFirst, n) * bestCount;
+    }
+
+    /**
+     * datatrove's {@code find_all_duplicate}: a greedy scan that adds an n-gram's length each time it
+     * was seen before and then jumps {@code n} words ahead.
+     */
+    long allDuplicateChars(int n) {
+        int windows = words.size() - n + 1;
+        if (windows <= 0) {
+            return 0;
+        }
+        WindowTable table = new WindowTable(n, windows);
+        long repeated = 0;
+        int i = 0;
+        while (i < windows) {
+            int s = table.slot(i);
+            if (table.start[s] != i) {
+                repeated += codePoints(i, n);
+                i += n;
+            } else {
+                i++;
+            }
+        }
+        return repeated;
+    }
+}

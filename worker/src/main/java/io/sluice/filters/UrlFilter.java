@@ -1,0 +1,152 @@
+package io.sluice.filters;
+
+import io.sluice.doc.Document;
+import io.sluice.job.StepArgs;
+import io.sluice.pipeline.Filter;
+import io.sluice.pipeline.Verdict;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Drops documents by their URL (datatrove's {@code URLFilter}) with lists the job gives: in this order,
+ * the registered domain ({@code domain}) or the full host name ({@code subdomain}) is in
+ * {@code banned_domains}; the URL is in {@code banned_urls} ({@code url}); a banned word is one of the
+ * URL's alphanumeric runs ({@code hard_blacklisted}); at least {@code soft_word_threshold} soft-banned
+ * words are ({@code soft_blacklisted}); a banned subword occurs in the URL reduced to lower-case
+ * letters and digits ({@code blacklisted_subword}).
+ *
+ * <p>Keys: {@code banned_domains}, {@code banned_urls}, {@code banned_words}, {@code banned_subwords},
+ * {@code soft_banned_words} (lists), each also as {@code <key>_file} (a text file, one entry a line,
+ * lines starting with '#' ignored; both are used when both are given); {@code soft_word_threshold} 2;
+ * {@code url_key} {@code metadata.url} (a dotted path into the metadata).
+ *
+ * <p>As in datatrove, domains and URLs are compared as given (trimmed), words are normalised (letters
+ * and digits only, lower case) while the URL's words keep their case. Registered domains come from the
+ * Public Suffix List the JDK ships ({@link PublicSuffixes}). Deliberate differences: datatrove's bundled
+ * adult-site lists are not included (pass your own); a document without a URL is dropped with reason
+ * {@code missing_url} instead of failing the task.
+ */
+public final class UrlFilter extends Filter {
+    private static final Pattern NON_ALNUM = Pattern.compile("[^a-zA-Z0-9]+");
+
+    private final Set<String> bannedDomains;
+    private final Set<String> bannedUrls;
+    private final Set<String> bannedWords;
+    private final Set<String> bannedSubwords;
+    private final Set<String> softBannedWords;
+    private final long softWordThreshold;
+    private final List<String> urlPath;
+
+    public UrlFilter(StepArgs args) {
+        super(args);
+        bannedDomains = list(args, "banned_domains", false);
+        bannedUrls = list(args, "banned_urls", false);
+        bannedWords = list(args, "banned_words", true);
+        bannedSubwords = list(args, "banned_subwords", true);
+        softBannedWords = list(args, "soft_banned_words", true);
+        softWordThreshold = args.integer("soft_word_threshold", 2);
+        String key = args.string("url_key", "metadata.url");
+        String path = key.startsWith("metadata.") ? key.substring("metadata.".length()) : key;
+        if (path.isEmpty()) {
+            throw args.error("url_key", "must name a metadata key, e.g. metadata.url");
+        }
+        urlPath = List.of(path.split("\\."));
+    }
+
+    /** datatrove's {@code normalize}: letters and digits only, lower case. */
+    static String normalize(String s) {
+        return NON_ALNUM.matcher(s).replaceAll("").toLowerCase(Locale.ROOT);
+    }
+
+    private static Set<String> list(StepArgs args, String key, boolean normalize) {
+        Set<String> out = new HashSet<>();
+        for (String entry : args.strings(key, List.of())) {
+            add(out, entry, normalize);
+        }
+        String file = args.string(key + "_file", null);
+        if (file != null) {
+            try {
+                for (String line : Files.readAllLines(Path.of(file), StandardCharsets.UTF_8)) {
+                    if (!line.startsWith("#")) {
+                        add(out, line, normalize);
+                    }
+                }
+            } catch (IOException e) {
+                throw args.error(key + "_file", "cannot be read: " + e);
+            }
+        }
+        return out;
+    }
+
+    private static void add(Set<String> out, String entry, boolean normalize) {
+        String v = normalize ? normalize(entry) : entry.strip();
+        if (!v.isEmpty()) {
+            out.add(v);
+        }
+    }
+
+    private String url(Document doc) {
+        Object node = doc.metadata();
+        for (String part : urlPath) {
+            if (!(node instanceof Map<?, ?> m)) {
+                return null;
+            }
+            node = m.get(part);
+        }
+        return node == null ? null : node.toString();
+    }
+
+    @Override
+    public Verdict filter(Document doc) {
+        String url = url(doc);
+        if (url == null || url.isEmpty()) {
+            return Verdict.drop("missing_url");
+        }
+        if (!bannedDomains.isEmpty()) {
+            PublicSuffixes.Host host = PublicSuffixes.get().host(url);
+            if (!host.registeredDomain().isEmpty() && bannedDomains.contains(host.registeredDomain())) {
+                return Verdict.drop("domain");
+            }
+            if (!host.fqdn().isEmpty() && bannedDomains.contains(host.fqdn())) {
+                return Verdict.drop("subdomain");
+            }
+        }
+        if (bannedUrls.contains(url)) {
+            return Verdict.drop("url");
+        }
+        if (!bannedWords.isEmpty() || !softBannedWords.isEmpty()) {
+            Set<String> urlWords = new HashSet<>(List.of(NON_ALNUM.split(url)));
+            for (String w : bannedWords) {
+                if (urlWords.contains(w)) {
+                    return Verdict.drop("hard_blacklisted");
+                }
+            }
+            int soft = 0;
+            for (String w : softBannedWords) {
+                if (urlWords.contains(w)) {
+                    soft++;
+                }
+            }
+            if (!softBannedWords.isEmpty() && soft >= softWordThreshold) {
+                return Verdict.drop("soft_blacklisted");
+            }
+        }
+        if (!bannedSubwords.isEmpty()) {
+            String normalized = normalize(url);
+            for (String w : bannedSubwords) {
+                if (normalized.contains(w)) {
+                    return Verdict.drop("blacklisted_subword");
+                }
+            }
+        }
+        return Verdict.KEEP;
+    }
+}

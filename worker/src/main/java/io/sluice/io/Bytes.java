@@ -1,0 +1,22 @@
+package io.sluice.io;
+
+import io.sluice.simd.ByteScanKernel;
+import io.sluice.simd.Kernels;
+
+/** The read path's byte scans, through the kernel chosen once for this JVM (Vector API or SWAR). */
+public final class Bytes {
+    private static final ByteScanKernel KERNEL = Kernels.byteScan();
+
+    private Bytes() {
+    }
+
+    /** Index of the first {@code '\n'} in [from, to), or -1. */
+    public static int indexOfNewline(byte[] b, int from, int to) {
+        return KERNEL.indexOfNewline(b, from, to);
+    }
+
+    /** Index of the first quote, backslash, control or non-ASCII byte in [from, to), or {@code to}. */
+    public static int indexOfStringSpecial(byte[] b, int from, int to) {
+        return KERNEL.indexOfStringSpecial(b, from, to);
+    }
+}

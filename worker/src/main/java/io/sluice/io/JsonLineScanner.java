@@ -1,0 +1,346 @@
+package io.sluice.io;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Finds the top-level fields of one JSON-object line without decoding it: where the text value and
+ * the id value are, so a document can be made from the line's bytes and its text decoded only when
+ * a step asks for it. While scanning it checks what a JSON parser would reject — structure,
+ * unterminated strings, control characters in strings, invalid UTF-8 — and reports the first problem
+ * with its byte position. Numbers and literals are checked for their characters only.
+ *
+ * <p>One scanner per reader; {@link #scan} overwrites the previous line's results.
+ */
+public final class JsonLineScanner {
+    private final byte[] textKey;
+    private final byte[] idKey;
+
+    // results of the last scan
+    public int textStart = -1;
+    public int textEnd;
+    public boolean textEscaped;
+    public boolean textIsString;
+    public boolean textPresent;
+    public int idStart = -1;
+    public int idEnd;
+    public boolean idEscaped;
+    public boolean idIsString;
+    public String error;
+    public int errorPos;
+
+    private byte[] b;
+    private int end;
+    private boolean lastStringEscaped;
+
+    public JsonLineScanner(String textKey, String idKey) {
+        this.textKey = textKey.getBytes(StandardCharsets.UTF_8);
+        this.idKey = idKey.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Scans {@code b[off, off + len)}; false with {@link #error} set when the line is not a valid JSON object. */
+    public boolean scan(byte[] b, int off, int len) {
+        this.b = b;
+        this.end = off + len;
+        textStart = idStart = -1;
+        textPresent = textIsString = textEscaped = idIsString = idEscaped = false;
+        error = null;
+        int p = skipWs(off);
+        if (p >= end || b[p] != '{') {
+            return fail("line is not a JSON object", p);
+        }
+        p = skipWs(p + 1);
+        if (p < end && b[p] == '}') {
+            return trailing(p + 1);
+        }
+        while (true) {
+            if (p >= end || b[p] != '"') {
+                return fail("expected a field name", p);
+            }
+            int keyStart = p + 1;
+            p = string(p);
+            if (p < 0) {
+                return false;
+            }
+            int keyEnd = p - 1;
+            boolean keyEscaped = lastStringEscaped;
+            p = skipWs(p);
+            if (p >= end || b[p] != ':') {
+                return fail("expected ':' after a field name", p);
+            }
+            p = skipWs(p + 1);
+            int valueStart = p;
+            boolean isString = p < end && b[p] == '"';
+            p = value(p);
+            if (p < 0) {
+                return false;
+            }
+            if (!keyEscaped && keyIs(textKey, keyStart, keyEnd)) {
+                textPresent = true;
+                textIsString = isString;
+                textStart = isString ? valueStart + 1 : valueStart;
+                textEnd = isString ? p - 1 : p;
+                textEscaped = isString && lastStringEscaped;
+            } else if (!keyEscaped && keyIs(idKey, keyStart, keyEnd)) {
+                idIsString = isString;
+                idStart = isString ? valueStart + 1 : valueStart;
+                idEnd = isString ? p - 1 : p;
+                idEscaped = isString && lastStringEscaped;
+            }
+            p = skipWs(p);
+            if (p < end && b[p] == ',') {
+                p = skipWs(p + 1);
+            } else if (p < end && b[p] == '}') {
+                return trailing(p + 1);
+            } else {
+                return fail("expected ',' or '}'", p);
+            }
+        }
+    }
+
+    private boolean trailing(int p) {
+        p = skipWs(p);
+        return p == end || fail("trailing data after the JSON object", p);
+    }
+
+    private boolean keyIs(byte[] key, int s, int e) {
+        if (e - s != key.length) {
+            return false;
+        }
+        for (int i = 0; i < key.length; i++) {
+            if (b[s + i] != key[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int skipWs(int p) {
+        while (p < end) {
+            byte c = b[p];
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+                break;
+            }
+            p++;
+        }
+        return p;
+    }
+
+    /** Skips one value starting at p; returns the position after it, or -1 after {@link #fail}. */
+    private int value(int p) {
+        if (p >= end) {
+            failAt("expected a value", p);
+            return -1;
+        }
+        byte c = b[p];
+        if (c == '"') {
+            return string(p);
+        }
+        if (c == '{' || c == '[') {
+            return nested(p);
+        }
+        int s = p;
+        while (p < end) {
+            c = b[p];
+            if (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+                break;
+            }
+            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+                    || (c >= 'a' && c <= 'z'))) {
+                failAt("unexpected character '" + (char) c + "'", p);
+                return -1;
+            }
+            p++;
+        }
+        if (p == s) {
+            failAt("expected a value", p);
+            return -1;
+        }
+        byte first = b[s];
+        if (first >= 'a' && first <= 'z' && !literal(s, p)) {
+            failAt("unknown literal", s);
+            return -1;
+        }
+        return p;
+    }
+
+    private boolean literal(int s, int e) {
+        String w = new String(b, s, e - s, StandardCharsets.US_ASCII);
+        return w.equals("true") || w.equals("false") || w.equals("null");
+    }
+
+    /** Skips an object or array, with its strings, by counting brackets. */
+    private int nested(int p) {
+        int depth = 0;
+        while (p < end) {
+            byte c = b[p];
+            if (c == '"') {
+                p = string(p);
+                if (p < 0) {
+                    return -1;
+                }
+                continue;
+            }
+            if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                if (--depth == 0) {
+                    return p + 1;
+                }
+            }
+            p++;
+        }
+        failAt("unterminated object or array", p);
+        return -1;
+    }
+
+    /** Skips a string starting at the quote at p; returns the position after the closing quote. */
+    private int string(int p) {
+        lastStringEscaped = false;
+        p++;
+        while (true) {
+            p = Bytes.indexOfStringSpecial(b, p, end);
+            if (p >= end) {
+                failAt("unterminated string", p);
+                return -1;
+            }
+            int c = b[p];
+            if (c == '"') {
+                return p + 1;
+            }
+            if (c == '\\') {
+                lastStringEscaped = true;
+                p = escape(p);
+                if (p < 0) {
+                    return -1;
+                }
+                continue;
+            }
+            if (c >= 0) {
+                failAt("control character 0x" + Integer.toHexString(c) + " in a string", p);
+                return -1;
+            }
+            int n = utf8Length(p);
+            if (n < 0) {
+                return -1;
+            }
+            p += n;
+        }
+    }
+
+    /** Checks the escape at p (a backslash); returns the position after it. */
+    private int escape(int p) {
+        if (p + 1 >= end) {
+            failAt("unterminated string", end);
+            return -1;
+        }
+        switch (b[p + 1]) {
+            case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> {
+                return p + 2;
+            }
+            case 'u' -> {
+                for (int i = p + 2; i < p + 6; i++) {
+                    if (i >= end || Character.digit(b[i], 16) < 0) {
+                        failAt("invalid \\u escape", p);
+                        return -1;
+                    }
+                }
+                return p + 6;
+            }
+            default -> {
+                failAt("invalid escape", p);
+                return -1;
+            }
+        }
+    }
+
+    /** Checks one multi-byte UTF-8 sequence at p; its length, or -1 with {@link #error} set. */
+    private int utf8Length(int p) {
+        int c = b[p] & 0xff;
+        int n;
+        int min;
+        if (c >= 0xc2 && c <= 0xdf) {
+            n = 2;
+            min = 0x80;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            n = 3;
+            min = 0x800;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 4;
+            min = 0x10000;
+        } else {
+            failAt("invalid UTF-8 start byte 0x" + Integer.toHexString(c), p);
+            return -1;
+        }
+        if (p + n > end) {
+            failAt("invalid UTF-8: truncated sequence", p);
+            return -1;
+        }
+        int cp = c & (0xff >> (n + 1));
+        for (int i = 1; i < n; i++) {
+            int cc = b[p + i] & 0xff;
+            if ((cc & 0xc0) != 0x80) {
+                failAt("invalid UTF-8 continuation byte 0x" + Integer.toHexString(cc), p + i);
+                return -1;
+            }
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+            failAt("invalid UTF-8 sequence (overlong or surrogate)", p);
+            return -1;
+        }
+        return n;
+    }
+
+    private boolean fail(String msg, int pos) {
+        failAt(msg, pos);
+        return false;
+    }
+
+    private void failAt(String msg, int pos) {
+        if (error == null) {
+            error = msg;
+            errorPos = pos;
+        }
+    }
+
+    /** Decodes a JSON string body (between the quotes) to a Java string. */
+    public static String decode(byte[] b, int start, int end, boolean escaped) {
+        if (!escaped) {
+            return new String(b, start, end - start, StandardCharsets.UTF_8);
+        }
+        StringBuilder sb = new StringBuilder(end - start);
+        int p = start;
+        while (p < end) {
+            int q = p;
+            while (q < end && b[q] != '\\') {
+                q++;
+            }
+            if (q > p) {
+                sb.append(new String(b, p, q - p, StandardCharsets.UTF_8));
+            }
+            if (q >= end) {
+                break;
+            }
+            char e = (char) b[q + 1];
+            switch (e) {
+                case '"', '\\', '/' -> sb.append(e);
+                case 'b' -> sb.append('\b');
+                case 'f' -> sb.append('\f');
+                case 'n' -> sb.append('\n');
+                case 'r' -> sb.append('\r');
+                case 't' -> sb.append('\t');
+                case 'u' -> {
+                    if (q + 6 > end) {
+                        throw new IllegalArgumentException("truncated \\u escape");
+                    }
+                    sb.append((char) Integer.parseInt(new String(b, q + 2, 4, StandardCharsets.US_ASCII), 16));
+                    p = q + 6;
+                    continue;
+                }
+                default -> throw new IllegalArgumentException("invalid escape '\\" + e + "'");
+            }
+            p = q + 2;
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,199 @@
+package io.sluice.stats;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.doc.Document;
+import io.sluice.io.AtomicFile;
+import io.sluice.job.StepArgs;
+import io.sluice.pipeline.DocumentSink;
+import io.sluice.pipeline.Step;
+import io.sluice.pipeline.StepContext;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Step {@code merge_stats} (datatrove's {@code StatsMerger}): sums the per-rank files
+ * {@code NNNNN.json} of every leaf folder {@code <input>/<group>/<stat>/} into {@code metric.json}
+ * under the same relative folder of the output, and the per-rank quantile sketches into
+ * {@code quantiles.json} (which also states p50, p90 and p99). The fqdn and suffix groups keep their
+ * {@code top_k} most frequent keys. Folders are shared out over ranks as {@code folders[rank::world_size]}
+ * of the sorted folder list, so any number of ranks can merge. Work happens in {@code finish}; documents,
+ * if the stage has any, pass through.
+ *
+ * <p>Keys: {@code input} (required), {@code output} (default: input), {@code remove_input} (false: delete
+ * the per-rank files once the merged file is committed), {@code top_k} (100000).
+ */
+public final class MergeStats implements Step {
+    public static final String MERGED_NAME = "metric.json";
+    public static final String MERGED_QUANTILES = "quantiles.json";
+    private static final Pattern RANK_FILE = Pattern.compile("\\d{5}\\.json");
+    private static final Pattern RANK_SKETCH = Pattern.compile("\\d{5}" + Pattern.quote(StatsStep.SKETCH_SUFFIX));
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(JsonParser.Feature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private final Path input;
+    private final Path output;
+    private final boolean removeInput;
+    private final int topK;
+    private StepContext ctx;
+
+    public MergeStats(StepArgs args) {
+        input = Path.of(args.requireString("input"));
+        output = Path.of(args.string("output", input.toString()));
+        removeInput = args.bool("remove_input", false);
+        long k = args.integer("top_k", MetricStatsDict.DEFAULT_TOP_K);
+        if (k < 1 || k > Integer.MAX_VALUE) {
+            throw args.error("top_k", "must be a positive integer, got " + k);
+        }
+        topK = (int) k;
+    }
+
+    public Path input() {
+        return input;
+    }
+
+    public Path output() {
+        return output;
+    }
+
+    @Override
+    public void open(StepContext context) {
+        ctx = context;
+    }
+
+    @Override
+    public void process(Document doc, DocumentSink next) throws IOException {
+        next.accept(doc);
+    }
+
+    @Override
+    public void finish(DocumentSink next) throws IOException {
+        List<String> folders = leafFolders(input);
+        int merged = 0;
+        for (int i = ctx.rank(); i < folders.size(); i += ctx.worldSize()) {
+            if (mergeFolder(folders.get(i))) {
+                merged++;
+            }
+        }
+        ctx.stats().add("folders_merged", merged);
+        ctx.log().info("merged " + merged + " stat folders of " + folders.size() + " under " + input);
+    }
+
+    /** Relative paths of the folders that hold files and no sub-folders, sorted as strings. */
+    static List<String> leafFolders(Path root) throws IOException {
+        List<String> out = new ArrayList<>();
+        if (!Files.isDirectory(root)) {
+            throw new IOException("stats input folder does not exist: " + root);
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path dir : (Iterable<Path>) walk.filter(Files::isDirectory)::iterator) {
+                boolean hasSub;
+                boolean hasFile;
+                try (Stream<Path> children = Files.list(dir)) {
+                    List<Path> list = children.toList();
+                    hasSub = list.stream().anyMatch(Files::isDirectory);
+                    hasFile = list.stream().anyMatch(Files::isRegularFile);
+                }
+                if (!hasSub && hasFile) {
+                    out.add(root.relativize(dir).toString().replace('\\', '/'));
+                }
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /** Merges one folder; false when it holds no per-rank files (e.g. already merged with remove_input). */
+    private boolean mergeFolder(String folder) throws IOException {
+        Path dir = input.resolve(folder);
+        List<Path> rankFiles = list(dir, RANK_FILE);
+        if (rankFiles.isEmpty()) {
+            return false;
+        }
+        MetricStatsDict stat = new MetricStatsDict();
+        for (Path file : rankFiles) {
+            stat.merge(readDict(file));
+        }
+        String group = Path.of(folder).getParent() == null ? "" : Path.of(folder).getParent().getFileName().toString();
+        if (group.equals("fqdn") || group.equals("suffix")) {
+            stat = stat.select(stat.topKeys(topK));
+        }
+        Path outDir = output.resolve(folder);
+        AtomicFile.write(outDir.resolve(MERGED_NAME), stat.toJson().getBytes(StandardCharsets.UTF_8));
+
+        List<Path> sketchFiles = list(dir, RANK_SKETCH);
+        if (!sketchFiles.isEmpty()) {
+            QuantileSketch sketch = new QuantileSketch();
+            for (Path file : sketchFiles) {
+                sketch.merge(readSketch(file));
+            }
+            AtomicFile.write(outDir.resolve(MERGED_QUANTILES), quantilesJson(sketch).getBytes(StandardCharsets.UTF_8));
+        }
+        if (removeInput) {
+            for (Path f : rankFiles) {
+                Files.deleteIfExists(f);
+            }
+            for (Path f : sketchFiles) {
+                Files.deleteIfExists(f);
+            }
+        }
+        return true;
+    }
+
+    /** The merged sketch, preceded by its p50, p90 and p99 for readers that only want those. */
+    static String quantilesJson(QuantileSketch sketch) {
+        String body = sketch.toJson();
+        StringBuilder sb = new StringBuilder("{\"p50\": ");
+        sb.append(PyJson.floatRepr(sketch.quantile(0.5)));
+        sb.append(", \"p90\": ").append(PyJson.floatRepr(sketch.quantile(0.9)));
+        sb.append(", \"p99\": ").append(PyJson.floatRepr(sketch.quantile(0.99)));
+        sb.append(", ").append(body, 1, body.length());
+        return sb.toString();
+    }
+
+    private static List<Path> list(Path dir, Pattern name) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> name.matcher(p.getFileName().toString()).matches()).sorted().toList();
+        }
+    }
+
+    /** Reads one per-rank (or merged) stats file; any problem is reported with the file's path. */
+    public static MetricStatsDict readDict(Path file) throws IOException {
+        try {
+            return MetricStatsDict.fromJson(readJson(file));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + ": malformed stats file: " + e.getMessage(), e);
+        }
+    }
+
+    static QuantileSketch readSketch(Path file) throws IOException {
+        try {
+            return QuantileSketch.fromJson(readJson(file));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + ": malformed quantile sketch: " + e.getMessage(), e);
+        }
+    }
+
+    private static JsonNode readJson(Path file) throws IOException {
+        try {
+            JsonNode node = JSON.readTree(file.toFile());
+            if (node == null || node.isMissingNode()) {
+                throw new IOException(file + ": malformed stats file: empty");
+            }
+            return node;
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new IOException(file + ": malformed stats file (truncated or not JSON): "
+                    + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr(), e);
+        }
+    }
+}

@@ -1,0 +1,227 @@
+package io.sluice.stats;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Running summary of one metric: count, total, mean, sum of squared deviations (M2), min, max.
+ *
+ * <p>Every added value is merged as a one-sample MetricStats with Chan et al.'s parallel formula, in
+ * the same operation order as datatrove's {@code MetricStats.__add__}, so a one-rank run reproduces
+ * datatrove's numbers to the last bit, and merging the results of any split of the data equals one
+ * pass over all of it (up to floating-point summation order).
+ *
+ * <p>{@code integral} mirrors Python's int/float distinction: it stays true while only integers were
+ * added, and then totals, min and max print without a fraction ("12", not "12.0").
+ */
+public final class MetricStats {
+    /** datatrove's default unit; every value added by a stats step carries "task" instead. */
+    static final String UNIT_DOC = "doc";
+    static final String UNIT_TASK = "task";
+
+    private long n;
+    private double total;
+    private double mean;
+    private double m2;
+    private double min = Double.POSITIVE_INFINITY;
+    private double max = Double.NEGATIVE_INFINITY;
+    private boolean integral = true;
+    private String unit = UNIT_DOC;
+
+    public MetricStats() {
+    }
+
+    private MetricStats(long n, double total, double mean, double m2, double min, double max, boolean integral,
+                        String unit) {
+        this.n = n;
+        this.total = total;
+        this.mean = mean;
+        this.m2 = m2;
+        this.min = min;
+        this.max = max;
+        this.integral = integral;
+        this.unit = unit;
+    }
+
+    /** Adds one floating-point value (a Python float). */
+    public void add(double x) {
+        integral = false;
+        addSample(x);
+    }
+
+    /** Adds one integer value (a Python int). */
+    public void add(long x) {
+        addSample(x);
+    }
+
+    private void addSample(double x) {
+        // merge(one sample with n = 1, mean = x, M2 = 0), written out to avoid an allocation
+        long nb = n + 1;
+        double newMean = (n * mean + x) / nb;
+        double delta = mean - x;
+        m2 = m2 + 0.0 + (delta * delta * n * 1) / nb;
+        mean = newMean;
+        n = nb;
+        total += x;
+        max = Math.max(max, x);
+        min = Math.min(min, x);
+        unit = UNIT_DOC.equals(unit) ? UNIT_TASK : unit;
+    }
+
+    /** Folds {@code other} into this one (Chan et al.'s pairwise formula). */
+    public void merge(MetricStats other) {
+        long nb = n + other.n;
+        double newMean = 0.0;
+        double newM2 = 0.0;
+        if (nb > 0) {
+            newMean = (n * mean + other.n * other.mean) / nb;
+            double delta = mean - other.mean;
+            newM2 = m2 + other.m2 + (delta * delta * n * other.n) / nb;
+        }
+        n = nb;
+        mean = newMean;
+        m2 = newM2;
+        total += other.total;
+        max = Math.max(max, other.max);
+        min = Math.min(min, other.min);
+        integral &= other.integral;
+        unit = !UNIT_DOC.equals(unit) ? unit : other.unit;
+    }
+
+    public MetricStats copy() {
+        return new MetricStats(n, total, mean, m2, min, max, integral, unit);
+    }
+
+    public long n() {
+        return n;
+    }
+
+    public double total() {
+        return total;
+    }
+
+    public double mean() {
+        return mean;
+    }
+
+    /** Sample variance (divided by n - 1); 0 for fewer than two values. */
+    public double variance() {
+        return n > 1 ? m2 / (n - 1) : 0.0;
+    }
+
+    public double stdDev() {
+        return Math.sqrt(variance());
+    }
+
+    public double min() {
+        return min;
+    }
+
+    public double max() {
+        return max;
+    }
+
+    public boolean integral() {
+        return integral;
+    }
+
+    /** datatrove's {@code MetricStats.to_dict()} as JSON text. */
+    public String toJson() {
+        StringBuilder sb = new StringBuilder(160);
+        appendJson(sb, false);
+        return sb.toString();
+    }
+
+    /**
+     * Appends datatrove's {@code to_dict()} form. With {@code lossless}, adds what datatrove's form drops
+     * but {@code from_dict} would then guess wrong: the count {@code n} of an all-zero metric (which
+     * datatrove writes as a bare {@code 0}, read back as one sample) and of a single sample. The result
+     * is still a dict datatrove reads, and reads exactly.
+     */
+    void appendJson(StringBuilder sb, boolean lossless) {
+        if (total == 0 && !(lossless && n > 0)) {
+            sb.append('0');
+            return;
+        }
+        boolean spread = mean != max || mean != min;
+        boolean withMean = mean != 1 || spread;
+        boolean withN = n > 1 && n != total;
+        if (lossless && !withN) {
+            // from_dict: n = data.get("n", total if mean != 1 else 1)
+            double guessed = withMean && mean != 1 ? total : 1;
+            withN = guessed != n;
+        }
+        boolean withUnit = !UNIT_DOC.equals(unit);
+        if (!withN && !withMean && !withUnit) {
+            sb.append(PyJson.number(total, integral));
+            return;
+        }
+        sb.append("{\"total\": ").append(PyJson.number(total, integral));
+        if (withN) {
+            sb.append(", \"n\": ").append(n);
+        }
+        if (withMean) {
+            sb.append(", \"mean\": ").append(PyJson.floatRepr(mean));
+        }
+        if (spread) {
+            double variance = variance();
+            sb.append(", \"variance\": ").append(PyJson.floatRepr(variance));
+            sb.append(", \"std_dev\": ").append(PyJson.floatRepr(Math.sqrt(variance)));
+            sb.append(", \"min\": ").append(PyJson.number(min, integral));
+            sb.append(", \"max\": ").append(PyJson.number(max, integral));
+        }
+        if (withUnit) {
+            sb.append(", \"unit\": ");
+            PyJson.appendString(sb, unit);
+        }
+        sb.append('}');
+    }
+
+    /**
+     * Reads datatrove's {@code to_dict()} form back: a dict, or a bare number (one sample of that value,
+     * as datatrove's {@code from_dict} reads it; an all-zero metric written by datatrove thus loses its count).
+     *
+     * @throws IllegalArgumentException when the node is neither
+     */
+    public static MetricStats fromJson(JsonNode node) {
+        if (node.isNumber()) {
+            double v = node.asDouble();
+            return new MetricStats(1, v, v, 0.0, v, v, node.isIntegralNumber(), UNIT_TASK);
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("a metric must be a number or an object, got " + node.getNodeType());
+        }
+        JsonNode totalNode = node.get("total");
+        if (totalNode == null || !totalNode.isNumber()) {
+            throw new IllegalArgumentException("a metric object needs a numeric 'total'");
+        }
+        double total = totalNode.asDouble();
+        double mean = numberOr(node, "mean", 1);
+        // datatrove's to_dict leaves n out when it equals total or is 1; then total / mean gives it back.
+        // (datatrove's own from_dict guesses total or 1 instead, which is wrong for single samples.)
+        double nValue = node.has("n") ? numberOr(node, "n", 1) : (mean == 0 ? 1 : Math.max(1, total / mean));
+        long n = Math.round(nValue);
+        double min = numberOr(node, "min", mean);
+        double max = numberOr(node, "max", mean);
+        double m2 = numberOr(node, "variance", 0.0) * (n - 1);
+        JsonNode unitNode = node.get("unit");
+        String unit = unitNode == null ? UNIT_DOC : unitNode.asText();
+        boolean integral = totalNode.isIntegralNumber();
+        return new MetricStats(n, total, mean, m2, min, max, integral, unit);
+    }
+
+    private static double numberOr(JsonNode node, String key, double dflt) {
+        JsonNode v = node.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (!v.isNumber()) {
+            throw new IllegalArgumentException("'" + key + "' must be a number, got " + v.getNodeType());
+        }
+        return v.asDouble();
+    }
+
+    @Override
+    public String toString() {
+        return toJson();
+    }
+}

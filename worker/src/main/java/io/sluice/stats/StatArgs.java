@@ -1,0 +1,53 @@
+package io.sluice.stats;
+
+import io.sluice.job.StepArgs;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Job-file helpers shared by the stats blocks. */
+final class StatArgs {
+    private StatArgs() {
+    }
+
+    /**
+     * A list of non-negative integers (a single integer is a one-element list).
+     *
+     * @param emptyMeansDefault datatrove's {@code x or [default]}: an empty list also gives the default
+     */
+    static int[] ints(StepArgs args, String key, int[] dflt, boolean emptyMeansDefault) {
+        if (!args.has(key)) {
+            return dflt;
+        }
+        Object raw = args.raw().get(key);
+        List<?> list = raw instanceof List<?> l ? l : List.of(raw);
+        if (list.isEmpty() && emptyMeansDefault) {
+            return dflt;
+        }
+        int[] out = new int[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            Object o = list.get(i);
+            if (!(o instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.intValue() < 0) {
+                throw args.error(key, "must be a list of non-negative integers, got '" + o + "'");
+            }
+            out[i] = n.intValue();
+        }
+        return out;
+    }
+
+    /** datatrove's stats only exist for English here (our word tokenizer and splitter are English). */
+    static void englishOnly(StepArgs args) {
+        String language = args.string("language", "en");
+        if (!language.equals("en") && !language.equals("eng")) {
+            throw args.error("language", "must be 'en' (only the English tokenizer exists), got '" + language + "'");
+        }
+    }
+
+    /** Flags for a stat list whose first entry is a count (int) and the rest ratios (float). */
+    static List<Boolean> firstIntegral(int size) {
+        List<Boolean> flags = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            flags.add(i == 0);
+        }
+        return flags;
+    }
+}

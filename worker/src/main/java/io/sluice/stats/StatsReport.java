@@ -1,0 +1,264 @@
+package io.sluice.stats;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.io.AtomicFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * Renders a merged stats folder ({@code <group>/<stat>/metric.json}, as written by {@code merge_stats})
+ * as one self-contained static HTML page: a table of every metric (documents, mean, std, min, p50, p90,
+ * p99, max), an inline SVG histogram per metric, and the top domains and suffixes. No scripts, no
+ * external resources: the file can be mailed or opened offline.
+ */
+public final class StatsReport {
+    static final int TOP_DOMAINS = 25;
+    private static final int BINS = 40;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private StatsReport() {
+    }
+
+    /** Writes the report atomically and returns its path. */
+    public static Path write(Path folder, Path out) throws IOException {
+        AtomicFile.write(out, render(folder).getBytes(StandardCharsets.UTF_8));
+        return out;
+    }
+
+    public static String render(Path folder) throws IOException {
+        if (!Files.isDirectory(folder)) {
+            throw new IOException("stats folder does not exist: " + folder);
+        }
+        TreeSet<String> stats = new TreeSet<>();
+        stats.addAll(statsIn(folder.resolve("summary")));
+        for (String s : statsIn(folder.resolve("histogram"))) {
+            if (!s.endsWith("__chars") && !s.endsWith("__tokens")) {
+                stats.add(s);
+            }
+        }
+        if (stats.isEmpty()) {
+            throw new IOException(folder + " holds no merged stats (<group>/<stat>/metric.json); run merge_stats first");
+        }
+        StringBuilder h = new StringBuilder(64 * 1024);
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Sluice stats: ")
+                .append(esc(folder.getFileName() == null ? folder.toString() : folder.getFileName().toString()))
+                .append("</title>\n<style>\n").append(CSS).append("</style></head><body>\n");
+        h.append("<h1>Corpus statistics</h1>\n<p class=\"sub\">").append(esc(folder.toAbsolutePath().toString()))
+                .append("</p>\n");
+        MetricStats lengths = summary(folder, "length");
+        if (lengths != null) {
+            h.append("<p class=\"sub\">").append(lengths.n()).append(" documents, ")
+                    .append(fmt(lengths.total())).append(" characters</p>\n");
+        }
+        h.append("<h2>Summary</h2>\n<table class=\"num\"><tr><th>metric</th><th>docs</th><th>mean</th><th>std</th>")
+                .append("<th>min</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>\n");
+        for (String stat : stats) {
+            MetricStats s = summary(folder, stat);
+            double[] q = quantiles(folder, stat);
+            h.append("<tr><td><a href=\"#").append(esc(stat)).append("\">").append(esc(stat)).append("</a></td>");
+            if (s == null) {
+                h.append("<td colspan=\"8\">(no summary group)</td></tr>\n");
+                continue;
+            }
+            // the sketch counts exactly; metric.json stores an all-zero metric as a bare 0, which has no count
+            long docs = sketchCount(folder, stat, s.n());
+            h.append(td(Long.toString(docs))).append(td(fmt(s.mean()))).append(td(fmt(s.stdDev())))
+                    .append(td(fmt(s.min())));
+            for (double v : q) {
+                h.append(td(Double.isNaN(v) ? "" : fmt(v)));
+            }
+            h.append(td(fmt(s.max()))).append("</tr>\n");
+        }
+        h.append("</table>\n<p class=\"note\">p50/p90/p99 come from a mergeable quantile sketch: exact rank, value within ")
+                .append(fmt(QuantileSketch.RELATIVE_ACCURACY * 100)).append("% relative.</p>\n");
+
+        h.append("<h2>Histograms</h2>\n<div class=\"grid\">\n");
+        for (String stat : stats) {
+            h.append("<figure id=\"").append(esc(stat)).append("\"><figcaption>").append(esc(stat)).append("</figcaption>");
+            Path hist = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
+            if (Files.exists(hist)) {
+                double[] q = quantiles(folder, stat);
+                h.append(histogramSvg(MergeStats.readDict(hist), q[2]));
+            } else {
+                h.append("<p class=\"note\">no histogram group</p>");
+            }
+            h.append("</figure>\n");
+        }
+        h.append("</div>\n");
+        topKeys(h, folder, "fqdn", "Top domains");
+        topKeys(h, folder, "suffix", "Top suffixes");
+        h.append("</body></html>\n");
+        return h.toString();
+    }
+
+    private static List<String> statsIn(Path group) throws IOException {
+        List<String> out = new ArrayList<>();
+        if (Files.isDirectory(group)) {
+            try (Stream<Path> s = Files.list(group)) {
+                s.filter(p -> Files.exists(p.resolve(MergeStats.MERGED_NAME)))
+                        .forEach(p -> out.add(p.getFileName().toString()));
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private static MetricStats summary(Path folder, String stat) throws IOException {
+        Path f = folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_NAME);
+        return Files.exists(f) ? MergeStats.readDict(f).getOrNull("summary") : null;
+    }
+
+    private static long sketchCount(Path folder, String stat, long dflt) throws IOException {
+        Path f = folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_QUANTILES);
+        return Files.exists(f) ? MergeStats.readSketch(f).count() : dflt;
+    }
+
+    /** p50, p90, p99 from quantiles.json; NaN when absent. */
+    private static double[] quantiles(Path folder, String stat) throws IOException {
+        Path f = folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_QUANTILES);
+        if (!Files.exists(f)) {
+            return new double[] {Double.NaN, Double.NaN, Double.NaN};
+        }
+        QuantileSketch s = MergeStats.readSketch(f);
+        return new double[] {s.quantile(0.5), s.quantile(0.9), s.quantile(0.99)};
+    }
+
+    /**
+     * Bars over [smallest key, p99] (or the largest key without a sketch), the last bar also holding
+     * everything above, so one huge outlier does not squash the picture.
+     */
+    static String histogramSvg(MetricStatsDict hist, double p99) {
+        List<double[]> points = new ArrayList<>(); // {value, documents}
+        for (Map.Entry<String, MetricStats> e : hist.entries().entrySet()) {
+            try {
+                points.add(new double[] {Double.parseDouble(e.getKey()), e.getValue().total()});
+            } catch (NumberFormatException ignored) {
+                // a histogram key is always a number; anything else is not drawn
+            }
+        }
+        if (points.isEmpty()) {
+            return "<p class=\"note\">empty</p>";
+        }
+        points.sort(Comparator.comparingDouble(p -> p[0]));
+        double lo = points.get(0)[0];
+        double top = points.get(points.size() - 1)[0];
+        double hi = !Double.isNaN(p99) && p99 > lo && p99 < top ? p99 : top;
+        boolean integers = points.stream().allMatch(p -> p[0] == Math.rint(p[0]));
+        int bins = integers && hi - lo + 1 <= BINS ? (int) (hi - lo + 1) : BINS;
+        double width = integers && bins == (int) (hi - lo + 1) ? 1 : (hi - lo) / bins;
+        if (width <= 0) {
+            width = 1;
+            bins = 1;
+        }
+        double[] counts = new double[bins];
+        for (double[] p : points) {
+            int b = (int) Math.floor((p[0] - lo) / width);
+            counts[Math.max(0, Math.min(bins - 1, b))] += p[1];
+        }
+        double maxCount = 0;
+        for (double c : counts) {
+            maxCount = Math.max(maxCount, c);
+        }
+        int w = 360;
+        int hgt = 130;
+        int plotH = 100;
+        double barW = (double) w / bins;
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                + "viewBox=\"0 0 %d %d\" role=\"img\">", w, hgt, w, hgt));
+        s.append(String.format(Locale.ROOT, "<line x1=\"0\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"axis\"/>", plotH, w, plotH));
+        for (int b = 0; b < bins; b++) {
+            if (counts[b] == 0) {
+                continue;
+            }
+            double bh = Math.max(1, counts[b] / maxCount * (plotH - 12));
+            double from = lo + b * width;
+            String label = (b == bins - 1 && hi < top ? "≥ " + fmt(from) : fmt(from) + " – " + fmt(from + width))
+                    + ": " + fmt(counts[b]) + " docs";
+            s.append(String.format(Locale.ROOT, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>%s</title></rect>",
+                    b * barW + 0.5, plotH - bh, Math.max(0.5, barW - 1), bh, esc(label)));
+        }
+        s.append(String.format(Locale.ROOT, "<text x=\"0\" y=\"%d\">%s</text>", plotH + 16, esc(fmt(lo))));
+        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s%s</text>", w, plotH + 16,
+                hi < top ? "p99 " : "", esc(fmt(hi))));
+        s.append(String.format(Locale.ROOT, "<text x=\"2\" y=\"10\" class=\"max\">max bin %s docs</text>", esc(fmt(maxCount))));
+        return s.append("</svg>").toString();
+    }
+
+    /** The most frequent keys of a domain group, by documents, with the mean of the first stat found. */
+    private static void topKeys(StringBuilder h, Path folder, String group, String title) throws IOException {
+        List<String> stats = statsIn(folder.resolve(group));
+        if (stats.isEmpty()) {
+            return;
+        }
+        String stat = stats.contains("length") ? "length" : stats.get(0);
+        MetricStatsDict d = MergeStats.readDict(folder.resolve(group).resolve(stat).resolve(MergeStats.MERGED_NAME));
+        h.append("<h2>").append(title).append("</h2>\n<table class=\"num\"><tr><th>").append(group)
+                .append("</th><th>docs</th><th>mean ").append(esc(stat)).append("</th></tr>\n");
+        for (String key : d.topKeys(TOP_DOMAINS)) {
+            MetricStats s = d.get(key);
+            h.append("<tr><td>").append(key.isEmpty() ? "<i>(none)</i>" : esc(key)).append("</td>")
+                    .append(td(Long.toString(s.n()))).append(td(fmt(s.mean()))).append("</tr>\n");
+        }
+        h.append("</table>\n<p class=\"note\">").append(d.size()).append(" distinct keys");
+        h.append(d.size() > TOP_DOMAINS ? ", top " + TOP_DOMAINS + " shown" : "").append(".</p>\n");
+    }
+
+    private static String td(String s) {
+        return "<td>" + esc(s) + "</td>";
+    }
+
+    /** Short human form: integers as such, otherwise 4 significant digits. */
+    static String fmt(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return "";
+        }
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return String.format(Locale.ROOT, "%,d", (long) v);
+        }
+        if (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e6) {
+            return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
+        }
+        return String.format(Locale.ROOT, "%.3e", v);
+    }
+
+    static String esc(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '&' -> b.append("&amp;");
+                case '"' -> b.append("&quot;");
+                case '\'' -> b.append("&#39;");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    private static final String CSS = """
+            body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#222;background:#fff}
+            h1{margin:0 0 4px}h2{margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
+            .sub{color:#666;margin:2px 0}.note{color:#777;font-size:12px}
+            table.num{border-collapse:collapse}table.num td,table.num th{padding:3px 10px;border-bottom:1px solid #eee}
+            table.num td:not(:first-child){text-align:right;font-variant-numeric:tabular-nums}
+            table.num th{text-align:right;background:#f5f5f5}table.num th:first-child{text-align:left}
+            a{color:#1f5fa8;text-decoration:none}
+            .grid{display:flex;flex-wrap:wrap;gap:12px}
+            figure{margin:0;padding:8px;border:1px solid #e3e3e3;border-radius:6px;width:360px}
+            figcaption{font-weight:600;margin-bottom:4px}
+            svg rect{fill:#3b7dd8}svg .axis{stroke:#999}svg text{font-size:11px;fill:#555}svg text.max{fill:#999}
+            """;
+}

@@ -1,0 +1,283 @@
+package io.sluice.stats;
+
+import io.sluice.doc.Document;
+import io.sluice.io.AtomicFile;
+import io.sluice.job.StepArgs;
+import io.sluice.pipeline.DocumentSink;
+import io.sluice.pipeline.Step;
+import io.sluice.pipeline.StepContext;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Base of the statistics steps (datatrove's {@code BaseStats}): a block computes named per-document
+ * values ({@link #extract}); this class adds them to the requested groups and, at the end of the rank,
+ * writes one {@link MetricStatsDict} per group and stat to {@code <output>/<group>/<stat>/<rank:05d>.json}.
+ *
+ * <p>Groups: {@code summary} (one key, "summary"), {@code histogram} (key {@code str(round(value, 3))},
+ * with companion stats {@code <stat>__chars} summing the document lengths and, when documents carry
+ * {@code token_count} metadata, {@code <stat>__tokens}), {@code fqdn} and {@code suffix} (key from the
+ * document's URL; only the {@code top_k} most frequent keys are written). With the summary group each
+ * stat also gets a {@link QuantileSketch} in {@code <rank:05d>.quantiles.json} beside its summary file.
+ *
+ * <p>Each document's values are also put into its metadata under the stat names, as datatrove does,
+ * and the document is forwarded.
+ *
+ * <p>Job keys shared by all blocks: {@code output} (required), {@code groups} (default all four),
+ * {@code histogram_round_digits} (3), {@code top_k} (100000), {@code url_key} ({@code url}; a dotted
+ * path such as {@code metadata.url} reaches into nested metadata).
+ */
+public abstract class StatsStep implements Step {
+    public static final List<String> ALL_GROUPS = List.of("summary", "histogram", "fqdn", "suffix");
+    static final String SKETCH_SUFFIX = ".quantiles.json";
+
+    private final Path output;
+    private final List<String> groups;
+    private final int roundDigits;
+    private final int topK;
+    private final String urlKey;
+
+    private String[] names;
+    private boolean[] integral;
+    private double[] values;
+    private final Map<String, Map<String, MetricStatsDict>> byGroup = new LinkedHashMap<>();
+    private MetricStats[] summary;
+    private QuantileSketch[] sketches;
+    private MetricStatsDict[] histCount;
+    private MetricStatsDict[] histChars;
+    private MetricStatsDict[] histTokens;
+    private MetricStatsDict[] fqdn;
+    private MetricStatsDict[] suffix;
+    private List<Map<Double, String>> keyCache;
+    private int rank;
+    private long documents;
+
+    protected StatsStep(StepArgs args) {
+        output = Path.of(args.requireString("output"));
+        groups = args.strings("groups", ALL_GROUPS);
+        for (String g : groups) {
+            if (!ALL_GROUPS.contains(g)) {
+                throw args.error("groups", "must be a subset of " + String.join(", ", ALL_GROUPS) + ", got '" + g + "'");
+            }
+        }
+        if (groups.isEmpty()) {
+            throw args.error("groups", "must name at least one group");
+        }
+        roundDigits = (int) args.integer("histogram_round_digits", 3);
+        long k = args.integer("top_k", MetricStatsDict.DEFAULT_TOP_K);
+        if (k < 1 || k > Integer.MAX_VALUE) {
+            throw args.error("top_k", "must be a positive integer, got " + k);
+        }
+        topK = (int) k;
+        urlKey = args.string("url_key", "url");
+    }
+
+    /**
+     * Declares the block's stats, in output order; called once from the subclass constructor.
+     *
+     * @param integralFlags whether each stat is an integer (Python int): its histogram keys then look like "12"
+     */
+    protected final void declare(List<String> statNames, List<Boolean> integralFlags) {
+        names = statNames.toArray(String[]::new);
+        integral = new boolean[names.length];
+        for (int i = 0; i < names.length; i++) {
+            integral[i] = integralFlags.get(i);
+        }
+        values = new double[names.length];
+    }
+
+    /** The folder the per-rank files go to. */
+    public Path output() {
+        return output;
+    }
+
+    /** The block's stat names, in order. */
+    public List<String> statNames() {
+        return List.of(names);
+    }
+
+    /** Computes the stats of one document into {@code out}, in declaration order. */
+    protected abstract void extract(String text, double[] out);
+
+    /** {@code a / b}, or 0 when b is 0 (datatrove would divide by zero on such documents). */
+    protected static double ratio(double a, double b) {
+        return b == 0 ? 0.0 : a / b;
+    }
+
+    @Override
+    public void open(StepContext ctx) {
+        rank = ctx.rank();
+        int n = names.length;
+        summary = new MetricStats[n];
+        sketches = new QuantileSketch[n];
+        histCount = new MetricStatsDict[n];
+        histChars = new MetricStatsDict[n];
+        histTokens = new MetricStatsDict[n];
+        fqdn = new MetricStatsDict[n];
+        suffix = new MetricStatsDict[n];
+        keyCache = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            summary[i] = new MetricStats();
+            sketches[i] = new QuantileSketch();
+            histCount[i] = new MetricStatsDict();
+            histChars[i] = new MetricStatsDict();
+            histTokens[i] = new MetricStatsDict();
+            fqdn[i] = new MetricStatsDict();
+            suffix[i] = new MetricStatsDict();
+            keyCache.add(new HashMap<>());
+        }
+    }
+
+    @Override
+    public void process(Document doc, DocumentSink next) throws IOException {
+        String text = doc.text();
+        extract(text, values);
+        documents++;
+        for (String group : groups) {
+            switch (group) {
+                case "summary" -> {
+                    for (int i = 0; i < names.length; i++) {
+                        add(summary[i], i);
+                        sketches[i].add(values[i]);
+                    }
+                }
+                case "histogram" -> {
+                    long chars = PyText.len(text);
+                    Long tokens = tokenCount(doc);
+                    for (int i = 0; i < names.length; i++) {
+                        String key = histogramKey(i);
+                        histCount[i].get(key).add(1L);
+                        histChars[i].get(key).add(chars);
+                        if (tokens != null) {
+                            histTokens[i].get(key).add(tokens);
+                        }
+                    }
+                }
+                case "fqdn", "suffix" -> {
+                    String key = domainKey(doc, group);
+                    MetricStatsDict[] dicts = group.equals("fqdn") ? fqdn : suffix;
+                    for (int i = 0; i < names.length; i++) {
+                        add(dicts[i].get(key), i);
+                    }
+                }
+                default -> throw new IllegalStateException(group);
+            }
+        }
+        Map<String, Object> meta = doc.metadataForUpdate();
+        for (int i = 0; i < names.length; i++) {
+            meta.put(names[i], integral[i] ? (Object) (long) values[i] : (Object) values[i]);
+        }
+        next.accept(doc);
+    }
+
+    private void add(MetricStats s, int i) {
+        if (integral[i]) {
+            s.add((long) values[i]);
+        } else {
+            s.add(values[i]);
+        }
+    }
+
+    /** Python's {@code str(round(value, digits))}. */
+    private String histogramKey(int i) {
+        double v = values[i];
+        if (integral[i]) {
+            if (roundDigits >= 0) {
+                return Long.toString((long) v);
+            }
+            return Long.toString((long) new java.math.BigDecimal((long) v)
+                    .setScale(roundDigits, java.math.RoundingMode.HALF_EVEN).doubleValue());
+        }
+        // cached by the rounded value, so the cache holds no more entries than the histogram has keys
+        return keyCache.get(i).computeIfAbsent(PyJson.round(v, roundDigits), PyJson::floatRepr);
+    }
+
+    private static Long tokenCount(Document doc) {
+        Object t = doc.metadata().get("token_count");
+        return t instanceof Number num ? num.longValue() : null;
+    }
+
+    /** The document's fqdn or suffix: from its metadata if present, else from its URL (then cached there). */
+    private String domainKey(Document doc, String group) {
+        Object cached = doc.metadata().get(group);
+        if (cached instanceof String s) {
+            return s;
+        }
+        Object url = lookup(doc.metadata(), urlKey);
+        if (!(url instanceof String u)) {
+            throw new IllegalArgumentException("document '" + doc.id() + "'" + sourceOf(doc) + ": group '" + group
+                    + "' needs a URL in metadata '" + urlKey + "', got " + (url == null ? "nothing" : url));
+        }
+        DomainParts.Split split = DomainParts.split(u);
+        Map<String, Object> meta = doc.metadataForUpdate();
+        meta.put("fqdn", split.fqdn());
+        meta.put("suffix", split.suffix());
+        return group.equals("fqdn") ? split.fqdn() : split.suffix();
+    }
+
+    private static String sourceOf(Document doc) {
+        return doc.source() == null ? "" : " (" + doc.source() + ")";
+    }
+
+    /** {@code key} in the metadata, or, when absent and dotted, the path through nested maps. */
+    static Object lookup(Map<String, Object> meta, String key) {
+        Object v = meta.get(key);
+        if (v != null || key.indexOf('.') < 0) {
+            return v;
+        }
+        Object cur = meta;
+        for (String part : key.split("\\.")) {
+            if (!(cur instanceof Map<?, ?> m)) {
+                return null;
+            }
+            cur = m.get(part);
+        }
+        return cur;
+    }
+
+    @Override
+    public void finish(DocumentSink next) throws IOException {
+        if (documents == 0) {
+            return; // like datatrove: a rank without documents writes no stats files
+        }
+        String rankName = String.format("%05d", rank);
+        for (String group : groups) {
+            List<String> topKeys = null;
+            for (int i = 0; i < names.length; i++) {
+                switch (group) {
+                    case "summary" -> {
+                        MetricStatsDict d = new MetricStatsDict();
+                        d.put("summary", summary[i]);
+                        write(group, names[i], rankName + ".json", d.toJson(true));
+                        write(group, names[i], rankName + SKETCH_SUFFIX, sketches[i].toJson());
+                    }
+                    case "histogram" -> {
+                        write(group, names[i], rankName + ".json", histCount[i].toJson(true));
+                        write(group, names[i] + "__chars", rankName + ".json", histChars[i].toJson(true));
+                        if (histTokens[i].size() > 0) {
+                            write(group, names[i] + "__tokens", rankName + ".json", histTokens[i].toJson(true));
+                        }
+                    }
+                    default -> {
+                        MetricStatsDict d = group.equals("fqdn") ? fqdn[i] : suffix[i];
+                        if (topKeys == null) {
+                            // every stat of the group has the same keys and counts: rank them once
+                            topKeys = d.topKeys(topK);
+                        }
+                        write(group, names[i], rankName + ".json", d.select(topKeys).toJson(true));
+                    }
+                }
+            }
+        }
+    }
+
+    private void write(String group, String stat, String file, String json) throws IOException {
+        AtomicFile.write(output.resolve(group).resolve(stat).resolve(file), json.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,75 @@
+package io.sluice.text;
+
+import java.util.Map;
+
+/**
+ * A read-only string-keyed map that is queried with a region of a larger string, so the tokenizer's
+ * many "is this chunk a special case?" questions allocate nothing. Open addressing, linear probing.
+ */
+final class RegionMap<V> {
+    private final String[] keys;
+    private final Object[] values;
+    private final int mask;
+    private final int maxKeyLength;
+    /** Bit per (length, first char, last char) class of the keys: most misses are rejected by one bit test. */
+    private final long[] quickFilter = new long[1024];
+
+    RegionMap(Map<String, V> entries) {
+        int capacity = Integer.highestOneBit(Math.max(4, entries.size() * 4) - 1) << 1;
+        keys = new String[capacity];
+        values = new Object[capacity];
+        mask = capacity - 1;
+        int max = 0;
+        for (Map.Entry<String, V> e : entries.entrySet()) {
+            String key = e.getKey();
+            int slot = hash(key, 0, key.length()) & mask;
+            while (keys[slot] != null) {
+                slot = (slot + 1) & mask;
+            }
+            keys[slot] = key;
+            values[slot] = e.getValue();
+            max = Math.max(max, key.length());
+            int bit = filterBit(key.length(), key.charAt(0), key.charAt(key.length() - 1));
+            quickFilter[bit >>> 6] |= 1L << bit;
+        }
+        maxKeyLength = max;
+    }
+
+    /** The value whose key equals {@code s[from:to]}, or null. */
+    @SuppressWarnings("unchecked")
+    V get(String s, int from, int to) {
+        int length = to - from;
+        if (length > maxKeyLength || length <= 0) {
+            return null;
+        }
+        int bit = filterBit(length, s.charAt(from), s.charAt(to - 1));
+        if ((quickFilter[bit >>> 6] & (1L << bit)) == 0) {
+            return null;
+        }
+        int slot = hash(s, from, to) & mask;
+        String key;
+        while ((key = keys[slot]) != null) {
+            if (key.length() == length && s.regionMatches(from, key, 0, length)) {
+                return (V) values[slot];
+            }
+            slot = (slot + 1) & mask;
+        }
+        return null;
+    }
+
+    boolean containsKey(String s, int from, int to) {
+        return get(s, from, to) != null;
+    }
+
+    private static int filterBit(int length, char first, char last) {
+        return (length * 961 + first * 31 + last) & 0xFFFF;
+    }
+
+    private static int hash(String s, int from, int to) {
+        int h = 0;
+        for (int i = from; i < to; i++) {
+            h = 31 * h + s.charAt(i);
+        }
+        return h ^ (h >>> 16);
+    }
+}

@@ -1,0 +1,357 @@
+package io.sluice.text;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A re-implementation of the tokenizer of spaCy's {@code spacy.blank("en")} (spaCy 3.8), which is
+ * what datatrove's English {@code word_tokenize} and sentence splitting run on.
+ *
+ * <p>How a text is tokenized (spacy/tokenizer.pyx):
+ * <ol>
+ *   <li>The text is cut into alternating runs of whitespace and non-whitespace ("chunks"). A single
+ *       space after a chunk belongs to it as trailing whitespace; any other whitespace run becomes a
+ *       whitespace token.</li>
+ *   <li>A chunk that is a special case (see {@link EnglishTokenizerExceptions}) is split as the table
+ *       says, e.g. "don't" -> "do" "n't".</li>
+ *   <li>Otherwise prefixes and suffixes are peeled off ({@link PunctuationRules}) in a loop: per round,
+ *       one prefix and one suffix; the loop stops when nothing more comes off, when the rest is a special
+ *       case, or right after a prefix or suffix whose removal leaves a special case ("(don't)").</li>
+ *   <li>What remains in the middle becomes a special case's tokens, one URL/e-mail token
+ *       ({@link UrlMatcher}), or is cut at infixes (hyphens between letters, "..." etc.).</li>
+ *   <li>Finally special cases that span several tokens of the result (e.g. ":" ")" -> ":)", "a" "." ->
+ *       "a.") are merged, choosing the longest matches first, as spaCy's special-case matcher does.</li>
+ * </ol>
+ * spaCy also caches chunk results, but datatrove tokenizes inside a {@code memory_zone}, where the cache
+ * is never filled, so results depend on the chunk alone. Instances are immutable and thread-safe.
+ */
+public final class SpacyEnglishTokenizer {
+    private static final byte OTHER = 0;
+    private static final byte ASCII_LETTER = 1;
+    private static final byte SPACE = 2;
+    /** Per UTF-16 unit: Python whitespace, ASCII letter or other (one table load in the chunking loop). */
+    private static final byte[] CHAR_KIND = new byte[65536];
+
+    static {
+        for (int c = 0; c < 65536; c++) {
+            CHAR_KIND[c] = PyText.isSpace(c) ? SPACE
+                    : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ? ASCII_LETTER : OTHER;
+        }
+    }
+
+    private static final SpacyEnglishTokenizer ENGLISH = new SpacyEnglishTokenizer(EnglishTokenizerExceptions.build());
+
+    /** chunk -> lengths (UTF-16) of the tokens it is split into. */
+    private final RegionMap<int[]> specialCases;
+    /** first token text -> multi-token patterns (as produced without special cases) of special cases. */
+    private final RegionMap<String[][]> specialPatternsByFirstToken;
+
+    private SpacyEnglishTokenizer(Map<String, String[]> exceptions) {
+        Map<String, int[]> lengths = new HashMap<>();
+        exceptions.forEach((chunk, pieces) -> lengths.put(chunk, Arrays.stream(pieces).mapToInt(String::length).toArray()));
+        this.specialCases = new RegionMap<>(lengths);
+        this.specialPatternsByFirstToken = new RegionMap<>(specialCasePatterns(exceptions.keySet()));
+    }
+
+    /** The English tokenizer (shared; thread-safe). */
+    public static SpacyEnglishTokenizer english() {
+        return ENGLISH;
+    }
+
+    /** Tokenizes {@code text} into a new {@link Tokens}. */
+    public Tokens tokenize(String text) {
+        Tokens tokens = new Tokens(text.length() / 4 + 16); // English averages 5-6 characters per token
+        tokenize(text, tokens);
+        return tokens;
+    }
+
+    /** Tokenizes {@code text} into {@code out} (reused, its previous content is dropped). */
+    public void tokenize(String text, Tokens out) {
+        out.reset(text);
+        tokenizeWithoutMatcher(text, out, true);
+        mergeMultiTokenSpecialCases(out);
+    }
+
+    /** Steps 1-4 of the class comment; {@code withSpecialCases=false} is spaCy's pattern-building mode. */
+    private void tokenizeWithoutMatcher(String text, Tokens out, boolean withSpecialCases) {
+        int length = text.length();
+        if (length == 0) {
+            return;
+        }
+        Affixes affixes = new Affixes();
+        boolean inSpace = PyText.isSpace(text.charAt(0));
+        boolean lettersOnly = true; // is the current chunk made of ASCII letters only?
+        int start = 0;
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i); // Python's whitespace is all in the BMP, so UTF-16 units suffice here
+            byte kind = CHAR_KIND[c];
+            if ((kind == SPACE) != inSpace) {
+                if (start < i) {
+                    addChunk(text, start, i, inSpace, lettersOnly, out, affixes, withSpecialCases);
+                }
+                // A single space right after a chunk is that chunk's trailing whitespace, not a token.
+                start = c == ' ' ? i + 1 : i;
+                inSpace = !inSpace;
+                lettersOnly = true;
+            }
+            lettersOnly &= kind == ASCII_LETTER;
+        }
+        if (start < length) {
+            addChunk(text, start, length, inSpace, lettersOnly, out, affixes, withSpecialCases);
+        }
+    }
+
+    private void addChunk(String text, int start, int end, boolean whitespace, boolean lettersOnly, Tokens out,
+            Affixes affixes, boolean withSpecialCases) {
+        if (whitespace) {
+            out.add(start, end); // no rule splits whitespace; special cases like "\n" keep it whole too
+            return;
+        }
+        if (withSpecialCases && addSpecialCase(text, start, end, out)) {
+            return;
+        }
+        if (lettersOnly) {
+            out.add(start, end); // fast path: no prefix, suffix, infix or URL rule applies to plain letters
+            return;
+        }
+        final int chunkStart = start;
+        final int chunkEnd = end;
+        affixes.clear();
+        // Peel off prefixes and suffixes (spaCy's _split_affixes).
+        int lastLength = -1;
+        while (start < end && end - start != lastLength) {
+            boolean shrunk = start != chunkStart || end != chunkEnd; // the whole chunk was looked up above
+            if (withSpecialCases && shrunk && specialCases.containsKey(text, start, end)) {
+                break;
+            }
+            lastLength = end - start;
+            int prefix = PunctuationRules.prefixLength(text, start, end);
+            if (prefix != 0 && withSpecialCases && start + prefix < end
+                    && specialCases.containsKey(text, start + prefix, end)) {
+                affixes.addPrefix(start, start + prefix);
+                start += prefix;
+                break;
+            }
+            int suffix = PunctuationRules.suffixLength(text, start + prefix, end);
+            if (suffix != 0 && withSpecialCases && end - suffix > start
+                    && specialCases.containsKey(text, start, end - suffix)) {
+                affixes.addSuffix(end - suffix, end);
+                end -= suffix;
+                break;
+            }
+            if (prefix != 0) {
+                affixes.addPrefix(start, start + prefix);
+                start += prefix;
+            }
+            if (suffix != 0) {
+                affixes.addSuffix(end - suffix, end);
+                end -= suffix;
+            }
+        }
+        // Emit prefixes, the middle, then suffixes innermost first (spaCy's _attach_tokens).
+        for (int i = 0; i < affixes.prefixCount; i++) {
+            out.add(affixes.prefixes[2 * i], affixes.prefixes[2 * i + 1]);
+        }
+        if (start < end) {
+            boolean shrunk = start != chunkStart || end != chunkEnd;
+            if (withSpecialCases && shrunk && addSpecialCase(text, start, end, out)) {
+                // done
+            } else if (UrlMatcher.matches(text, start, end)) {
+                out.add(start, end);
+            } else {
+                addSplitAtInfixes(text, start, end, out);
+            }
+        }
+        for (int i = affixes.suffixCount - 1; i >= 0; i--) {
+            out.add(affixes.suffixes[2 * i], affixes.suffixes[2 * i + 1]);
+        }
+    }
+
+    private boolean addSpecialCase(String text, int start, int end, Tokens out) {
+        int[] pieces = specialCases.get(text, start, end);
+        if (pieces == null) {
+            return false;
+        }
+        for (int length : pieces) {
+            out.add(start, start + length);
+            start += length;
+        }
+        return true;
+    }
+
+    /** Cuts {@code text[start:end]} before and after each infix; an infix at the very start is not cut off. */
+    private static void addSplitAtInfixes(String text, int start, int end, Tokens out) {
+        int tokenStart = start;
+        int i = start;
+        while (i < end) {
+            char c = text.charAt(i);
+            int infix = PunctuationRules.mayStartInfix(c) ? PunctuationRules.infixLength(text, start, end, i) : 0;
+            if (infix == 0) {
+                i += Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(text.charAt(i + 1)) ? 2 : 1;
+                continue;
+            }
+            if (i != start) {
+                if (i != tokenStart) {
+                    out.add(tokenStart, i);
+                }
+                out.add(i, i + infix);
+                tokenStart = i + infix;
+            }
+            i += infix;
+        }
+        if (tokenStart < end) {
+            out.add(tokenStart, end);
+        }
+    }
+
+    // ---- step 5: special cases spanning several tokens ----
+
+    /**
+     * spaCy registers a special case with its matcher when the punctuation rules would cut it (it has a
+     * prefix, suffix or infix, or a space); the pattern is the token sequence the rules alone produce.
+     */
+    private Map<String, String[][]> specialCasePatterns(Iterable<String> chunks) {
+        Map<String, List<String[]>> byFirst = new HashMap<>();
+        Tokens scratch = new Tokens(16);
+        for (String chunk : chunks) {
+            int n = chunk.length();
+            boolean cutByRules = PunctuationRules.prefixLength(chunk, 0, n) != 0
+                    || PunctuationRules.suffixLength(chunk, 0, n) != 0 || hasInfix(chunk) || chunk.indexOf(' ') >= 0;
+            if (!cutByRules) {
+                continue;
+            }
+            scratch.reset(chunk);
+            tokenizeWithoutMatcher(chunk, scratch, false);
+            String[] pattern = new String[scratch.size()];
+            for (int i = 0; i < pattern.length; i++) {
+                pattern[i] = scratch.text(i);
+            }
+            byFirst.computeIfAbsent(pattern[0], k -> new ArrayList<>()).add(pattern);
+        }
+        Map<String, String[][]> result = new HashMap<>();
+        byFirst.forEach((first, patterns) -> result.put(first, patterns.toArray(String[][]::new)));
+        return result;
+    }
+
+    private static boolean hasInfix(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (PunctuationRules.mayStartInfix(s.charAt(i)) && PunctuationRules.infixLength(s, 0, s.length(), i) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private record Match(int start, int end) {
+    }
+
+    /**
+     * Finds all token sequences equal to a special case's pattern, keeps the longest (earliest on ties)
+     * that do not overlap an already kept or rejected one at their first or last token (spaCy's
+     * _filter_special_spans), and replaces each kept one whose text is exactly a special case.
+     */
+    private void mergeMultiTokenSpecialCases(Tokens tokens) {
+        String text = tokens.text();
+        List<Match> matches = null;
+        int n = tokens.size();
+        for (int i = 0; i < n; i++) {
+            String[][] patterns = specialPatternsByFirstToken.get(text, tokens.start(i), tokens.end(i));
+            if (patterns == null) {
+                continue;
+            }
+            for (String[] pattern : patterns) {
+                if (i + pattern.length <= n && matchesAt(tokens, i, pattern)) {
+                    if (matches == null) {
+                        matches = new ArrayList<>();
+                    }
+                    matches.add(new Match(i, i + pattern.length));
+                }
+            }
+        }
+        if (matches == null) {
+            return;
+        }
+        matches.sort((a, b) -> a.end - a.start != b.end - b.start
+                ? (b.end - b.start) - (a.end - a.start)
+                : a.start - b.start);
+        boolean[] seen = new boolean[n];
+        List<Match> kept = new ArrayList<>();
+        for (Match m : matches) {
+            if (!seen[m.start] && !seen[m.end - 1]) {
+                kept.add(m);
+            }
+            Arrays.fill(seen, m.start, m.end, true);
+        }
+        kept.sort((a, b) -> a.start - b.start);
+        // Rebuild the token list in one sweep (merges can be many in a long text).
+        Tokens merged = new Tokens(n + 16);
+        merged.reset(text);
+        int next = 0;
+        for (Match m : kept) {
+            int from = tokens.start(m.start);
+            int to = tokens.end(m.end - 1);
+            int[] pieces = specialCases.get(text, from, to);
+            if (pieces == null) {
+                continue; // e.g. the tokens are separated by whitespace: nothing to merge
+            }
+            for (; next < m.start; next++) {
+                merged.add(tokens.start(next), tokens.end(next));
+            }
+            for (int length : pieces) {
+                merged.add(from, from + length);
+                from += length;
+            }
+            next = m.end;
+        }
+        for (; next < n; next++) {
+            merged.add(tokens.start(next), tokens.end(next));
+        }
+        tokens.takeOver(merged);
+    }
+
+    private static boolean matchesAt(Tokens tokens, int first, String[] pattern) {
+        String text = tokens.text();
+        for (int k = 0; k < pattern.length; k++) {
+            int start = tokens.start(first + k);
+            int length = tokens.end(first + k) - start;
+            if (length != pattern[k].length() || !text.regionMatches(start, pattern[k], 0, length)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The prefixes and suffixes peeled off one chunk, as [start, end) pairs in peeling order. */
+    private static final class Affixes {
+        int[] prefixes = new int[16];
+        int[] suffixes = new int[16];
+        int prefixCount;
+        int suffixCount;
+
+        void clear() {
+            prefixCount = 0;
+            suffixCount = 0;
+        }
+
+        void addPrefix(int start, int end) {
+            if (2 * prefixCount + 2 > prefixes.length) {
+                prefixes = Arrays.copyOf(prefixes, prefixes.length * 2);
+            }
+            prefixes[2 * prefixCount] = start;
+            prefixes[2 * prefixCount + 1] = end;
+            prefixCount++;
+        }
+
+        void addSuffix(int start, int end) {
+            if (2 * suffixCount + 2 > suffixes.length) {
+                suffixes = Arrays.copyOf(suffixes, suffixes.length * 2);
+            }
+            suffixes[2 * suffixCount] = start;
+            suffixes[2 * suffixCount + 1] = end;
+            suffixCount++;
+        }
+    }
+}

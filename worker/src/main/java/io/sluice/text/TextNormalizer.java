@@ -1,0 +1,213 @@
+package io.sluice.text;
+
+import java.text.Normalizer;
+import java.util.regex.Pattern;
+
+/**
+ * datatrove's {@code simplify_text} (version 0.10): the normalisation MinHash applies before
+ * shingling, so that near-duplicates differing only in case, punctuation, digits, spacing or accents
+ * give the same shingles. Steps, in datatrove's order: lowercase; every number (digits, optionally one
+ * decimal separator and more digits) becomes {@code 0}; every character of {@link #PUNCTUATION}
+ * becomes a space; whitespace runs become one space and the ends are stripped; NFD decomposition
+ * with all non-spacing marks (category Mn) removed; a final strip. "Whitespace" is Python's
+ * {@code str.isspace()}, which, unlike Java's {@code Character.isWhitespace}, includes no-break spaces.
+ */
+public final class TextNormalizer {
+    /** datatrove's {@code PUNCTUATION}: these symbols plus the C0/C1 control characters except tab and newline. */
+    public static final String PUNCTUATION;
+    private static final boolean[] PUNCT_BMP = new boolean[0x10000];
+
+    static {
+        StringBuilder sb = new StringBuilder(
+                "!/—”:％１〈&(、━\\【#%「」，】；+^]~“《„';’{|∶´[=-`*．（–？！：$～«〉,><》)?）。…@_.\"}►»");
+        int[][] ranges = {{0, 9}, {11, 13}, {13, 32}, {127, 160}};
+        for (int[] r : ranges) {
+            for (int c = r[0]; c < r[1]; c++) {
+                sb.append((char) c);
+            }
+        }
+        PUNCTUATION = sb.toString();
+        for (int i = 0; i < PUNCTUATION.length(); i++) {
+            PUNCT_BMP[PUNCTUATION.charAt(i)] = true;
+        }
+    }
+
+    private static final Pattern WEEKDAY = Pattern.compile("monday|tuesday|wednesday|thursday|friday|saturday|sunday");
+    private static final Pattern MONTH = Pattern.compile(
+            "january|february|march|april|may|june|july|august|september|october|november|december");
+
+    private TextNormalizer() {
+    }
+
+    public static String simplify(String text) {
+        return simplify(text, TextNormConfig.DEFAULT);
+    }
+
+    public static String simplify(String text, TextNormConfig config) {
+        if (config.lowercase()) {
+            text = text.toLowerCase(java.util.Locale.ROOT);
+        }
+        if (config.normNumbers()) {
+            text = replaceNumbers(text);
+        }
+        if (config.normWeekdays()) {
+            text = WEEKDAY.matcher(text).replaceAll("WEEKDAY");
+        }
+        if (config.normMonthnames()) {
+            text = MONTH.matcher(text).replaceAll("MONTH");
+        }
+        if (config.removePunctuation() || config.normWhitespace()) {
+            text = spacePunctuationAndWhitespace(text, config.removePunctuation(), config.normWhitespace());
+        }
+        if (config.normUnicodeDiacritics()) {
+            text = stripMarks(text);
+        }
+        return pyStrip(text);
+    }
+
+    /**
+     * Every match of {@code \p{Nd}+([.,،٫⎖⎗⎘]\p{Nd}+)?} becomes "0"; a hand-written scan, several
+     * times faster than the regex on text with many numbers.
+     */
+    private static String replaceNumbers(String text) {
+        int n = text.length();
+        int i = 0;
+        while (i < n && !isDigitAt(text, i)) {
+            i += Character.charCount(text.codePointAt(i));
+        }
+        if (i == n) {
+            return text;
+        }
+        StringBuilder sb = new StringBuilder(n);
+        int copied = 0; // text[copied, i) is still to be copied
+        while (i < n) {
+            if (!isDigitAt(text, i)) {
+                i += Character.charCount(text.codePointAt(i));
+                continue;
+            }
+            sb.append(text, copied, i);
+            i = skipDigits(text, i);
+            if (i + 1 < n && isDecimalSeparator(text.charAt(i)) && isDigitAt(text, i + 1)) {
+                i = skipDigits(text, i + 1);
+            }
+            sb.append('0');
+            copied = i;
+        }
+        sb.append(text, copied, n);
+        return sb.toString();
+    }
+
+    private static boolean isDigitAt(String s, int i) {
+        char c = s.charAt(i);
+        if (c < 0x80) {
+            return c >= '0' && c <= '9';
+        }
+        return Character.getType(s.codePointAt(i)) == Character.DECIMAL_DIGIT_NUMBER;
+    }
+
+    private static int skipDigits(String s, int i) {
+        while (i < s.length() && isDigitAt(s, i)) {
+            i += Character.charCount(s.codePointAt(i));
+        }
+        return i;
+    }
+
+    private static boolean isDecimalSeparator(char c) {
+        return c == '.' || c == ',' || c == '\u060C' || c == '\u066B' || c == '\u2396' || c == '\u2397' || c == '\u2398';
+    }
+
+    /** Punctuation to spaces and/or whitespace runs to one space, ends stripped, in one pass. */
+    private static String spacePunctuationAndWhitespace(String text, boolean punct, boolean whitespace) {
+        int n = text.length();
+        char[] out = new char[n];
+        int len = 0;
+        if (!whitespace) {
+            for (int i = 0; i < n; i++) {
+                char c = text.charAt(i);
+                out[len++] = PUNCT_BMP[c] ? ' ' : c;
+            }
+            return new String(out, 0, len);
+        }
+        boolean pendingSpace = false;
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (isPySpace(c) || (punct && PUNCT_BMP[c])) {
+                // a removed punctuation mark is a space; if it ends the text datatrove's later strip drops it
+                pendingSpace = true;
+            } else {
+                if (pendingSpace && len > 0) {
+                    out[len++] = ' ';
+                }
+                pendingSpace = false;
+                out[len++] = c;
+            }
+        }
+        return new String(out, 0, len);
+    }
+
+    /**
+     * NFD, then drop every non-spacing mark. Characters below U+00C0 neither decompose nor are marks,
+     * and NFD never reorders across them (they have combining class 0), so only the runs of other
+     * characters go through the normaliser.
+     */
+    private static String stripMarks(String text) {
+        int n = text.length();
+        int i = 0;
+        while (i < n && text.charAt(i) < 0xC0) {
+            i++;
+        }
+        if (i == n) {
+            return text;
+        }
+        StringBuilder sb = new StringBuilder(n);
+        int copied = 0; // text[copied, i) is still to be copied
+        while (i < n) {
+            if (text.charAt(i) < 0xC0) {
+                i++;
+                continue;
+            }
+            sb.append(text, copied, i);
+            int end = i + 1;
+            while (end < n && text.charAt(end) >= 0xC0) {
+                end++;
+            }
+            String nfd = Normalizer.normalize(text.substring(i, end), Normalizer.Form.NFD);
+            for (int k = 0; k < nfd.length(); ) {
+                int cp = nfd.codePointAt(k);
+                if (Character.getType(cp) != Character.NON_SPACING_MARK) {
+                    sb.appendCodePoint(cp);
+                }
+                k += Character.charCount(cp);
+            }
+            i = end;
+            copied = end;
+        }
+        sb.append(text, copied, n);
+        return sb.toString();
+    }
+
+    /** Python's {@code str.isspace()} for one UTF-16 unit (no whitespace lies outside the BMP). */
+    public static boolean isPySpace(char c) {
+        if (c <= 0x20) {
+            return c == ' ' || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
+        }
+        if (c < 0x85) {
+            return false;
+        }
+        return c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028
+                || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+    }
+
+    /** Python's {@code str.strip()}. */
+    public static String pyStrip(String s) {
+        int start = 0;
+        int end = s.length();
+        while (start < end && isPySpace(s.charAt(start))) {
+            start++;
+        }
+        while (end > start && isPySpace(s.charAt(end - 1))) {
+            end--;
+        }
+        return start == 0 && end == s.length() ? s : s.substring(start, end);
+    }
+}

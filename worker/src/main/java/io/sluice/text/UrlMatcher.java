@@ -1,0 +1,198 @@
+package io.sluice.text;
+
+import java.util.regex.Pattern;
+
+/**
+ * spaCy's {@code URL_MATCH} (spacy/lang/tokenizer_exceptions.py): is a chunk, after its prefixes and
+ * suffixes were split off, a URL or e-mail address to keep as one token?
+ *
+ * <p>The pattern is {@code ^[scheme://][userinfo@](IPv4 | host.tld)[:port][/?#rest]$}. It is decided here
+ * without running the regular expression over the host, because the host part only has one way to
+ * match: it is the longest run of host characters after the start, and it must be followed by the
+ * end, a port or a path. The start of the host is tried at each place the optional parts allow: the
+ * chunk start, after a {@code scheme://} and after every '@'. Only the rare dotted-number hosts
+ * (IPv4, with spaCy's exclusion of private ranges) go through a small anchored regex.
+ */
+final class UrlMatcher {
+    private UrlMatcher() {
+    }
+
+    /** IPv4 host plus the rest of the URL; D stands for a decimal digit (Python's Unicode {@code \\d}). */
+    private static final Pattern IPV4_AND_REST = Pattern.compile((
+            "(?!(?:10|127)(?:\\.D{1,3}){3})"
+                    + "(?!(?:169\\.254|192\\.168)(?:\\.D{1,3}){2})"
+                    + "(?!172\\.(?:1[6-9]|2D|3[0-1])(?:\\.D{1,3}){2})"
+                    + "(?:[1-9]D?|1DD|2[01]D|22[0-3])"
+                    + "(?:\\.(?:1?D{1,2}|2[0-4]D|25[0-5])){2}"
+                    + "(?:\\.(?:[1-9]D?|1DD|2[0-4]D|25[0-4]))"
+                    + "(?::D{2,5})?(?:[/?#].*)?").replace("D", "\\p{Nd}"),
+            Pattern.DOTALL);
+
+    /** Does spaCy's URL_MATCH match the whole of {@code s[from:to]} (a chunk without whitespace)? */
+    static boolean matches(String s, int from, int to) {
+        if (!containsDot(s, from, to)) {
+            return false; // both a host name and an IPv4 address need a dot
+        }
+        if (hostAndRestMatch(s, from, to)) {
+            return true;
+        }
+        int schemeEnd = schemeEnd(s, from, to);
+        if (schemeEnd > 0 && hostAndRestMatch(s, schemeEnd, to)) {
+            return true;
+        }
+        for (int at = from + 1; at < to; at++) {
+            if (s.charAt(at) == '@' && hostAndRestMatch(s, at + 1, to)) {
+                return true; // "user@" or "user:password@" (any non-empty text before the '@')
+            }
+        }
+        return false;
+    }
+
+    private static boolean containsDot(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (s.charAt(i) == '.') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** End of a leading {@code [\w+\-.]{2,}://}, or -1. */
+    private static int schemeEnd(String s, int from, int to) {
+        int i = from;
+        int count = 0;
+        while (i < to) {
+            int cp = s.codePointAt(i);
+            if (!isSchemeChar(cp)) {
+                break;
+            }
+            count++;
+            i += Character.charCount(cp);
+        }
+        return count >= 2 && i + 3 <= to && s.startsWith("://", i) ? i + 3 : -1;
+    }
+
+    /** Python's {@code \w} (str.isalnum() or '_') plus '+', '-', '.'. */
+    private static boolean isSchemeChar(int cp) {
+        if (cp == '_' || cp == '+' || cp == '-' || cp == '.') {
+            return true;
+        }
+        if (Character.isLetter(cp)) {
+            return true;
+        }
+        int type = Character.getType(cp);
+        return type == Character.DECIMAL_DIGIT_NUMBER || type == Character.LETTER_NUMBER
+                || type == Character.OTHER_NUMBER;
+    }
+
+    private static boolean hostAndRestMatch(String s, int host, int to) {
+        if (host >= to) {
+            return false;
+        }
+        char first = s.charAt(host);
+        if (first >= '1' && first <= '9' && IPV4_AND_REST.matcher(s).region(host, to).matches()) {
+            return true;
+        }
+        int end = host;
+        while (end < to) {
+            int cp = s.codePointAt(end);
+            if (!isHostChar(cp)) {
+                break;
+            }
+            end += Character.charCount(cp);
+        }
+        return restMatches(s, end, to) && hostNameMatches(s, host, end);
+    }
+
+    /** {@code (?::\d{2,5})?(?:[/?#]\S*)?$} at {@code i}. */
+    private static boolean restMatches(String s, int i, int to) {
+        if (i == to) {
+            return true;
+        }
+        char c = s.charAt(i);
+        if (c == '/' || c == '?' || c == '#') {
+            return true;
+        }
+        if (c != ':') {
+            return false;
+        }
+        int j = i + 1;
+        int digits = 0;
+        while (j < to) {
+            int cp = s.codePointAt(j);
+            if (Character.getType(cp) != Character.DECIMAL_DIGIT_NUMBER) {
+                break;
+            }
+            digits++;
+            j += Character.charCount(cp);
+        }
+        if (digits < 2 || digits > 5) {
+            return false;
+        }
+        return j == to || s.charAt(j) == '/' || s.charAt(j) == '?' || s.charAt(j) == '#';
+    }
+
+    /** {@code (?:label\.)+tld} over exactly {@code s[from:to]}. */
+    private static boolean hostNameMatches(String s, int from, int to) {
+        int lastDot = to - 1;
+        while (lastDot >= from && s.charAt(lastDot) != '.') {
+            lastDot--;
+        }
+        if (lastDot < from) {
+            return false;
+        }
+        int tldLength = 0;
+        for (int i = lastDot + 1; i < to; ) {
+            int cp = s.codePointAt(i);
+            if (!SpacyCharClasses.ALPHA_LOWER.contains(cp)) {
+                return false;
+            }
+            tldLength++;
+            i += Character.charCount(cp);
+        }
+        if (tldLength < 2 || tldLength > 63) {
+            return false;
+        }
+        int labelStart = from;
+        while (labelStart < lastDot) {
+            int dot = s.indexOf('.', labelStart);
+            if (!labelMatches(s, labelStart, dot)) {
+                return false;
+            }
+            labelStart = dot + 1;
+        }
+        return labelStart == lastDot + 1;
+    }
+
+    /** {@code (?:[H][H_-]{0,62})?[H]} where H is {@code [A-Za-z0-9\u00a1-\uffff]}. */
+    private static boolean labelMatches(String s, int from, int to) {
+        int length = to - from;
+        if (length < 1 || length > 64) {
+            return false;
+        }
+        if (!isLabelEdgeChar(s.charAt(from)) || !isLabelEdgeChar(s.charAt(to - 1))) {
+            return false;
+        }
+        for (int i = from + 1; i < to - 1; i++) {
+            char c = s.charAt(i);
+            if (!isLabelEdgeChar(c) && c != '_' && c != '-') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isLabelEdgeChar(char c) {
+        // A surrogate is half of a code point above U+FFFF, which the class does not include.
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                || (c >= '\u00a1' && !Character.isSurrogate(c));
+    }
+
+    private static boolean isHostChar(int cp) {
+        if (cp < 0x80) {
+            return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9')
+                    || cp == '_' || cp == '-' || cp == '.';
+        }
+        return (cp >= 0xA1 && cp <= 0xFFFF) || SpacyCharClasses.ALPHA_LOWER.contains(cp);
+    }
+}

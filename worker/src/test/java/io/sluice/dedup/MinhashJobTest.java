@@ -1,0 +1,98 @@
+package io.sluice.dedup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.exec.LocalExecutor;
+import io.sluice.io.TestFiles;
+import io.sluice.job.JobFile;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The four steps as four stages of a job file, run by the local executor. */
+class MinhashJobTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void fourStageJobRemovesDatatrovesDuplicates() throws Exception {
+        Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        String yaml = """
+                logging_dir: ROOT/logs
+                stages:
+                  - name: signatures
+                    tasks: 1
+                    steps:
+                      - read_jsonl: {path: CORPUS}
+                      - minhash_signature: {output: ROOT/sigs}
+                  - name: buckets
+                    tasks: 14
+                    workers: 2
+                    steps:
+                      - minhash_buckets: {input: ROOT/sigs, output: ROOT/dups}
+                  - name: cluster
+                    tasks: 1
+                    steps:
+                      - minhash_cluster: {input: ROOT/dups, output: ROOT/remove}
+                  - name: filter
+                    tasks: 1
+                    steps:
+                      - read_jsonl: {path: CORPUS}
+                      - minhash_filter: {input: ROOT/remove, exclusion_output: ROOT/removed}
+                      - write_jsonl: {path: ROOT/out}
+                """.replace("ROOT", root.toString()).replace("CORPUS", corpus.toString());
+        Path jobFile = root.resolve("job.yaml");
+        Files.writeString(jobFile, yaml);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        assertTrue(new LocalExecutor(JobFile.load(jobFile), new PrintStream(console, true)).run(null), console.toString());
+        // datatrove keeps 96 of the 100 documents and removes 4
+        assertEquals(96, TestFiles.allLines(root.resolve("out")).size());
+        assertEquals(4, TestFiles.allLines(root.resolve("removed")).size());
+        assertEquals(14, TestFiles.files(root.resolve("dups")).size());
+    }
+
+    @Test
+    void minhashBlockGivesDatatrovesClustersWithMetadata() throws Exception {
+        Path shared = DedupCorpus.shared();
+        Path corpus = shared.resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        String yaml = """
+                logging_dir: ROOT/logs
+                tasks: 1
+                stages:
+                  - name: dedup
+                    minhash:
+                      input: CORPUS
+                      output: ROOT/out
+                      work_dir: ROOT/work
+                      exclusion_output: ROOT/removed
+                      cluster_metadata: true
+                """.replace("ROOT", root.toString()).replace("CORPUS", corpus.toString());
+        Path jobFile = root.resolve("job.yaml");
+        Files.writeString(jobFile, yaml);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        assertTrue(new LocalExecutor(JobFile.load(jobFile), new PrintStream(console, true)).run(null), console.toString());
+
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        java.util.Map<String, String> ours = new java.util.TreeMap<>();
+        for (String dir : java.util.List.of("out", "removed")) {
+            for (String line : TestFiles.allLines(root.resolve(dir))) {
+                var doc = json.readTree(line);
+                var md = doc.path("metadata");
+                ours.put(doc.path("id").asText(), dir.equals("out") + " " + md.path("minhash_cluster_id").asInt()
+                        + " " + md.path("minhash_cluster_size").asInt());
+            }
+        }
+        java.util.Map<String, String> golden = new java.util.TreeMap<>();
+        for (String line : TestFiles.lines(shared.resolve("data/golden/minhash/clough_stevenson_plagiarism/clusters.jsonl.zst"))) {
+            var g = json.readTree(line);
+            golden.put(g.path("id").asText(), g.path("kept").asBoolean() + " " + g.path("minhash_cluster_id").asInt()
+                    + " " + g.path("minhash_cluster_size").asInt());
+        }
+        assertEquals(100, golden.size());
+        assertEquals(golden, ours);
+    }
+}

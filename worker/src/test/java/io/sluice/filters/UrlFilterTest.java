@@ -1,0 +1,76 @@
+package io.sluice.filters;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.doc.Document;
+import io.sluice.job.JobException;
+import io.sluice.job.StepArgs;
+import io.sluice.pipeline.Verdict;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class UrlFilterTest {
+    private static String decide(Map<String, Object> args, String url) {
+        UrlFilter f = new UrlFilter(StepArgs.of(args));
+        Map<String, Object> meta = new HashMap<>();
+        if (url != null) {
+            meta.put("url", url);
+        }
+        Verdict v = f.filter(new Document("d", "text", meta));
+        return v.keep() ? "keep" : v.reason();
+    }
+
+    @Test
+    void registeredDomainAndSubdomainUseThePublicSuffixList() {
+        Map<String, Object> args = Map.of("banned_domains", List.of("bad.co.uk", "www.example.com"));
+        assertEquals("domain", decide(args, "https://news.bad.co.uk/page?x=1"));
+        assertEquals("domain", decide(args, "http://user@BAD.co.uk:8080/"));
+        assertEquals("subdomain", decide(args, "https://www.example.com/a"));
+        assertEquals("keep", decide(args, "https://example.com/a"));
+        // co.uk is a public suffix: "co.uk" alone is nobody's registered domain
+        assertEquals("keep", decide(Map.of("banned_domains", List.of("co.uk")), "https://bad.co.uk/"));
+    }
+
+    @Test
+    void urlsWordsSoftWordsAndSubwordsInDatatrovesOrder() {
+        Map<String, Object> args = Map.of(
+                "banned_urls", List.of("https://a.com/x"),
+                "banned_words", List.of("casino"),
+                "soft_banned_words", List.of("free", "bonus", "win"),
+                "banned_subwords", List.of("xxx"));
+        assertEquals("url", decide(args, "https://a.com/x"));
+        assertEquals("hard_blacklisted", decide(args, "https://a.com/best-casino/"));
+        // the URL's words keep their case, so an upper-case word is not the banned word
+        assertEquals("keep", decide(args, "https://a.com/best-CASINO/"));
+        assertEquals("soft_blacklisted", decide(args, "https://a.com/free_bonus"));
+        assertEquals("keep", decide(args, "https://a.com/free-stuff"));
+        assertEquals("blacklisted_subword", decide(args, "https://a.com/hotXXXvideos"));
+        assertEquals("missing_url", decide(args, null));
+    }
+
+    @Test
+    void listsFromFilesAndANestedUrlKey(@TempDir Path dir) throws IOException {
+        Path domains = dir.resolve("domains.txt");
+        Files.writeString(domains, "# adult sites\nbad.org\n\n");
+        Map<String, Object> args = Map.of("banned_domains_file", domains.toString(), "url_key", "metadata.metadata.url");
+        UrlFilter f = new UrlFilter(StepArgs.of(args));
+        Map<String, Object> meta = new HashMap<>(Map.of("metadata", Map.of("url", "http://www.bad.org/")));
+        assertEquals("domain", f.filter(new Document("d", "t", meta)).reason());
+        assertTrue(f.filter(new Document("d", "t", new HashMap<>(Map.of("metadata", Map.of("url", "http://good.org/"))))).keep());
+    }
+
+    @Test
+    void anUnreadableListFileNamesTheKey() {
+        JobException e = assertThrows(JobException.class,
+                () -> new UrlFilter(StepArgs.of(Map.of("banned_words_file", "/nonexistent/words.txt"))));
+        assertTrue(e.getMessage().contains("banned_words_file"), e.getMessage());
+    }
+}

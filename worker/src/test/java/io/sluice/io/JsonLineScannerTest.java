@@ -1,0 +1,61 @@
+package io.sluice.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class JsonLineScannerTest {
+    private final JsonLineScanner scanner = new JsonLineScanner("text", "id");
+
+    private boolean scan(String line) {
+        byte[] b = line.getBytes(StandardCharsets.UTF_8);
+        return scanner.scan(b, 0, b.length);
+    }
+
+    @Test
+    void findsTextAndIdAndDecodesEscapesAsJacksonDoes() throws Exception {
+        String line = "{\"meta\":{\"text\":\"nested, not this\",\"a\":[1,{\"b\":\"}\"}]},\"id\":\"x\\\"1\","
+                + "\"text\":\"tab\\there \\u00e9\\ud83d\\ude00 caf\u00e9\\n\\\\ \\/\",\"n\":-1.5e3,\"t\":true}";
+        byte[] b = line.getBytes(StandardCharsets.UTF_8);
+        assertTrue(scanner.scan(b, 0, b.length), scanner.error);
+        String text = JsonLineScanner.decode(b, scanner.textStart, scanner.textEnd, scanner.textEscaped);
+        String id = JsonLineScanner.decode(b, scanner.idStart, scanner.idEnd, scanner.idEscaped);
+        Map<?, ?> jackson = new ObjectMapper().readValue(b, Map.class);
+        assertEquals(jackson.get("text"), text);
+        assertEquals(jackson.get("id"), id);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"[1,2]", "{\"text\":\"a\"", "{\"text\":\"a\"} x", "{\"text\" \"a\"}", "{text:\"a\"}",
+        "{\"text\":\"a\",}", "{\"text\":\"a\\q\"}", "{\"text\":\"a\\u12\"}", "{\"text\":nul}", "{\"a\":[1,2}",
+        "{\"text\":\"a\tb\"}", "{\"text\":\"a\",\"b\":}"})
+    void rejectsWhatJsonRejects(String line) {
+        assertFalse(scan(line), line);
+    }
+
+    @Test
+    void agreesWithJacksonOnRandomLines() throws Exception {
+        Random r = new Random(1);
+        ObjectMapper om = new ObjectMapper();
+        String alphabet = "ab \"\\/\n\t\u00e9\u4e2d\uD83D\uDE00{}[],:";
+        for (int i = 0; i < 2000; i++) {
+            StringBuilder sb = new StringBuilder();
+            for (int k = 0; k < r.nextInt(40); k++) {
+                sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
+            }
+            String text = sb.toString().replace("\uD83D", "").replace("\uDE00", "\uD83D\uDE00");
+            String line = om.writeValueAsString(Map.of("text", text, "id", "i" + i, "m", Map.of("k", text)));
+            byte[] b = line.getBytes(StandardCharsets.UTF_8);
+            assertTrue(scanner.scan(b, 0, b.length), line);
+            assertEquals(text, JsonLineScanner.decode(b, scanner.textStart, scanner.textEnd, scanner.textEscaped));
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.sluice.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MinhashBlockTest {
+    @TempDir
+    Path dir;
+
+    private Job load(String yaml) throws IOException {
+        Path f = dir.resolve("job.yaml");
+        Files.writeString(f, yaml);
+        return JobFile.load(f);
+    }
+
+    @Test
+    void expandsIntoFourChainedStages() throws IOException {
+        Job job = load("""
+                tasks: 3
+                stages:
+                  - name: dedup
+                    minhash:
+                      input: {path: in, glob: "*.zst"}
+                      output: out
+                      work_dir: work
+                      num_buckets: 7
+                      keep: longest
+                      cluster_metadata: true
+                      exclusion_output: dups
+                """);
+        assertEquals(List.of("dedup_signatures", "dedup_buckets", "dedup_cluster", "dedup_filter"),
+                job.stages().stream().map(Job.Stage::name).toList());
+        assertEquals(List.of(3, 7, 1, 3), job.stages().stream().map(Job.Stage::tasks).toList());
+        assertEquals(List.of("dedup_cluster"), job.stage("dedup_filter").depends());
+        Job.Stage filter = job.stage("dedup_filter");
+        assertEquals(List.of("read_jsonl", "minhash_filter", "write_jsonl"), filter.steps().stream().map(Job.StepSpec::type).toList());
+        assertEquals("dups", filter.steps().get(1).args().get("exclusion_output"));
+        assertEquals("work/signatures", job.stage("dedup_cluster").steps().get(0).args().get("signatures"));
+        assertEquals(7, job.stage("dedup_buckets").steps().get(0).args().get("num_buckets"));
+    }
+
+    @Test
+    void unknownKeysInTheBlockAreNamed() {
+        JobException e = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: dedup
+                    minhash: {input: in, output: out, work_dir: w, n_gram: 3}
+                """));
+        assertEquals(true, e.getMessage().startsWith("job.yaml: stages[0] (dedup).minhash: unknown key 'n_gram'; allowed: "),
+                e.getMessage());
+    }
+}

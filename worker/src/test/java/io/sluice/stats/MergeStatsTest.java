@@ -1,0 +1,123 @@
+package io.sluice.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.doc.Document;
+import io.sluice.pipeline.Step;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MergeStatsTest {
+    @TempDir
+    Path tmp;
+
+    /** All five blocks, all four groups, on C4 documents (with URLs): 1 rank vs 2, 7 and random splits. */
+    @Test
+    void mergedSplitsEqualOnePass() throws IOException {
+        Path corpus = StatsRun.shared().resolve("data/corpus/web_c4_samples.jsonl.zst");
+        Assumptions.assumeTrue(Files.exists(corpus), "shared data not present");
+        List<Document> docs = new ArrayList<>();
+        for (Document d : StatsRun.readCorpus(corpus)) {
+            Map<String, Object> meta = new java.util.LinkedHashMap<>(d.metadata());
+            meta.putIfAbsent("url", "https://books.example.com/" + docs.size()); // 10 of the 40 have no URL
+            docs.add(new Document(d.id(), d.text(), meta));
+        }
+        Path single = runSplit(docs, new int[] {0, docs.size()}, "one");
+        Random rnd = new Random(3);
+        List<int[]> splits = new ArrayList<>(List.of(MetricStatsTest.even(docs.size(), 2),
+                MetricStatsTest.even(docs.size(), 7)));
+        for (int t = 0; t < 3; t++) {
+            splits.add(MetricStatsTest.random(docs.size(), 2 + rnd.nextInt(6), rnd));
+        }
+        int compared = 0;
+        for (int[] bounds : splits) {
+            Path split = runSplit(docs, bounds, "split" + compared);
+            try (Stream<Path> walk = Files.walk(single)) {
+                for (Path f : walk.filter(p -> p.getFileName().toString().equals(MergeStats.MERGED_NAME)).toList()) {
+                    Path rel = single.relativize(f);
+                    MetricStatsDict a = MergeStats.readDict(f);
+                    MetricStatsDict b = MergeStats.readDict(split.resolve(rel));
+                    assertEquals(a.entries().keySet(), b.entries().keySet(), rel.toString());
+                    for (String key : a.entries().keySet()) {
+                        MetricStatsTest.assertClose(a.get(key), b.get(key), rel + " [" + key + "]");
+                    }
+                    compared++;
+                }
+            }
+            try (Stream<Path> walk = Files.walk(single)) {
+                for (Path f : walk.filter(p -> p.getFileName().toString().equals(MergeStats.MERGED_QUANTILES)).toList()) {
+                    assertEquals(Files.readString(f), Files.readString(split.resolve(single.relativize(f))));
+                }
+            }
+        }
+        assertTrue(compared > 5 * 36 * 4, "compared " + compared);
+    }
+
+    private Path runSplit(List<Document> docs, int[] bounds, String name) throws IOException {
+        Path out = tmp.resolve(name);
+        int ranks = bounds.length - 1;
+        for (int r = 0; r < ranks; r++) {
+            StatsRun.runRank(StatsRun.BLOCKS, Map.of("output", out.toString()), docs.subList(bounds[r], bounds[r + 1]),
+                    r, ranks, tmp);
+        }
+        StatsRun.merge(out, out, 3, tmp); // any number of merge ranks shares the folders out
+        return out;
+    }
+
+    @Test
+    void malformedOrTruncatedRankFileIsAnErrorNamingIt() throws IOException {
+        Path in = tmp.resolve("in");
+        Path folder = in.resolve("summary/length");
+        Files.createDirectories(folder);
+        Files.writeString(folder.resolve("00000.json"), "{\"summary\": {\"total\": 3, \"unit\": \"task\"}}");
+        Files.writeString(folder.resolve("00001.json"), "{\"summary\": {\"total\": 3, \"n\": 2, \"mea");
+        IOException e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
+        assertTrue(e.getMessage().contains("00001.json"), e.getMessage());
+        assertFalse(Files.exists(folder.resolve("metric.json")));
+
+        Files.writeString(folder.resolve("00001.json"), "{\"summary\": {\"n\": 2}}");
+        e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
+        assertTrue(e.getMessage().contains("00001.json") && e.getMessage().contains("total"), e.getMessage());
+
+        Files.writeString(folder.resolve("00001.json"), "[1, 2]");
+        e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
+        assertTrue(e.getMessage().contains("00001.json"), e.getMessage());
+    }
+
+    @Test
+    void readsDatatroveFilesRemovesInputAndPassesDocumentsThrough() throws IOException {
+        Path in = tmp.resolve("in");
+        Path out = tmp.resolve("out");
+        Path folder = in.resolve("fqdn/n_words");
+        Files.createDirectories(folder);
+        Files.writeString(folder.resolve("00000.json"), "{\"a.com\": 0, \"b.com\": {\"total\": 10, \"n\": 2, \"mean\": 5.0, "
+                + "\"variance\": 2.0, \"std_dev\": 1.4142135623730951, \"min\": 4, \"max\": 6, \"unit\": \"task\"}}");
+        Files.writeString(folder.resolve("00001.json"), "{\"b.com\": {\"total\": 5, \"mean\": 5.0, \"unit\": \"task\"}, "
+                + "\"c.com\": {\"total\": 7, \"n\": 1, \"mean\": 7.0, \"unit\": \"task\"}}");
+        Step m = StatsRun.create("merge_stats", Map.of("input", in.toString(), "output", out.toString(),
+                "remove_input", true, "top_k", 2));
+        m.open(StatsRun.context(0, 1, tmp));
+        List<String> passed = new ArrayList<>();
+        m.process(new Document("x", "t", Map.of()), d -> passed.add(d.id()));
+        m.finish(d -> { });
+        assertEquals(List.of("x"), passed);
+        // b.com: 2 + 1 samples, a.com and c.com one each; top_k = 2 keeps b.com, then a.com (ties keep file order)
+        String merged = Files.readString(out.resolve("fqdn/n_words/metric.json"));
+        assertTrue(merged.startsWith("{\"b.com\": {\"total\": 15, \"n\": 3, \"mean\": 5.0,"), merged);
+        assertTrue(merged.contains("\"a.com\": 0") && !merged.contains("c.com"), merged);
+        assertFalse(Files.exists(folder.resolve("00000.json")));
+        assertFalse(Files.exists(folder.resolve("00001.json")));
+    }
+}

@@ -1,0 +1,54 @@
+package io.sluice.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Python 3.11 str predicates, expected values printed by CPython. */
+class PyTextTest {
+    @Test
+    void wordCasePredicatesMatchPython() {
+        Object[][] cases = {
+                {"Hello", false, true}, {"HELLO", true, false}, {"Hello World", false, true}, {"hello", false, false},
+                {"ǅemal", false, true}, {"ǄEMAL", true, false}, {"Ⅻ", true, true}, {"ⓐbc", false, false},
+                {"A1", true, true}, {"1A", true, true}, {"", false, false}, {"123", false, false},
+                {"Dogs!", false, true}, {"O'Neil", false, true}, {"e.g.", false, false}, {"ÉCOLE", true, false},
+                {"ß", false, false}, {"Σ", true, true},
+        };
+        for (Object[] c : cases) {
+            String w = (String) c[0];
+            assertEquals(c[1], PyText.isUpperWord(w), "'" + w + "'.isupper()");
+            assertEquals(c[2], PyText.isTitleWord(w), "'" + w + "'.istitle()");
+        }
+    }
+
+    @Test
+    void splitlinesCountMatchesPython() {
+        Object[][] cases = {{"", 0}, {"a", 1}, {"a\n", 1}, {"a\r\nb", 2}, {"a\rb\n\n", 3}, {"\u001c", 1},
+                {"a\u2028b\u0085c", 3}, {"\n", 1}};
+        for (Object[] c : cases) {
+            assertEquals(c[1], PyText.countLines((String) c[0]), "len(" + c[0] + ".splitlines())");
+        }
+    }
+
+    @Test
+    void whitespaceAndDigitsAreCPythons() {
+        List<Integer> spaces = new ArrayList<>();
+        for (int c = 0; c <= 0x3000; c++) {
+            if (PyText.isSpace(c)) {
+                spaces.add(c);
+            }
+        }
+        assertEquals(List.of(0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001,
+                0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f,
+                0x3000), spaces);
+        assertEquals(true, PyText.isDigit('²'));
+        assertEquals(true, PyText.isDigit('①'));
+        assertEquals(true, PyText.isDigit('٣'));
+        assertEquals(false, PyText.isDigit('½'));
+        assertEquals(false, PyText.isDigit('Ⅻ'));
+        assertEquals("a b", PyText.strip("\u3000 a b\u00a0\n"));
+    }
+}

@@ -1,0 +1,183 @@
+package io.sluice.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.doc.Document;
+import io.sluice.job.JobException;
+import io.sluice.pipeline.Step;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every metric of every block on small texts whose values are worked out by hand in the comments. */
+class StatBlocksTest {
+    @TempDir
+    Path tmp;
+
+    /** 38 characters: "Hi there." (9) \n "Hi there." (9) \n \n "- The cat is BIG!" (17). */
+    static final String MIXED = "Hi there.\nHi there.\n\n- The cat is BIG!";
+    /** Words that every English tokenizer splits the same way; 2 lines by splitlines(). */
+    static final String WORDS = "The cat sat with the dog\nBIG Dogs run\n";
+    /** Three sentences of 12, 28 and 5 characters. */
+    static final String SENTENCES = "Hello there. How are you today my friend? Fine!";
+
+    private Map<String, Object> statsOf(String block, String text) throws IOException {
+        Step s = StatsRun.create(block, Map.of("output", tmp.resolve("out").toString(),
+                "groups", List.of("summary", "histogram")));
+        s.open(StatsRun.context(0, 1, tmp));
+        Document d = new Document("d", text, new LinkedHashMap<>());
+        s.process(d, x -> { });
+        s.finish(x -> { });
+        return d.metadata();
+    }
+
+    private Map<String, Object> statsOfWithUrl(String block, String text) throws IOException {
+        Step s = StatsRun.create(block, Map.of("output", tmp.resolve("out").toString()));
+        s.open(StatsRun.context(0, 1, tmp));
+        Document d = new Document("d", text, new LinkedHashMap<>(Map.of("url", "https://www.bbc.co.uk/news")));
+        s.process(d, x -> { });
+        s.finish(x -> { });
+        return d.metadata();
+    }
+
+    @Test
+    void docStats() throws IOException {
+        Map<String, Object> m = statsOfWithUrl("doc_stats", MIXED);
+        assertEquals(38L, m.get("length"));
+        assertEquals(9.0 / 38, m.get("white_space_ratio"), "3 newlines + 6 spaces");
+        assertEquals(13.0 / 38, m.get("non_alpha_digit_ratio"), "9 whitespace, 2 '.', '-', '!'");
+        assertEquals(0.0, m.get("digit_ratio"));
+        assertEquals(6.0 / 38, m.get("uppercase_ratio"), "H H T B I G");
+        assertEquals(0.0, m.get("elipsis_ratio"));
+        assertEquals(4.0 / 38, m.get("punctuation_ratio"), "2 '.', '-', '!'");
+        // "Wait.... what…¹²" is 16 characters: one "..." (3) plus "…" (1); '¹' and '²' are Python digits
+        Map<String, Object> e = statsOf("doc_stats", "Wait.... what…¹²");
+        assertEquals(4.0 / 16, e.get("elipsis_ratio"));
+        assertEquals(2.0 / 16, e.get("digit_ratio"));
+        assertEquals(5.0 / 16, e.get("punctuation_ratio"), "four '.' and '…'");
+        assertEquals("www.bbc.co.uk", m.get("fqdn"));
+        assertEquals("co.uk", m.get("suffix"));
+    }
+
+    @Test
+    void wordStats() throws IOException {
+        Map<String, Object> m = statsOf("word_stats", WORDS);
+        assertEquals(9L, m.get("n_words"));
+        assertEquals(29.0 / 9, m.get("avg_word_length"), "7 three-letter words and 'with', 'Dogs'");
+        assertEquals(4.5, m.get("avg_words_per_line"));
+        assertEquals(7.0 / 9, m.get("short_word_ratio_3"));
+        assertEquals(0.0, m.get("long_word_ratio_7"));
+        assertEquals(1.0, m.get("type_token_ratio"), "'The' and 'the' are different types");
+        assertEquals(1.0 / 9, m.get("uppercase_word_ratio"), "BIG");
+        assertEquals(2.0 / 9, m.get("capitalized_word_ratio"), "The, Dogs");
+        assertEquals(2.0 / 9, m.get("stop_word_ratio"), "with, the (case-sensitive)");
+    }
+
+    @Test
+    void lineStats() throws IOException {
+        Map<String, Object> m = statsOf("line_stats", MIXED);
+        assertEquals(4L, m.get("n_lines"));
+        assertEquals(35.0 / 4, m.get("avg_line_length"), "9 + 9 + 0 + 17");
+        assertEquals(3.0 / 4, m.get("short_line_ratio_chars_10"));
+        assertEquals(1.0, m.get("short_line_ratio_chars_30"));
+        assertEquals(0.0, m.get("long_line_ratio_chars_2000"));
+        assertEquals(0.0, m.get("long_line_ratio_chars_10000"));
+        assertEquals(3.0 / 4, m.get("lines_ending_with_terminal_mark_ratio"), "two '.' and one '!'");
+        assertEquals(1.0 / 4, m.get("bullet_point_lines_ratio"));
+        assertEquals(1.0 / 4, m.get("line_duplicates"), "the second 'Hi there.'");
+        assertEquals(9.0 / 35, m.get("line_char_duplicates"));
+    }
+
+    @Test
+    void paragraphStats() throws IOException {
+        Map<String, Object> m = statsOf("paragraph_stats", MIXED + "\n\n- The cat is BIG!\n\n \n\n");
+        // paragraphs: "Hi there.\nHi there." (19), "- The cat is BIG!" (17) twice; " " and "" dropped
+        assertEquals(3L, m.get("n_paragraphs"));
+        assertEquals(53.0 / 3, m.get("avg_paragraph_length"));
+        assertEquals(1.0, m.get("short_paragraph_ratio_100"));
+        assertEquals(0.0, m.get("long_paragraph_ratio_1000"));
+        assertEquals(1.0 / 3, m.get("paragraph_duplicates"));
+        assertEquals(17.0 / 53, m.get("paragraph_char_duplicates"));
+    }
+
+    @Test
+    void sentenceStats() throws IOException {
+        Map<String, Object> m = statsOf("sentence_stats", SENTENCES);
+        assertEquals(3L, m.get("n_sentences"));
+        assertEquals(45.0 / 3, m.get("avg_sentence_length"));
+        assertEquals(2.0 / 3, m.get("short_sentence_ratio_20"));
+        assertEquals(0.0, m.get("long_sentence_ratio_75"));
+    }
+
+    @Test
+    void thresholdsComeFromTheJobFile() throws IOException {
+        Step s = StatsRun.create("line_stats", Map.of("output", tmp.toString(),
+                "max_k_chars_per_line_tresholds", List.of(5), "min_k_chars_per_line_thresholds", List.of()));
+        assertEquals(List.of("n_lines", "avg_line_length", "short_line_ratio_chars_5",
+                "lines_ending_with_terminal_mark_ratio", "bullet_point_lines_ratio", "line_duplicates",
+                "line_char_duplicates"), ((StatsStep) s).statNames());
+        JobException e = assertThrows(JobException.class,
+                () -> StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("summary", "words"))));
+        assertTrue(e.getMessage().contains("groups"), e.getMessage());
+    }
+
+    /** Documents without words, lines or sentences give zeros, never NaN or a division error. */
+    @Test
+    void emptyDocumentsGiveZerosNotNaN() throws IOException {
+        for (String text : List.of("", "   ", " \n\n ", "\n")) {
+            for (String block : StatsRun.BLOCKS) {
+                Map<String, Object> m = statsOf(block, text);
+                for (Map.Entry<String, Object> e : m.entrySet()) {
+                    double v = ((Number) e.getValue()).doubleValue();
+                    assertFalse(Double.isNaN(v) || Double.isInfinite(v), block + " " + e.getKey() + " on '" + text + "'");
+                    // no words, sentences or paragraphs: every value of those blocks is 0
+                    if (List.of("word_stats", "sentence_stats", "paragraph_stats").contains(block)) {
+                        assertEquals(0.0, v, block + " " + e.getKey() + " on '" + text + "'");
+                    }
+                }
+            }
+        }
+        Map<String, Object> empty = statsOf("line_stats", "");
+        assertEquals(0.0, empty.get("avg_line_length"));
+        assertEquals(0.0, empty.get("line_char_duplicates"), "no characters in any line");
+        assertEquals(0.0, statsOf("doc_stats", "").get("white_space_ratio"), "length 0");
+        assertEquals(3L, statsOf("line_stats", " \n\n ").get("n_lines"), "split('\\n') of a blank text");
+    }
+
+    @Test
+    void filesFollowDatatrovesLayout() throws IOException {
+        Path out = tmp.resolve("layout");
+        StatsRun.runRank(List.of("doc_stats"), Map.of("output", out.toString()),
+                List.of(new Document("a", MIXED, Map.of("url", "https://a.example.com/x")),
+                        new Document("b", "Short.", Map.of("url", "http://b.example.org"))), 3, 4, tmp);
+        assertEquals("{\"summary\": {\"total\": 44, \"n\": 2, \"mean\": 22.0, \"variance\": 512.0, "
+                        + "\"std_dev\": 22.627416997969522, \"min\": 6, \"max\": 38, \"unit\": \"task\"}}",
+                Files.readString(out.resolve("summary/length/00003.json")));
+        assertEquals("{\"38\": {\"total\": 1, \"unit\": \"task\"}, \"6\": {\"total\": 1, \"unit\": \"task\"}}",
+                Files.readString(out.resolve("histogram/length/00003.json")));
+        assertTrue(Files.exists(out.resolve("histogram/length__chars/00003.json")));
+        assertTrue(Files.exists(out.resolve("summary/length/00003.quantiles.json")));
+        // datatrove would write {"total": 38, "mean": 38.0} and read it back as 38 samples; we add "n": 1
+        assertEquals("{\"a.example.com\": {\"total\": 38, \"n\": 1, \"mean\": 38.0, \"unit\": \"task\"}, "
+                        + "\"b.example.org\": {\"total\": 6, \"n\": 1, \"mean\": 6.0, \"unit\": \"task\"}}",
+                Files.readString(out.resolve("fqdn/length/00003.json")));
+        assertTrue(Files.exists(out.resolve("suffix/digit_ratio/00003.json")));
+    }
+
+    @Test
+    void missingUrlIsAnErrorNamingTheDocument() throws IOException {
+        Step s = StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("fqdn")));
+        s.open(StatsRun.context(0, 1, tmp));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> s.process(new Document("doc-7", "text", new LinkedHashMap<>()), x -> { }));
+        assertTrue(e.getMessage().contains("doc-7") && e.getMessage().contains("url"), e.getMessage());
+    }
+}

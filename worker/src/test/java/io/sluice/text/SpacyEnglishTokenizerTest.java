@@ -1,0 +1,150 @@
+package io.sluice.text;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tokenizations checked against spaCy 3.8 ({@code spacy.blank("en")}); each expected list is what
+ * spaCy's {@code [t.text for t in nlp(text)]} gives (whitespace tokens included where the test says so).
+ */
+class SpacyEnglishTokenizerTest {
+
+    private static void assertWords(String text, String... expected) {
+        assertEquals(List.of(expected), EnglishText.words(text), () -> "words of " + text);
+    }
+
+    private static void assertTokens(String text, String... expected) {
+        Tokens tokens = SpacyEnglishTokenizer.english().tokenize(text);
+        List<String> actual = new ArrayList<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            actual.add(tokens.text(i));
+        }
+        assertEquals(List.of(expected), actual, () -> "tokens of " + text);
+    }
+
+    @Test
+    void contractionsAreSplitByTheExceptionTable() {
+        assertWords("I don't know.", "I", "do", "n't", "know", ".");
+        assertWords("dont", "do", "nt");
+        assertWords("cannot", "can", "not");
+        assertWords("Cannot", "Can", "not");
+        assertWords("gonna", "gon", "na");
+        assertWords("Gotta go", "Got", "ta", "go");
+        assertWords("can't won't shouldn't", "ca", "n't", "wo", "n't", "should", "n't");
+        assertWords("I'm you're it's", "I", "'m", "you", "'re", "it", "'s");
+        assertWords("Don\u2019t", "Do", "n\u2019t"); // typographic apostrophe variants
+        assertWords("y'all let's c'mon", "y'", "all", "let", "'s", "c'm", "on");
+        assertWords("10am 3p.m. 12pm", "10", "am", "3", "p.m.", "12", "pm");
+    }
+
+    @Test
+    void wordsThatLookLikeContractionsAreExcluded() {
+        assertWords("Its well were ill", "Its", "well", "were", "ill");
+    }
+
+    @Test
+    void abbreviationsKeepTheirPeriods() {
+        assertWords("U.S. e.g. i.e. Dr. Smith Ph.D. Mr. Jones", "U.S.", "e.g.", "i.e.", "Dr.", "Smith", "Ph.D.", "Mr.",
+                "Jones");
+        assertWords("the U.S.A. and U.K.", "the", "U.S.A.", "and", "U.K.");
+        assertWords("Calif. Jan. etc.", "Calif.", "Jan.", "etc", ".");
+        assertWords("x. p.m.", "x.", "p.m.");
+        assertWords("ABC. AB. Cd", "ABC", ".", "AB", ".", "Cd");
+    }
+
+    @Test
+    void urlsAndEmailsStayWhole() {
+        assertWords("Visit https://www.example.com/path?q=1&r=2. Now", "Visit", "https://www.example.com/path?q=1&r=2", ".",
+                "Now");
+        assertWords("(see http://x.org/a)", "(", "see", "http://x.org/a", ")");
+        assertWords("www.google.com,", "www.google.com", ",");
+        assertWords("mail me at john.doe@example.co.uk!", "mail", "me", "at", "john.doe@example.co.uk", "!");
+        assertWords("127.0.0.1 and 8.8.8.8:53", "127.0.0.1", "and", "8.8.8.8:53");
+        assertWords("hello.World", "hello", ".", "World"); // upper-case "TLD": not a URL, split at the infix '.'
+    }
+
+    @Test
+    void numbersUnitsAndCurrencies() {
+        assertWords("It costs $1,000.50 or 3.14", "It", "costs", "$", "1,000.50", "or", "3.14");
+        assertWords("100,000 people", "100,000", "people");
+        assertWords("10km 5kg 20% US$5 5$", "10", "km", "5", "kg", "20", "%", "US$", "5", "5", "$");
+        assertWords("3.5.", "3.5", ".");
+        assertWords("5\u00b0C.", "5", "\u00b0", "C", ".");
+    }
+
+    @Test
+    void hyphensAndSlashesAreInfixes() {
+        assertWords("state-of-the-art", "state", "-", "of", "-", "the", "-", "art");
+        assertWords("well-known 1-2 3--4", "well", "-", "known", "1", "-", "2", "3", "-", "-4");
+        assertWords("New York-based e-mail", "New", "York", "-", "based", "e", "-", "mail");
+        assertWords("a/b and/or w/o", "a", "/", "b", "and/or", "w/o");
+        assertWords("Hello.World", "Hello", ".", "World");
+    }
+
+    @Test
+    void quotesAndBracketsArePrefixesAndSuffixes() {
+        assertWords("\"Hello,\" she said.", "\"", "Hello", ",", "\"", "she", "said", ".");
+        assertWords("(parenthesis) [bracket] {brace}", "(", "parenthesis", ")", "[", "bracket", "]", "{", "brace", "}");
+        assertWords("'quoted' \u00abguillemets\u00bb \u201ccurly\u201d", "'", "quoted", "'", "\u00ab", "guillemets", "\u00bb",
+                "\u201c", "curly", "\u201d");
+        assertWords("#hashtag @user", "#", "hashtag", "@user");
+    }
+
+    @Test
+    void ellipsesAndRepeatedPunctuation() {
+        assertWords("Wait... what", "Wait", "...", "what");
+        assertWords("Wait...", "Wait", "...");
+        assertWords("end\u2026", "end", "\u2026");
+        assertWords("Great!!! What?!", "Great", "!", "!", "!", "What", "?", "!");
+    }
+
+    @Test
+    void emoticonsAndEmoji() {
+        assertWords(":) :-) :( <3 ^_^ o.O \u00af\\(\u30c4)/\u00af", ":)", ":-)", ":(", "<3", "^_^", "o.O",
+                "\u00af\\(\u30c4)/\u00af");
+        assertWords("Hi:)", "Hi", ":)"); // ":" and ")" come off as suffixes, then merge back into the emoticon
+        assertWords("\ud83d\ude00\ud83d\udc4d emoji\ud83d\ude00 I \u2665 NY", "\ud83d\ude00", "\ud83d\udc4d", "emoji",
+                "\ud83d\ude00", "I", "\u2665", "NY");
+        assertWords("C++ rocks", "C++", "rocks");
+    }
+
+    @Test
+    void whitespaceBecomesTokensThatWordsDrop() {
+        assertTokens("a  b", "a", " ", "b");
+        assertTokens("a\n\nb", "a", "\n\n", "b");
+        assertTokens(" leading", " ", "leading");
+        assertTokens("trailing  ", "trailing", " ");
+        assertTokens("nbsp\u00a0here", "nbsp", "\u00a0", "here");
+        assertTokens("\n", "\n");
+        assertTokens("");
+        assertWords("a  b\n\nc\td\u00a0e", "a", "b", "c", "d", "e");
+        assertWords("\n");
+    }
+
+    @Test
+    void tokensTileTheText() {
+        String text = "He said: \"don't!\"  (http://x.org/a-b)\n\nOK...";
+        Tokens tokens = SpacyEnglishTokenizer.english().tokenize(text);
+        int pos = 0;
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.start(i) == pos + 1 && text.charAt(pos) == ' ') {
+                pos++; // the single trailing space of the previous token
+            }
+            assertEquals(pos, tokens.start(i), "token " + i + " starts where the previous one ended");
+            pos = tokens.end(i);
+        }
+        assertEquals(text.length(), pos);
+    }
+
+    @Test
+    void exceptionTableMatchesSpacysSize() {
+        var table = EnglishTokenizerExceptions.build();
+        assertEquals(1347, table.size()); // len(spacy.blank("en").tokenizer.rules) in spaCy 3.8
+        assertArrayEquals(new String[] {"How", "'d", "'y"}, table.get("How'd'y"));
+        assertArrayEquals(new String[] {"\u00b0", "F", "."}, table.get("\u00b0F."));
+    }
+}
