@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -124,7 +125,7 @@ public final class SlurmCommands implements Slurm {
             Process p = pb.start();
             p.getOutputStream().close();
             // both streams are small; read stderr on another thread so neither pipe can fill up
-            var err = new java.util.concurrent.CompletableFuture<String>();
+            CompletableFuture<String> err = new CompletableFuture<>();
             Thread.ofVirtual().start(() -> {
                 try {
                     err.complete(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
