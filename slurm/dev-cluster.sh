@@ -219,11 +219,11 @@ cmd_status() {
       if alive "$pid"; then echo "$(basename "$f" .pid) $pid up"; else echo "$(basename "$f" .pid) $pid DOWN"; fi
     fi
   done
-  if [ -f "$SLURM_CONF" ] && have sinfo; then
+  if alive "$(pid_of "$BASE/run/slurmctld.pid")"; then
     sinfo -N 2>/dev/null || true
     squeue 2>/dev/null || true
   else
-    echo "not started"
+    echo "not running; start it with: $0 start [NODES]"
   fi
 }
 
