@@ -57,8 +57,10 @@ public final class Submitter {
         for (int i = 0; i < job.stages().size(); i++) {
             Job.Stage stage = job.stages().get(i);
             StageFiles files = StageFiles.of(job, stage);
-            ArrayPlan plan = ArrayPlan.of(stage.tasks(), files.completedRanks(), s.localTasks(),
-                    s.arrayParallelism(), s.maxArraySize());
+            // skip_completed: false runs every rank again (the worker does not skip them either)
+            Set<Integer> completed = job.skipCompleted() ? files.completedRanks() : Set.of();
+            ArrayPlan plan = ArrayPlan.of(stage.tasks(), completed, s.localTasks(), s.arrayParallelism(),
+                    s.maxArraySize());
             String script = "";
             List<String> options = List.of();
             String statsScript = "";
