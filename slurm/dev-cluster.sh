@@ -92,6 +92,8 @@ MpiDefault=none
 MailProg=/bin/true
 ReturnToService=2
 MinJobAge=600
+# trust the node lines below even where they claim more CPUs or memory than the host has
+SlurmdParameters=config_overrides
 CONF
   if [ "$ACCOUNTING" = 1 ]; then
     printf '%s\n' AccountingStorageType=accounting_storage/slurmdbd AccountingStorageHost=localhost \
