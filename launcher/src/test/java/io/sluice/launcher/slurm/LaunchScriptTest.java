@@ -105,6 +105,19 @@ class LaunchScriptTest {
                 "--job", loggingDir.resolve("job.json").toString(), "--stage", stageName, "--workers", "2",
                 "--first-rank", "6", "--ranks", "3"), r.javaArgs());
         assertTrue(r.output().contains("ranks 6..8"), r.output());
+
+        Job.Stage stage = job.stages().getFirst();
+        Path stats = tmp.resolve("stats_merge.slurm");
+        Files.writeString(stats, LaunchScript.renderStatsMerge(job, stage,
+                SbatchOptions.forStatsMerge(job, stage, StageFiles.of(job, stage).slurmDir()), worker,
+                loggingDir.resolve("job.json")));
+        assertEquals("ok", bashSyntax(stats));
+        Run merge = run(stats, Map.of("SLURM_ARRAY_TASK_ID", "0"));
+        assertEquals(0, merge.exit(), merge.output());
+        List<String> args = merge.javaArgs();
+        assertEquals(List.of("-Xmx819m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
+                "--job", loggingDir.resolve("job.json").toString(), "--stage", stageName, "--workers", "1",
+                "--first-rank", "0", "--ranks", "0"), args.subList(3, args.size()));
     }
 
     @Test
