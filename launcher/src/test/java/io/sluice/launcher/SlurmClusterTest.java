@@ -303,12 +303,15 @@ class SlurmClusterTest {
         Job job = JobFile.load(jobFile);
         submit(jobFile);
         ArrayTaskState.Key element = new ArrayTaskState.Key(jobIds(job).getFirst(), 0);
-        await(job, element + " running", s -> s.stream().anyMatch(t -> t.key().equals(element) && t.running()));
+        Path slurmLog = StageFiles.of(job, job.stage("clean")).slurmLog(element);
+        // the script prints its first line after setting the trap (Slurm signals near the time limit, long after)
+        await(job, element + " past its trap", s -> slurmLogSays(slurmLog, "sluice: stage clean"));
         // what --signal=B:USR1@<grace> does before the time limit
         assertEquals(0, command("scancel", "--batch", "--signal=USR1", element.toString()));
         await(job, element + " requeued", s -> s.stream().anyMatch(t -> t.key().equals(element) && !t.running()));
         // Slurm holds a requeued job back for a while; let it start again now (best effort)
         command("scontrol", "update", "JobId=" + element, "StartTime=now");
+        // (while Slurm requeues, squeue may briefly show the killed attempt as FAILED: wait for the end state)
         await(job, element + " completed", s -> s.stream().anyMatch(t -> t.key().equals(element)
                 && t.state().equals("COMPLETED")));
 
@@ -359,6 +362,14 @@ class SlurmClusterTest {
         String inner = Files.readString(StageFiles.of(job, job.stage("clean")).slurmLog(
                 new ArrayTaskState.Key(jobIds(job).getFirst(), 0)));
         assertTrue(inner.contains("SLURM_MEM_PER_CPU=700\n") && !inner.contains("SLURM_MEM_PER_NODE"), inner);
+    }
+
+    private static boolean slurmLogSays(Path log, String text) {
+        try {
+            return Files.exists(log) && Files.readString(log).contains(text);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static int command(String... cmd) throws IOException, InterruptedException {
