@@ -42,6 +42,7 @@ public abstract class StatsStep implements Step {
     private final int roundDigits;
     private final int topK;
     private final String urlKey;
+    private StepContext ctx;
 
     private String[] names;
     private boolean[] integral;
@@ -112,6 +113,7 @@ public abstract class StatsStep implements Step {
 
     @Override
     public void open(StepContext ctx) {
+        this.ctx = ctx;
         rank = ctx.rank();
         int n = names.length;
         summary = new MetricStats[n];
@@ -161,6 +163,9 @@ public abstract class StatsStep implements Step {
                 }
                 case "fqdn", "suffix" -> {
                     String key = domainKey(doc, group);
+                    if (key == null) {
+                        continue;
+                    }
                     MetricStatsDict[] dicts = group.equals("fqdn") ? fqdn : suffix;
                     for (int i = 0; i < names.length; i++) {
                         add(dicts[i].get(key), i);
@@ -203,16 +208,24 @@ public abstract class StatsStep implements Step {
         return t instanceof Number num ? num.longValue() : null;
     }
 
-    /** The document's fqdn or suffix: from its metadata if present, else from its URL (then cached there). */
+    /**
+     * The document's fqdn or suffix: from its metadata if present, else from its URL (then cached there).
+     * A document without a URL is left out of the domain groups, counted ({@code no_url_<group>}) and,
+     * the first time, logged: corpora that mix web pages with other text stay measurable.
+     */
     private String domainKey(Document doc, String group) {
         Object cached = doc.metadata().get(group);
         if (cached instanceof String s) {
             return s;
         }
         Object url = lookup(doc.metadata(), urlKey);
-        if (!(url instanceof String u)) {
-            throw new IllegalArgumentException("document '" + doc.id() + "'" + sourceOf(doc) + ": group '" + group
-                    + "' needs a URL in metadata '" + urlKey + "', got " + (url == null ? "nothing" : url));
+        if (!(url instanceof String u) || u.isEmpty()) {
+            if (ctx.stats().get("no_url_" + group) == 0) {
+                ctx.log().warn("document '" + doc.id() + "'" + sourceOf(doc) + " has no URL in metadata '" + urlKey
+                        + "'; documents without one are left out of the '" + group + "' group and counted as no_url_" + group);
+            }
+            ctx.stats().increment("no_url_" + group);
+            return null;
         }
         DomainParts.Split split = DomainParts.split(u);
         Map<String, Object> meta = doc.metadataForUpdate();

@@ -173,11 +173,18 @@ class StatBlocksTest {
     }
 
     @Test
-    void missingUrlIsAnErrorNamingTheDocument() throws IOException {
-        Step s = StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("fqdn")));
-        s.open(StatsRun.context(0, 1, tmp));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> s.process(new Document("doc-7", "text", new LinkedHashMap<>()), x -> { }));
-        assertTrue(e.getMessage().contains("doc-7") && e.getMessage().contains("url"), e.getMessage());
+    void documentsWithoutUrlAreLeftOutOfDomainGroupsAndCounted() throws IOException {
+        Step s = StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("fqdn", "summary")));
+        io.sluice.pipeline.StepContext ctx = StatsRun.context(0, 1, tmp);
+        s.open(ctx);
+        List<String> passed = new java.util.ArrayList<>();
+        s.process(new Document("doc-7", "text", new LinkedHashMap<>()), d -> passed.add(d.id()));
+        s.process(new Document("doc-8", "more text", new LinkedHashMap<>(Map.of("url", "http://b.example.org"))),
+                d -> passed.add(d.id()));
+        s.finish(x -> { });
+        assertEquals(List.of("doc-7", "doc-8"), passed);
+        assertEquals(1, ctx.stats().get("no_url_fqdn"));
+        assertTrue(Files.readString(tmp.resolve("fqdn/length/00000.json")).contains("b.example.org"));
+        assertTrue(Files.readString(tmp.resolve("summary/length/00000.json")).contains("\"total\": 13"));
     }
 }

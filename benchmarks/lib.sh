@@ -1,0 +1,60 @@
+# Shared by the benchmark scripts: builds the jar and the >= 1 GB corpus once, times commands.
+# Env: CORES (default nproc), WORK (benchmarks/work), CORPUS (WORK/corpus), TARGET_BYTES (1.1e9),
+#      SLUICE_JAVA_OPTS (default -Xmx2g).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/bin/lib/java.sh"
+cd "$ROOT"
+CORES=${CORES:-$(nproc)}
+WORK=${WORK:-$ROOT/benchmarks/work}
+CORPUS=${CORPUS:-$WORK/corpus}
+SHARED=${SHARED:-$ROOT/../shared/data/corpus}
+export SLUICE_JAVA_OPTS="${SLUICE_JAVA_OPTS:--Xmx2g}"
+mkdir -p "$WORK" "$ROOT/benchmarks/results"
+
+bin/launcher --version >/dev/null 2>&1   # builds the jar when needed
+./mvnw -B -q -o -pl benchmarks -am -DskipTests package >/dev/null 2>&1 || ./mvnw -B -q -pl benchmarks -am -DskipTests package
+if [ ! -f "$CORPUS/.bytes" ]; then
+  echo "building the corpus in $CORPUS ..."
+  "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$ROOT/launcher/target/sluice.jar:$ROOT/benchmarks/target/classes" \
+    io.sluice.bench.CorpusBuilder "$SHARED" "$CORPUS" "${TARGET_BYTES:-1100000000}" 16
+fi
+BYTES=$(cat "$CORPUS/.bytes")
+
+# measure CMD...: prints "seconds peak_rss_kb"; the command's output goes to $WORK/last.log
+measure() {
+  /usr/bin/time -f "%e %M" -o "$WORK/time.txt" "$@" >"$WORK/last.log" 2>&1 || { cat "$WORK/last.log"; exit 1; }
+  cat "$WORK/time.txt"
+}
+
+# row LABEL SECONDS RSS_KB: one markdown table row, MB/s of uncompressed JSONL per core
+row() {
+  awk -v l="$1" -v s="$2" -v m="$3" -v b="$BYTES" -v c="$CORES" \
+    'BEGIN{printf "| %-48s | %8.1f | %10.1f | %9.0f |\n", l, s, b/1e6/s/c, m/1024}'
+}
+
+# job NAME STEPS_YAML [EXTRA_STAGES_YAML]: a one-stage job over the corpus, 16 tasks, CORES workers
+job() {
+  cat >"$WORK/$1.yaml" <<YAML
+name: $1
+logging_dir: $WORK/runs/$1/logs
+tasks: 16
+workers: $CORES
+stages:
+  - name: main
+    steps:
+      - read_jsonl: {path: $CORPUS, glob: '*.jsonl.zst'}
+$2
+${3:-}
+YAML
+}
+
+header() { # TITLE
+  echo
+  echo "### $1: $(date -u +%Y-%m-%d) on $(nproc) cores ($CORES used), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+  echo "corpus: $(cat "$CORPUS/BUILD.txt")"
+  echo "MB/s = uncompressed JSONL bytes / wall seconds / cores. Sluice JVM options: $SLUICE_JAVA_OPTS; kernels: $(grep -ho 'kernels: .*' "$WORK"/runs/*/logs/*/logs/task_00000.log 2>/dev/null | head -1 | cut -d' ' -f2-)"
+  echo
+  echo "| run | seconds | MB/s per core | peak RSS MB |"
+  echo "| --- | ---: | ---: | ---: |"
+}

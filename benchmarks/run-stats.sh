@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Statistics (issue 3): doc_stats + word_stats + line_stats with all four groups, then merge_stats.
+# Appends to results/stats.md.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+job stats "      - doc_stats: {output: $WORK/runs/stats/out}
+      - word_stats: {output: $WORK/runs/stats/out}
+      - line_stats: {output: $WORK/runs/stats/out}"
+cat > "$WORK/merge.yaml" <<YAML
+name: merge
+logging_dir: $WORK/runs/merge/logs
+stages:
+  - name: merge
+    tasks: $CORES
+    workers: $CORES
+    steps:
+      - merge_stats: {input: $WORK/runs/stats/out}
+YAML
+rm -rf "$WORK/runs"
+read -r ss sm < <(measure bin/launcher run "$WORK/stats.yaml")
+read -r ms mm < <(measure bin/launcher run "$WORK/merge.yaml")
+{
+  header "Statistics"
+  row "doc+word+line stats, groups summary/histogram/fqdn/suffix" "$ss" "$sm"
+  echo
+  printf "merge_stats over the 16 ranks' files: %.1f s, peak RSS %.0f MB\n" "$ms" "$(echo "$mm/1024" | bc -l)"
+} | tee -a "$ROOT/benchmarks/results/stats.md"
