@@ -31,17 +31,27 @@ public final class AtomicFile extends FilterOutputStream {
     }
 
     public static AtomicFile create(Path target) throws IOException {
+        return create(target, "");
+    }
+
+    private static AtomicFile create(Path target, String unique) throws IOException {
         Path parent = target.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        Path tmp = parent.resolve(target.getFileName() + TMP_SUFFIX);
+        Path tmp = parent.resolve(target.getFileName() + unique + TMP_SUFFIX);
         FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
         return new AtomicFile(target, tmp, ch);
     }
 
-    /** Writes all of {@code bytes} to {@code target} atomically. */
+    /**
+     * Writes all of {@code bytes} to {@code target} atomically. Files such as a stage's
+     * {@code stats.json} or {@code shard_plan.json} may be written by several processes at once (Slurm
+     * array elements), so the temporary name here is unique to the process and thread; the last
+     * rename wins and every version is complete.
+     */
     public static void write(Path target, byte[] bytes) throws IOException {
-        try (AtomicFile f = create(target)) {
+        String unique = "." + ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
+        try (AtomicFile f = create(target, unique)) {
             f.write(bytes);
             f.commit();
         }
