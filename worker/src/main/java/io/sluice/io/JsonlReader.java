@@ -1,5 +1,7 @@
 package io.sluice.io;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.doc.Document;
 import java.io.FilterInputStream;
@@ -240,18 +242,30 @@ public final class JsonlReader {
         return null;
     }
 
+    /**
+     * The metadata of a line, datatrove's way (see the class comment). Streams over the line and
+     * skips the text and id values without decoding them: the text is usually most of the line.
+     */
     @SuppressWarnings("unchecked")
     Map<String, Object> metadataOf(byte[] b, int off, int len) {
-        Map<String, Object> data;
-        try {
-            data = MAPPER.readValue(b, off, len, LinkedHashMap.class);
+        Map<String, Object> data = new LinkedHashMap<>();
+        Object md = null;
+        try (JsonParser p = MAPPER.getFactory().createParser(b, off, len)) {
+            p.nextToken();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                if (name.equals(options.textKey()) || name.equals(options.idKey()) || name.equals("media")) {
+                    p.skipChildren(); // a string value is skipped by the next nextToken(), undecoded
+                } else if (name.equals("metadata")) {
+                    md = MAPPER.readValue(p, Object.class);
+                } else {
+                    data.put(name, MAPPER.readValue(p, Object.class));
+                }
+            }
         } catch (IOException e) {
-            throw new IllegalStateException("line parsed once but not twice", e);
+            throw new IllegalStateException("line scanned once but not parsed: " + e.getMessage(), e);
         }
-        data.remove(options.textKey());
-        data.remove(options.idKey());
-        data.remove("media");
-        Object md = data.remove("metadata");
         Map<String, Object> out = new LinkedHashMap<>();
         if (options.defaultMetadata() != null) {
             out.putAll(options.defaultMetadata());
