@@ -13,6 +13,7 @@ export SLUICE_JAVA_OPTS="${SLUICE_JAVA_OPTS:--Xmx2g}"
 mkdir -p "$WORK" "$ROOT/benchmarks/results"
 
 bin/launcher --version >/dev/null 2>&1   # builds the jar when needed
+export SLUICE_NO_BUILD=1                  # and never again inside a timed run
 ./mvnw -B -q -o -pl benchmarks -am -DskipTests package >/dev/null 2>&1 || ./mvnw -B -q -pl benchmarks -am -DskipTests package
 if [ ! -f "$CORPUS/.bytes" ]; then
   echo "building the corpus in $CORPUS ..."
