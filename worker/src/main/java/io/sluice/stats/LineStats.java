@@ -79,20 +79,7 @@ public final class LineStats extends StatsStep {
         int i = 0;
         out[i++] = all.size();
         out[i++] = ratio(totalLength, n);
-        for (int k : shortMax) {
-            long c = 0;
-            for (int len : lengths) {
-                c += len <= k ? 1 : 0;
-            }
-            out[i++] = ratio(c, n);
-        }
-        for (int k : longMin) {
-            long c = 0;
-            for (int len : lengths) {
-                c += len >= k ? 1 : 0;
-            }
-            out[i++] = ratio(c, n);
-        }
+        i = shareByLength(lengths, shortMax, longMin, out, i);
         out[i++] = ratio(terminal, n);
         out[i++] = ratio(bullets, n);
         out[i++] = ratio(dupLines, n);

@@ -60,20 +60,7 @@ public final class ParagraphStats extends StatsStep {
         int i = 0;
         out[i++] = n;
         out[i++] = ratio(totalLength, n);
-        for (int k : shortMax) {
-            long c = 0;
-            for (int len : lengths) {
-                c += len <= k ? 1 : 0;
-            }
-            out[i++] = ratio(c, n);
-        }
-        for (int k : longMin) {
-            long c = 0;
-            for (int len : lengths) {
-                c += len >= k ? 1 : 0;
-            }
-            out[i++] = ratio(c, n);
-        }
+        i = shareByLength(lengths, shortMax, longMin, out, i);
         out[i++] = ratio(dups, n);
         out[i] = ratio(dupChars, totalLength);
     }

@@ -106,6 +106,28 @@ public abstract class StatsStep implements Step {
     /** Computes the stats of one document into {@code out}, in declaration order. */
     protected abstract void extract(String text, double[] out);
 
+    /**
+     * Writes, from {@code out[i]} on, the share of {@code lengths} at most each of {@code shortMax}, then
+     * at least each of {@code longMin} (datatrove's short_/long_..._ratio stats); returns the next index.
+     */
+    protected static int shareByLength(int[] lengths, int[] shortMax, int[] longMin, double[] out, int i) {
+        for (int k : shortMax) {
+            long c = 0;
+            for (int len : lengths) {
+                c += len <= k ? 1 : 0;
+            }
+            out[i++] = ratio(c, lengths.length);
+        }
+        for (int k : longMin) {
+            long c = 0;
+            for (int len : lengths) {
+                c += len >= k ? 1 : 0;
+            }
+            out[i++] = ratio(c, lengths.length);
+        }
+        return i;
+    }
+
     /** {@code a / b}, or 0 when b is 0 (datatrove would divide by zero on such documents). */
     protected static double ratio(double a, double b) {
         return b == 0 ? 0.0 : a / b;
