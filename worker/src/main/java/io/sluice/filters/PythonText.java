@@ -100,8 +100,7 @@ public final class PythonText {
 
     /** A line break for {@code splitlines()}: \n \r \v \f \x1c \x1d \x1e \x85 U+2028 U+2029. */
     public static boolean isLineBreak(char c) {
-        return c == '\n' || c == '\r' || c == 0x0b || c == 0x0c || (c >= 0x1c && c <= 0x1e)
-                || c == 0x85 || c == 0x2028 || c == 0x2029;
+        return PyText.isLineBreak(c);
     }
 
     /**
