@@ -82,6 +82,8 @@ public final class SpacyEnglishTokenizer {
             return;
         }
         Affixes affixes = new Affixes();
+        // pattern building (no special cases) is a one-off at startup: not worth memoising
+        ChunkMemo memo = withSpecialCases ? ChunkMemo.forThisThread() : null;
         boolean inSpace = PyText.isSpace(text.charAt(0));
         boolean lettersOnly = true; // is the current chunk made of ASCII letters only?
         int start = 0;
@@ -90,7 +92,7 @@ public final class SpacyEnglishTokenizer {
             byte kind = CHAR_KIND[c];
             if ((kind == SPACE) != inSpace) {
                 if (start < i) {
-                    addChunk(text, start, i, inSpace, lettersOnly, out, affixes, withSpecialCases);
+                    addChunk(text, start, i, inSpace, lettersOnly, out, affixes, memo);
                 }
                 // A single space right after a chunk is that chunk's trailing whitespace, not a token.
                 start = c == ' ' ? i + 1 : i;
@@ -100,12 +102,14 @@ public final class SpacyEnglishTokenizer {
             lettersOnly &= kind == ASCII_LETTER;
         }
         if (start < length) {
-            addChunk(text, start, length, inSpace, lettersOnly, out, affixes, withSpecialCases);
+            addChunk(text, start, length, inSpace, lettersOnly, out, affixes, memo);
         }
     }
 
+    /** Adds the tokens of one chunk; {@code memo} is null in pattern-building mode (no special cases). */
     private void addChunk(String text, int start, int end, boolean whitespace, boolean lettersOnly, Tokens out,
-            Affixes affixes, boolean withSpecialCases) {
+            Affixes affixes, ChunkMemo memo) {
+        boolean withSpecialCases = memo != null;
         if (whitespace) {
             out.add(start, end); // no rule splits whitespace; special cases like "\n" keep it whole too
             return;
@@ -117,6 +121,26 @@ public final class SpacyEnglishTokenizer {
             out.add(start, end); // fast path: no prefix, suffix, infix or URL rule applies to plain letters
             return;
         }
+        if (memo == null || end - start > ChunkMemo.MAX_CHUNK) {
+            addChunkByRules(text, start, end, out, affixes, withSpecialCases);
+            return;
+        }
+        int h = ChunkMemo.hash(text, start, end);
+        int[] offsets = memo.get(text, start, end, h);
+        if (offsets != null) {
+            for (int i = 0; i < offsets.length; i += 2) {
+                out.add(start + offsets[i], start + offsets[i + 1]);
+            }
+            return;
+        }
+        int before = out.size();
+        addChunkByRules(text, start, end, out, affixes, true);
+        memo.put(text, start, end, h, out, before);
+    }
+
+    /** Steps 3-4 of the class comment for a chunk that is not itself a special case. */
+    private void addChunkByRules(String text, int start, int end, Tokens out, Affixes affixes,
+            boolean withSpecialCases) {
         final int chunkStart = start;
         final int chunkEnd = end;
         affixes.clear();

@@ -62,13 +62,16 @@ public final class TextPathThroughput {
                 }
             }
             long t1 = cpu.getCurrentThreadCpuTime();
+            long[] perFilter = new long[chain.size()];
             String wordsDigest = Long.toHexString(wordsHash);
             for (String text : texts) {
                 // a fresh String per document, as a reader would give, so no cache carries over
                 Document doc = new Document("x", new String(text), new LinkedHashMap<>());
                 String verdict = "keep";
-                for (Filter f : chain) {
-                    Verdict v = f.filter(doc);
+                for (int k = 0; k < chain.size(); k++) {
+                    long f0 = cpu.getCurrentThreadCpuTime();
+                    Verdict v = chain.get(k).filter(doc);
+                    perFilter[k] += cpu.getCurrentThreadCpuTime() - f0;
                     if (v != Verdict.KEEP) {
                         verdict = v.toString();
                         break;
@@ -100,6 +103,8 @@ public final class TextPathThroughput {
             long t4 = cpu.getCurrentThreadCpuTime();
             System.out.printf("round %d MB/CPU-s: words %.1f  filters %.1f  word_stats %.1f  minhash %.1f%n", round,
                     mbps(bytes, t1 - t0), mbps(bytes, t2 - t1), mbps(bytes, t3 - t2), mbps(bytes, t4 - t3));
+            System.out.printf("  filter CPU-s: gopher_quality %.2f gopher_repetition %.2f c4 %.2f fineweb %.2f%n",
+                    perFilter[0] / 1e9, perFilter[1] / 1e9, perFilter[2] / 1e9, perFilter[3] / 1e9);
             if (round == 0) {
                 System.out.printf("digests: words %s filters %s word_stats %s minhash %s%n", wordsDigest,
                         filtersDigest, statsDigest, minhashDigest);
