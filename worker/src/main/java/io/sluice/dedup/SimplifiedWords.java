@@ -16,6 +16,8 @@ final class SimplifiedWords {
     private static final int MAX_ENTRIES = 1 << 18;
     private static final int MAX_CHUNK = 64;
     private String[] keys = new String[1 << 12];
+    /** The keys' String hash codes: a probe compares characters only when the hash matches too. */
+    private int[] keyHashes = new int[1 << 12];
     private String[][] values = new String[1 << 12][];
     private int size;
 
@@ -48,7 +50,7 @@ final class SimplifiedWords {
         int mask = keys.length - 1;
         int slot = mix(h) & mask;
         for (String k = keys[slot]; k != null; k = keys[slot]) {
-            if (k.length() == len && text.regionMatches(start, k, 0, len)) {
+            if (keyHashes[slot] == h && k.length() == len && text.regionMatches(start, k, 0, len)) {
                 return values[slot];
             }
             slot = (slot + 1) & mask;
@@ -63,6 +65,7 @@ final class SimplifiedWords {
     private void put(String chunk, int h, String[] tokens) {
         if (size >= MAX_ENTRIES) {
             keys = new String[keys.length];
+            keyHashes = new int[keys.length];
             values = new String[keys.length][];
             size = 0;
         } else if (2 * (size + 1) > keys.length) {
@@ -74,6 +77,7 @@ final class SimplifiedWords {
             slot = (slot + 1) & mask;
         }
         keys[slot] = chunk;
+        keyHashes[slot] = h;
         values[slot] = tokens;
         size++;
     }
@@ -81,16 +85,19 @@ final class SimplifiedWords {
     private void grow() {
         String[] oldKeys = keys;
         String[][] oldValues = values;
+        int[] oldHashes = keyHashes;
         keys = new String[oldKeys.length * 2];
+        keyHashes = new int[keys.length];
         values = new String[keys.length][];
         int mask = keys.length - 1;
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldKeys[i] != null) {
-                int slot = mix(oldKeys[i].hashCode()) & mask;
+                int slot = mix(oldHashes[i]) & mask;
                 while (keys[slot] != null) {
                     slot = (slot + 1) & mask;
                 }
                 keys[slot] = oldKeys[i];
+                keyHashes[slot] = oldHashes[i];
                 values[slot] = oldValues[i];
             }
         }

@@ -98,28 +98,13 @@ public final class GopherQualityFilter extends Filter {
             }
         }
 
-        List<String> lines = PythonText.splitLines(text);
-        if (maxBulletLinesRatio != null) {
-            int bullets = 0;
-            for (String line : lines) {
-                String s = PythonText.lstrip(line);
-                if (s.startsWith("\u2022") || s.startsWith("-")) {
-                    bullets++;
-                }
-            }
-            if (Thresholds.ratio(bullets, lines.size()) > maxBulletLinesRatio) {
+        if (maxBulletLinesRatio != null || maxEllipsisLinesRatio != null) {
+            LineCounts lines = LineCounts.of(text);
+            if (maxBulletLinesRatio != null && Thresholds.ratio(lines.bullets, lines.lines) > maxBulletLinesRatio) {
                 return Verdict.drop("gopher_too_many_bullets");
             }
-        }
-        if (maxEllipsisLinesRatio != null) {
-            int endEllipsis = 0;
-            for (String line : lines) {
-                String s = PythonText.rstrip(line);
-                if (s.endsWith("...") || s.endsWith("\u2026")) {
-                    endEllipsis++;
-                }
-            }
-            if (Thresholds.ratio(endEllipsis, lines.size()) > maxEllipsisLinesRatio) {
+            if (maxEllipsisLinesRatio != null
+                    && Thresholds.ratio(lines.endEllipsis, lines.lines) > maxEllipsisLinesRatio) {
                 return Verdict.drop("gopher_too_many_end_ellipsis");
             }
         }
@@ -148,5 +133,49 @@ public final class GopherQualityFilter extends Filter {
             }
         }
         return Verdict.KEEP;
+    }
+
+    /**
+     * Over the lines of {@code splitlines()}: how many there are, how many start with a bullet after
+     * {@code lstrip()} and how many end with an ellipsis after {@code rstrip()}. Counted on line spans
+     * of the text, as building every line as a String cost more than the checks.
+     */
+    private record LineCounts(int lines, int bullets, int endEllipsis) {
+        static LineCounts of(String text) {
+            int lines = 0;
+            int bullets = 0;
+            int endEllipsis = 0;
+            int n = text.length();
+            int start = 0;
+            while (start < n) {
+                int end = start;
+                while (end < n && !PythonText.isLineBreak(text.charAt(end))) {
+                    end++;
+                }
+                lines++;
+                // Python whitespace is all in the BMP, so stripping by UTF-16 unit equals strip by code point.
+                int first = start;
+                while (first < end && PythonText.isSpace(text.charAt(first))) {
+                    first++;
+                }
+                if (first < end && (text.charAt(first) == '\u2022' || text.charAt(first) == '-')) {
+                    bullets++;
+                }
+                int last = end;
+                while (last > first && PythonText.isSpace(text.charAt(last - 1))) {
+                    last--;
+                }
+                if (last > first && (text.charAt(last - 1) == '\u2026'
+                        || (last - first >= 3 && text.startsWith("...", last - 3)))) {
+                    endEllipsis++;
+                }
+                if (end == n) {
+                    break; // no break after the last line
+                }
+                // "\r\n" is one break; a break at the very end gives no empty last line
+                start = end + (text.charAt(end) == '\r' && end + 1 < n && text.charAt(end + 1) == '\n' ? 2 : 1);
+            }
+            return new LineCounts(lines, bullets, endEllipsis);
+        }
     }
 }

@@ -22,6 +22,13 @@ final class NGrams {
     private final long[] codePointStart;
     private final long sepHash;
     private final long sepPow;
+    /**
+     * windowHash[i]: hash of the window of {@link #windowWords} words starting at word i. The filter asks
+     * for n = 2, 3, 4 (or 5..10) in turn, so each size's hashes extend the previous size's by one word
+     * instead of re-hashing whole windows.
+     */
+    private long[] windowHash;
+    private int windowWords;
 
     NGrams(List<String> words, String sep) {
         this.words = words;
@@ -63,12 +70,23 @@ final class NGrams {
         return charStart[start + n] - charStart[start] + (long) (n - 1) * sep.length();
     }
 
-    private long hash(int start, int n) {
-        long h = wordHash[start];
-        for (int i = start + 1; i < start + n; i++) {
-            h = (h * sepPow + sepHash) * wordPow[i] + wordHash[i];
+    /**
+     * The hashes of all windows of n words (n &gt;= 1), where hash(w0 sep w1 ... sep wk) is the polynomial
+     * hash of those joined characters: ((h(w0) P^|sep| + h(sep)) P^|w1| + h(w1)) ...
+     */
+    private long[] windowHashes(int n) {
+        if (windowHash == null || windowWords > n) {
+            windowHash = wordHash.clone();
+            windowWords = 1;
         }
-        return h;
+        // extend in place: window i of k+1 words is window i of k words followed by word i+k
+        for (int k = windowWords; k < n; k++) {
+            for (int i = 0; i < words.size() - k; i++) {
+                windowHash[i] = (windowHash[i] * sepPow + sepHash) * wordPow[i + k] + wordHash[i + k];
+            }
+        }
+        windowWords = n;
+        return windowHash;
     }
 
     /** True when the joined strings of windows a and b (both n words) are equal. */
@@ -127,9 +145,11 @@ final class NGrams {
         final long[] hashes;
         final int[] counts;
         final int mask;
+        final long[] windowHashes;
 
         WindowTable(int n, int expected) {
             this.n = n;
+            windowHashes = windowHashes(n);
             int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
             start = new int[cap];
             Arrays.fill(start, -1);
@@ -140,7 +160,7 @@ final class NGrams {
 
         /** The slot of the window equal to window {@code i}, inserting it when new. */
         int slot(int i) {
-            long h = hash(i, n);
+            long h = windowHashes[i];
             long m = h * 0x9E3779B97F4A7C15L;
             int s = (int) (m ^ (m >>> 32)) & mask;
             while (start[s] != -1) {

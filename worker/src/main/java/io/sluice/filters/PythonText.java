@@ -31,14 +31,6 @@ public final class PythonText {
         return PyText.strip(s);
     }
 
-    public static String lstrip(String s) {
-        return s.substring(stripStart(s));
-    }
-
-    public static String rstrip(String s) {
-        return s.substring(0, stripEnd(s));
-    }
-
     private static int stripStart(String s) {
         int i = 0;
         while (i < s.length()) {
@@ -49,18 +41,6 @@ public final class PythonText {
             i += Character.charCount(c);
         }
         return i;
-    }
-
-    private static int stripEnd(String s) {
-        int j = s.length();
-        while (j > 0) {
-            int c = s.codePointBefore(j);
-            if (!isSpace(c)) {
-                break;
-            }
-            j -= Character.charCount(c);
-        }
-        return j;
     }
 
     /** True when {@code s.strip()} would be empty. */
@@ -120,8 +100,7 @@ public final class PythonText {
 
     /** A line break for {@code splitlines()}: \n \r \v \f \x1c \x1d \x1e \x85 U+2028 U+2029. */
     public static boolean isLineBreak(char c) {
-        return c == '\n' || c == '\r' || c == 0x0b || c == 0x0c || (c >= 0x1c && c <= 0x1e)
-                || c == 0x85 || c == 0x2028 || c == 0x2029;
+        return PyText.isLineBreak(c);
     }
 
     /**
@@ -176,10 +155,9 @@ public final class PythonText {
 
     public static int count(String s, char c) {
         int n = 0;
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) == c) {
-                n++;
-            }
+        // indexOf is a vectorised intrinsic: several times faster than a charAt loop on long texts
+        for (int i = s.indexOf(c); i >= 0; i = s.indexOf(c, i + 1)) {
+            n++;
         }
         return n;
     }

@@ -155,8 +155,7 @@ final class PyText {
         int n = s.length();
         while (i < n) {
             char c = s.charAt(i);
-            if (c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0x1C || c == 0x1D || c == 0x1E
-                    || c == 0x85 || c == 0x2028 || c == 0x2029) {
+            if (io.sluice.text.PyText.isLineBreak(c)) {
                 lines++;
                 i += (c == '\r' && i + 1 < n && s.charAt(i + 1) == '\n') ? 2 : 1;
                 start = i;

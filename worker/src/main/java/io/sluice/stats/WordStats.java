@@ -21,12 +21,15 @@ public final class WordStats extends StatsStep {
     static final List<String> GOPHER_STOP_WORDS = List.of("the", "be", "to", "of", "and", "that", "have", "with");
 
     private final Set<String> stopWords;
+    /** UTF-16 length of the longest stop word: longer words skip the set lookup. */
+    private final int longestStopWord;
     private final int[] shortThresholds;
     private final int[] longThresholds;
 
     public WordStats(StepArgs args) {
         super(args);
         stopWords = new HashSet<>(args.strings("stop_words", GOPHER_STOP_WORDS));
+        longestStopWord = stopWords.stream().mapToInt(String::length).max().orElse(-1);
         shortThresholds = StatArgs.ints(args, "short_word_max_chars_threshold", new int[] {3}, true);
         longThresholds = StatArgs.ints(args, "long_word_max_chars_threshold", new int[] {7}, true);
         StatArgs.englishOnly(args);
@@ -50,19 +53,17 @@ public final class WordStats extends StatsStep {
         long upper = 0;
         long title = 0;
         long stop = 0;
-        Set<String> distinct = new HashSet<>(Math.max(16, n * 2));
         for (int w = 0; w < n; w++) {
             String word = words.get(w);
             lengths[w] = PyText.len(word);
             totalLength += lengths[w];
-            distinct.add(word);
             if (PyText.isUpperWord(word)) {
                 upper++;
             }
             if (PyText.isTitleWord(word)) {
                 title++;
             }
-            if (stopWords.contains(word)) {
+            if (word.length() <= longestStopWord && stopWords.contains(word)) {
                 stop++;
             }
         }
@@ -84,9 +85,31 @@ public final class WordStats extends StatsStep {
             }
             out[i++] = ratio(c, n);
         }
-        out[i++] = ratio(distinct.size(), n);
+        out[i++] = ratio(countDistinct(words), n);
         out[i++] = ratio(upper, n);
         out[i++] = ratio(title, n);
         out[i] = ratio(stop, n);
+    }
+
+    /**
+     * {@code len(set(words))}, with an open-addressing table of the words instead of a HashSet: no
+     * node per word, which was a fifth of this step's time beside the tokenizer.
+     */
+    static int countDistinct(List<String> words) {
+        String[] table = new String[Integer.highestOneBit(Math.max(16, words.size() * 2) - 1) << 1];
+        int mask = table.length - 1;
+        int distinct = 0;
+        for (String word : words) {
+            int h = word.hashCode() * 0x9E3779B9;
+            int slot = (h ^ (h >>> 16)) & mask;
+            while (table[slot] != null && !table[slot].equals(word)) {
+                slot = (slot + 1) & mask;
+            }
+            if (table[slot] == null) {
+                table[slot] = word;
+                distinct++;
+            }
+        }
+        return distinct;
     }
 }

@@ -21,6 +21,18 @@ public final class PyText {
                 || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
     }
 
+    /**
+     * A line break for Python's {@code splitlines()}: \n \v \f \r \x1c \x1d \x1e \x85 U+2028 U+2029.
+     * Ordered so that an ordinary character (above U+001E) costs three comparisons: line scans run
+     * over every character of every document.
+     */
+    public static boolean isLineBreak(char c) {
+        if (c > 0x1E) {
+            return c == 0x85 || c == 0x2028 || c == 0x2029;
+        }
+        return (c >= 0x0A && c <= 0x0D) || c >= 0x1C;
+    }
+
     /** Python's {@code s.strip()}: removes leading and trailing {@link #isSpace} characters. */
     public static String strip(String s) {
         int from = 0;

@@ -46,8 +46,8 @@ public final class SpacyEnglishTokenizer {
 
     /** chunk -> lengths (UTF-16) of the tokens it is split into. */
     private final RegionMap<int[]> specialCases;
-    /** first token text -> multi-token patterns (as produced without special cases) of special cases. */
-    private final RegionMap<String[][]> specialPatternsByFirstToken;
+    /** first token text -> patterns (as produced without special cases) of special cases starting with it. */
+    private final RegionMap<PatternGroup> specialPatternsByFirstToken;
 
     private SpacyEnglishTokenizer(Map<String, String[]> exceptions) {
         Map<String, int[]> lengths = new HashMap<>();
@@ -82,6 +82,8 @@ public final class SpacyEnglishTokenizer {
             return;
         }
         Affixes affixes = new Affixes();
+        // pattern building (no special cases) is a one-off at startup: not worth memoising
+        ChunkMemo memo = withSpecialCases ? ChunkMemo.forThisThread() : null;
         boolean inSpace = PyText.isSpace(text.charAt(0));
         boolean lettersOnly = true; // is the current chunk made of ASCII letters only?
         int start = 0;
@@ -90,7 +92,7 @@ public final class SpacyEnglishTokenizer {
             byte kind = CHAR_KIND[c];
             if ((kind == SPACE) != inSpace) {
                 if (start < i) {
-                    addChunk(text, start, i, inSpace, lettersOnly, out, affixes, withSpecialCases);
+                    addChunk(text, start, i, inSpace, lettersOnly, out, affixes, memo);
                 }
                 // A single space right after a chunk is that chunk's trailing whitespace, not a token.
                 start = c == ' ' ? i + 1 : i;
@@ -100,12 +102,14 @@ public final class SpacyEnglishTokenizer {
             lettersOnly &= kind == ASCII_LETTER;
         }
         if (start < length) {
-            addChunk(text, start, length, inSpace, lettersOnly, out, affixes, withSpecialCases);
+            addChunk(text, start, length, inSpace, lettersOnly, out, affixes, memo);
         }
     }
 
+    /** Adds the tokens of one chunk; {@code memo} is null in pattern-building mode (no special cases). */
     private void addChunk(String text, int start, int end, boolean whitespace, boolean lettersOnly, Tokens out,
-            Affixes affixes, boolean withSpecialCases) {
+            Affixes affixes, ChunkMemo memo) {
+        boolean withSpecialCases = memo != null;
         if (whitespace) {
             out.add(start, end); // no rule splits whitespace; special cases like "\n" keep it whole too
             return;
@@ -117,6 +121,26 @@ public final class SpacyEnglishTokenizer {
             out.add(start, end); // fast path: no prefix, suffix, infix or URL rule applies to plain letters
             return;
         }
+        if (memo == null || end - start > ChunkMemo.MAX_CHUNK) {
+            addChunkByRules(text, start, end, out, affixes, withSpecialCases);
+            return;
+        }
+        int h = ChunkMemo.hash(text, start, end);
+        int[] offsets = memo.get(text, start, end, h);
+        if (offsets != null) {
+            for (int i = 0; i < offsets.length; i += 2) {
+                out.add(start + offsets[i], start + offsets[i + 1]);
+            }
+            return;
+        }
+        int before = out.size();
+        addChunkByRules(text, start, end, out, affixes, true);
+        memo.put(text, start, end, h, out, before);
+    }
+
+    /** Steps 3-4 of the class comment for a chunk that is not itself a special case. */
+    private void addChunkByRules(String text, int start, int end, Tokens out, Affixes affixes,
+            boolean withSpecialCases) {
         final int chunkStart = start;
         final int chunkEnd = end;
         affixes.clear();
@@ -213,7 +237,7 @@ public final class SpacyEnglishTokenizer {
      * spaCy registers a special case with its matcher when the punctuation rules would cut it (it has a
      * prefix, suffix or infix, or a space); the pattern is the token sequence the rules alone produce.
      */
-    private Map<String, String[][]> specialCasePatterns(Iterable<String> chunks) {
+    private Map<String, PatternGroup> specialCasePatterns(Iterable<String> chunks) {
         Map<String, List<String[]>> byFirst = new HashMap<>();
         Tokens scratch = new Tokens(16);
         for (String chunk : chunks) {
@@ -231,9 +255,31 @@ public final class SpacyEnglishTokenizer {
             }
             byFirst.computeIfAbsent(pattern[0], k -> new ArrayList<>()).add(pattern);
         }
-        Map<String, String[][]> result = new HashMap<>();
-        byFirst.forEach((first, patterns) -> result.put(first, patterns.toArray(String[][]::new)));
+        Map<String, PatternGroup> result = new HashMap<>();
+        byFirst.forEach((first, patterns) -> result.put(first, PatternGroup.of(patterns)));
         return result;
+    }
+
+    /**
+     * The patterns sharing one first token, indexed by their second token: frequent first tokens such
+     * as ":", "(" or "'" start dozens of emoticon and contraction patterns, and comparing each of them at
+     * every such token was a tenth of the tokenizer's time.
+     */
+    private record PatternGroup(String[][] oneToken, RegionMap<String[][]> bySecondToken) {
+        static PatternGroup of(List<String[]> patterns) {
+            List<String[]> single = new ArrayList<>();
+            Map<String, List<String[]>> bySecond = new HashMap<>();
+            for (String[] p : patterns) {
+                if (p.length == 1) {
+                    single.add(p);
+                } else {
+                    bySecond.computeIfAbsent(p[1], k -> new ArrayList<>()).add(p);
+                }
+            }
+            Map<String, String[][]> arrays = new HashMap<>();
+            bySecond.forEach((second, list) -> arrays.put(second, list.toArray(String[][]::new)));
+            return new PatternGroup(single.toArray(String[][]::new), new RegionMap<>(arrays));
+        }
     }
 
     private static boolean hasInfix(String s) {
@@ -255,23 +301,28 @@ public final class SpacyEnglishTokenizer {
      */
     private void mergeMultiTokenSpecialCases(Tokens tokens) {
         String text = tokens.text();
-        List<Match> matches = null;
+        List<Match> matches = new ArrayList<>(); // allocates no array while empty
         int n = tokens.size();
         for (int i = 0; i < n; i++) {
-            String[][] patterns = specialPatternsByFirstToken.get(text, tokens.start(i), tokens.end(i));
+            PatternGroup group = specialPatternsByFirstToken.get(text, tokens.start(i), tokens.end(i));
+            if (group == null) {
+                continue;
+            }
+            for (int k = 0; k < group.oneToken().length; k++) {
+                matches.add(new Match(i, i + 1)); // its first token is the whole pattern
+            }
+            String[][] patterns = i + 1 < n
+                    ? group.bySecondToken().get(text, tokens.start(i + 1), tokens.end(i + 1)) : null;
             if (patterns == null) {
                 continue;
             }
             for (String[] pattern : patterns) {
                 if (i + pattern.length <= n && matchesAt(tokens, i, pattern)) {
-                    if (matches == null) {
-                        matches = new ArrayList<>();
-                    }
                     matches.add(new Match(i, i + pattern.length));
                 }
             }
         }
-        if (matches == null) {
+        if (matches.isEmpty()) {
             return;
         }
         matches.sort((a, b) -> a.end - a.start != b.end - b.start
@@ -312,9 +363,10 @@ public final class SpacyEnglishTokenizer {
         tokens.takeOver(merged);
     }
 
+    /** Do the tokens from {@code first} on equal the pattern? Its first two tokens are known to match. */
     private static boolean matchesAt(Tokens tokens, int first, String[] pattern) {
         String text = tokens.text();
-        for (int k = 0; k < pattern.length; k++) {
+        for (int k = 2; k < pattern.length; k++) {
             int start = tokens.start(first + k);
             int length = tokens.end(first + k) - start;
             if (length != pattern[k].length() || !text.regionMatches(start, pattern[k], 0, length)) {
