@@ -9,17 +9,19 @@ job quality "      - gopher_quality: {}
 rm -rf "$WORK/runs"
 read -r qs qm < <(measure bin/launcher run "$WORK/quality.yaml")
 kept=$(grep -o '"forwarded" : [0-9]*' "$WORK/runs/quality/logs/main/stats.json" | tail -1 | grep -o '[0-9]*$')
-# language ID is far slower: measured on the first 16 x 2000 documents
+# language ID is far slower: measured on the first 16 x 2000 documents (LID=0 skips it)
+if [ "${LID:-1}" = 1 ]; then
 job lid "      - language_filter: {languages: [en]}"
 sed -i "s|{path: $CORPUS, glob: '\*.jsonl.zst'}|{path: $CORPUS, glob: '*.jsonl.zst', limit: 2000}|" "$WORK/lid.yaml"
 read -r ls lm < <(measure bin/launcher run "$WORK/lid.yaml")
 lid_bytes=$(grep -o '"bytes" : [0-9]*' "$WORK/runs/lid/logs/main/stats.json" | head -1 | grep -o '[0-9]*$')
 lid_docs=$(grep -o '"documents" : [0-9]*' "$WORK/runs/lid/logs/main/stats.json" | head -1 | grep -o '[0-9]*$')
+fi
 {
   header "Filters"
   row "gopher_quality+gopher_repetition+c4+fineweb" "$qs" "$qm"
   echo
   echo "documents kept by the chain: $kept"
-  awk -v s="$ls" -v b="$lid_bytes" -v d="$lid_docs" -v c="$CORES" -v m="$lm" \
+  [ "${LID:-1}" = 1 ] && awk -v s="$ls" -v b="$lid_bytes" -v d="$lid_docs" -v c="$CORES" -v m="$lm" \
     'BEGIN{printf "language_filter alone: %d docs, %.1f MB in %.1f s: %.0f docs/s and %.2f MB/s per core, peak RSS %.0f MB\n", d, b/1e6, s, d/s/c, b/1e6/s/c, m/1024}'
 } | tee -a "$ROOT/benchmarks/results/filters.md"
