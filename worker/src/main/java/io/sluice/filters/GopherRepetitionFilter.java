@@ -113,7 +113,7 @@ public final class GopherRepetitionFilter extends Filter {
                 return Verdict.drop("top_" + n + "_gram");
             }
         }
-        NGrams glued = new NGrams(words, "");
+        NGrams glued = spaced.withSeparator("");
         for (double[] t : dupNGrams) {
             int n = (int) t[0];
             if (glued.allDuplicateChars(n) / textLen > t[1]) {

@@ -51,14 +51,40 @@ final class NGrams {
             charStart[i + 1] = charStart[i] + w.length();
             codePointStart[i + 1] = codePointStart[i] + PythonText.len(w);
         }
+        sepHash = hashOf(sep);
+        sepPow = powerOf(sep);
+    }
+
+    /** The same words joined with another separator, sharing the per-word tables (built once per text). */
+    private NGrams(NGrams other, String sep) {
+        this.words = other.words;
+        this.sep = sep;
+        this.wordHash = other.wordHash;
+        this.wordPow = other.wordPow;
+        this.charStart = other.charStart;
+        this.codePointStart = other.codePointStart;
+        this.sepHash = hashOf(sep);
+        this.sepPow = powerOf(sep);
+    }
+
+    NGrams withSeparator(String newSep) {
+        return new NGrams(this, newSep);
+    }
+
+    private static long hashOf(String s) {
         long h = 0;
+        for (int k = 0; k < s.length(); k++) {
+            h = h * P + s.charAt(k);
+        }
+        return h;
+    }
+
+    private static long powerOf(String s) {
         long p = 1;
-        for (int k = 0; k < sep.length(); k++) {
-            h = h * P + sep.charAt(k);
+        for (int k = 0; k < s.length(); k++) {
             p *= P;
         }
-        sepHash = h;
-        sepPow = p;
+        return p;
     }
 
     /** Python {@code len} of the joined n-gram starting at word {@code start}. */
