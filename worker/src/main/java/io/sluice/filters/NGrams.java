@@ -124,6 +124,22 @@ final class NGrams {
         if (len != chars(b, n)) {
             return false;
         }
+        // Fast path, word by word: while corresponding words have equal lengths the joined strings stay
+        // aligned, so an unequal pair decides "different" and all pairs equal decide "same".
+        for (int k = 0; k < n; k++) {
+            String x = words.get(a + k);
+            String y = words.get(b + k);
+            if (x.length() != y.length()) {
+                return sameChars(a, b, n, len); // split differently, e.g. "ab"+"c" and "a"+"bc"
+            }
+            if (!x.equals(y)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean sameChars(int a, int b, int n, long len) {
         Cursor ca = new Cursor(a, n);
         Cursor cb = new Cursor(b, n);
         for (long k = 0; k < len; k++) {
