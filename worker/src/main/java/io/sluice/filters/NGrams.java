@@ -51,14 +51,40 @@ final class NGrams {
             charStart[i + 1] = charStart[i] + w.length();
             codePointStart[i + 1] = codePointStart[i] + PythonText.len(w);
         }
+        sepHash = hashOf(sep);
+        sepPow = powerOf(sep);
+    }
+
+    /** The same words joined with another separator, sharing the per-word tables (built once per text). */
+    private NGrams(NGrams other, String sep) {
+        this.words = other.words;
+        this.sep = sep;
+        this.wordHash = other.wordHash;
+        this.wordPow = other.wordPow;
+        this.charStart = other.charStart;
+        this.codePointStart = other.codePointStart;
+        this.sepHash = hashOf(sep);
+        this.sepPow = powerOf(sep);
+    }
+
+    NGrams withSeparator(String newSep) {
+        return new NGrams(this, newSep);
+    }
+
+    private static long hashOf(String s) {
         long h = 0;
+        for (int k = 0; k < s.length(); k++) {
+            h = h * P + s.charAt(k);
+        }
+        return h;
+    }
+
+    private static long powerOf(String s) {
         long p = 1;
-        for (int k = 0; k < sep.length(); k++) {
-            h = h * P + sep.charAt(k);
+        for (int k = 0; k < s.length(); k++) {
             p *= P;
         }
-        sepHash = h;
-        sepPow = p;
+        return p;
     }
 
     /** Python {@code len} of the joined n-gram starting at word {@code start}. */
@@ -98,6 +124,22 @@ final class NGrams {
         if (len != chars(b, n)) {
             return false;
         }
+        // Fast path, word by word: while corresponding words have equal lengths the joined strings stay
+        // aligned, so an unequal pair decides "different" and all pairs equal decide "same".
+        for (int k = 0; k < n; k++) {
+            String x = words.get(a + k);
+            String y = words.get(b + k);
+            if (x.length() != y.length()) {
+                return sameChars(a, b, n, len); // split differently, e.g. "ab"+"c" and "a"+"bc"
+            }
+            if (!x.equals(y)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean sameChars(int a, int b, int n, long len) {
         Cursor ca = new Cursor(a, n);
         Cursor cb = new Cursor(b, n);
         for (long k = 0; k < len; k++) {
