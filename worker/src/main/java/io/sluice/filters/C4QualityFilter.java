@@ -5,6 +5,7 @@ import io.sluice.job.StepArgs;
 import io.sluice.pipeline.Filter;
 import io.sluice.pipeline.Verdict;
 import io.sluice.text.EnglishText;
+import io.sluice.text.PyText;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -64,13 +65,13 @@ public final class C4QualityFilter extends Filter {
 
     @Override
     public Verdict filter(Document doc) {
-        List<String> units = splitParagraph ? PythonText.splitLines(doc.text()) : EnglishText.sentences(doc.text());
+        List<String> units = splitParagraph ? PyText.splitLines(doc.text()) : EnglishText.sentences(doc.text());
         long sentences = 0;
         StringBuilder kept = new StringBuilder();
         int keptLines = 0;
         for (String unit : units) {
-            String line = PythonText.strip(unit);
-            if (maxWordLength != -1 && PythonText.longestWord(line) > maxWordLength) {
+            String line = PyText.strip(unit);
+            if (maxWordLength != -1 && PyText.longestWord(line) > maxWordLength) {
                 continue;
             }
             if (removeCitations && line.indexOf('[') >= 0) {
@@ -80,7 +81,7 @@ public final class C4QualityFilter extends Filter {
                 continue;
             }
             // words are counted before the citations were removed, as datatrove does
-            if (PythonText.countWords(unit) < minWordsPerLine) {
+            if (PyText.countWords(unit) < minWordsPerLine) {
                 continue;
             }
             String lower = line.toLowerCase(Locale.ROOT);
@@ -105,7 +106,7 @@ public final class C4QualityFilter extends Filter {
         if (sentences < minNumSentences) {
             return Verdict.drop("too_few_sentences");
         }
-        doc.setText(PythonText.strip(kept.toString()));
+        doc.setText(PyText.strip(kept.toString()));
         return Verdict.KEEP;
     }
 

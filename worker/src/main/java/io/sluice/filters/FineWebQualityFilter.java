@@ -5,6 +5,7 @@ import io.sluice.job.StepArgs;
 import io.sluice.pipeline.Filter;
 import io.sluice.pipeline.Verdict;
 import io.sluice.text.EnglishText;
+import io.sluice.text.PyText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,8 +51,8 @@ public final class FineWebQualityFilter extends Filter {
     public Verdict filter(Document doc) {
         String text = doc.text();
         List<String> lines = new ArrayList<>();
-        for (String line : PythonText.split(text, '\n')) {
-            if (!PythonText.isBlank(line)) {
+        for (String line : PyText.split(text, '\n')) {
+            if (!PyText.isBlank(line)) {
                 lines.add(line);
             }
         }
@@ -65,7 +66,7 @@ public final class FineWebQualityFilter extends Filter {
             if (endsWithStopChar(line)) {
                 punctuated++;
             }
-            if (line.length() <= shortLineLength || PythonText.len(line) <= shortLineLength) {
+            if (line.length() <= shortLineLength || PyText.len(line) <= shortLineLength) {
                 shortLines++;
             }
         }
@@ -78,13 +79,13 @@ public final class FineWebQualityFilter extends Filter {
         }
 
         long dupChars = GopherRepetitionFilter.duplicates(lines)[1];
-        long nonNewlineChars = PythonText.len(text) - PythonText.count(text, '\n');
+        long nonNewlineChars = PyText.len(text) - PyText.count(text, '\n');
         if ((double) dupChars / nonNewlineChars > charDuplicatesRatio) {
             return Verdict.drop("char_dup_ratio");
         }
 
         int words = Words.of(text).size();
-        if (words > 0 && (double) PythonText.count(text, '\n') / words > newLineRatio) {
+        if (words > 0 && (double) PyText.count(text, '\n') / words > newLineRatio) {
             return Verdict.drop("list_ratio");
         }
         return Verdict.KEEP;

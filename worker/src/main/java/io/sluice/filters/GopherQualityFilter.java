@@ -5,6 +5,7 @@ import io.sluice.job.StepArgs;
 import io.sluice.pipeline.Filter;
 import io.sluice.pipeline.Verdict;
 import io.sluice.text.EnglishText;
+import io.sluice.text.PyText;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -68,7 +69,7 @@ public final class GopherQualityFilter extends Filter {
         for (String w : words) {
             if (!Punctuation.isSymbolToken(w)) {
                 nonSymbolWords++;
-                nonSymbolChars += PythonText.len(w);
+                nonSymbolChars += PyText.len(w);
             }
         }
         if (minDocWords != null && nonSymbolWords < minDocWords) {
@@ -89,10 +90,10 @@ public final class GopherQualityFilter extends Filter {
 
         // '#' and ellipses per token (all tokens, symbols included)
         if (maxSymbolWordRatio != null) {
-            if (Thresholds.ratio(PythonText.count(text, '#'), nWords) > maxSymbolWordRatio) {
+            if (Thresholds.ratio(PyText.count(text, '#'), nWords) > maxSymbolWordRatio) {
                 return Verdict.drop("gopher_too_many_hashes");
             }
-            int ellipses = PythonText.count(text, "...") + PythonText.count(text, '\u2026');
+            int ellipses = PyText.count(text, "...") + PyText.count(text, '\u2026');
             if (Thresholds.ratio(ellipses, nWords) > maxSymbolWordRatio) {
                 return Verdict.drop("gopher_too_many_ellipsis");
             }
@@ -112,7 +113,7 @@ public final class GopherQualityFilter extends Filter {
         if (maxNonAlphaWordsRatio != null) {
             int withLetter = 0;
             for (String w : words) {
-                if (PythonText.hasLetter(w)) {
+                if (PyText.hasLetter(w)) {
                     withLetter++;
                 }
             }
@@ -149,20 +150,20 @@ public final class GopherQualityFilter extends Filter {
             int start = 0;
             while (start < n) {
                 int end = start;
-                while (end < n && !PythonText.isLineBreak(text.charAt(end))) {
+                while (end < n && !PyText.isLineBreak(text.charAt(end))) {
                     end++;
                 }
                 lines++;
                 // Python whitespace is all in the BMP, so stripping by UTF-16 unit equals strip by code point.
                 int first = start;
-                while (first < end && PythonText.isSpace(text.charAt(first))) {
+                while (first < end && PyText.isSpace(text.charAt(first))) {
                     first++;
                 }
                 if (first < end && (text.charAt(first) == '\u2022' || text.charAt(first) == '-')) {
                     bullets++;
                 }
                 int last = end;
-                while (last > first && PythonText.isSpace(text.charAt(last - 1))) {
+                while (last > first && PyText.isSpace(text.charAt(last - 1))) {
                     last--;
                 }
                 if (last > first && (text.charAt(last - 1) == '\u2026'

@@ -5,6 +5,7 @@ import io.sluice.job.StepArgs;
 import io.sluice.pipeline.Filter;
 import io.sluice.pipeline.Verdict;
 import io.sluice.text.EnglishText;
+import io.sluice.text.PyText;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -78,12 +79,12 @@ public final class GopherRepetitionFilter extends Filter {
     @Override
     public Verdict filter(Document doc) {
         String text = doc.text();
-        double textLen = PythonText.len(text);
+        double textLen = PyText.len(text);
         if (textLen == 0) {
             return Verdict.KEEP;
         }
 
-        String[] paragraphs = splitAtNewlineRuns(PythonText.strip(text), 2);
+        String[] paragraphs = splitAtNewlineRuns(PyText.strip(text), 2);
         long[] dups = duplicates(paragraphs);
         if (dupParaFrac != null && (double) dups[0] / paragraphs.length > dupParaFrac) {
             return Verdict.drop("dup_para_frac");
@@ -154,7 +155,7 @@ public final class GopherRepetitionFilter extends Filter {
         for (String s : items) {
             if (!seen.add(s)) {
                 count++;
-                chars += PythonText.len(s);
+                chars += PyText.len(s);
             }
         }
         return new long[] {count, chars};

@@ -4,6 +4,7 @@ import io.sluice.doc.Document;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.Filter;
 import io.sluice.pipeline.Verdict;
+import io.sluice.text.PyText;
 
 /**
  * Keeps documents whose length lies within bounds: characters (code points, as Python's {@code len}),
@@ -45,7 +46,7 @@ public final class LengthFilter extends Filter {
             }
         }
         if (minWords != null || maxWords != null) {
-            long words = PythonText.countWords(t);
+            long words = PyText.countWords(t);
             if (minWords != null && words < minWords) {
                 return Verdict.drop("too_few_words");
             }
@@ -54,7 +55,7 @@ public final class LengthFilter extends Filter {
             }
         }
         if (minLines != null || maxLines != null) {
-            long lines = t.isEmpty() ? 0 : PythonText.count(t, '\n') + 1;
+            long lines = t.isEmpty() ? 0 : PyText.count(t, '\n') + 1;
             if (minLines != null && lines < minLines) {
                 return Verdict.drop("too_few_lines");
             }

@@ -1,5 +1,6 @@
 package io.sluice.filters;
 
+import io.sluice.text.PyText;
 import java.util.Arrays;
 import java.util.List;
 
@@ -49,7 +50,7 @@ final class NGrams {
             wordHash[i] = h;
             wordPow[i] = p;
             charStart[i + 1] = charStart[i] + w.length();
-            codePointStart[i + 1] = codePointStart[i] + PythonText.len(w);
+            codePointStart[i + 1] = codePointStart[i] + PyText.len(w);
         }
         sepHash = hashOf(sep);
         sepPow = powerOf(sep);
@@ -89,7 +90,7 @@ final class NGrams {
 
     /** Python {@code len} of the joined n-gram starting at word {@code start}. */
     long codePoints(int start, int n) {
-        return codePointStart[start + n] - codePointStart[start] + (long) (n - 1) * PythonText.len(sep);
+        return codePointStart[start + n] - codePointStart[start] + (long) (n - 1) * PyText.len(sep);
     }
 
     private long chars(int start, int n) {

@@ -1,5 +1,6 @@
 package io.sluice.stats;
 
+import io.sluice.text.PyText;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

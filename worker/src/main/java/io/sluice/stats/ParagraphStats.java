@@ -1,6 +1,7 @@
 package io.sluice.stats;
 
 import io.sluice.job.StepArgs;
+import io.sluice.text.PyText;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

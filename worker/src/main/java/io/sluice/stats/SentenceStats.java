@@ -2,6 +2,7 @@ package io.sluice.stats;
 
 import io.sluice.job.StepArgs;
 import io.sluice.text.EnglishText;
+import io.sluice.text.PyText;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -6,6 +6,7 @@ import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
 import io.sluice.pipeline.Step;
 import io.sluice.pipeline.StepContext;
+import io.sluice.text.PyText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

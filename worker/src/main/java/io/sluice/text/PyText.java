@@ -1,9 +1,16 @@
 package io.sluice.text;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * Python {@code str} semantics that datatrove's results depend on: what counts as whitespace
- * ({@code str.isspace}, used by spaCy to split text and by {@code str.strip}) and what counts as
- * punctuation (spaCy's {@code is_punct}: every character in a Unicode "P" category).
+ * Python 3.11 {@code str} semantics that datatrove's results depend on, in one place so that the
+ * tokenizer, the filters and the statistics agree: whitespace ({@code isspace}, {@code strip},
+ * {@code split()}), line breaks ({@code splitlines}), character classes ({@code isdigit},
+ * {@code isalpha}, {@code isupper}, {@code istitle}, Unicode 14 as CPython defines them), spaCy's
+ * {@code is_punct}, and lengths in code points as Python's {@code len}, not UTF-16 units. Java's own
+ * {@code String.strip()}, {@code split("\\s+")} or {@code lines()} differ on characters such as
+ * U+001C..U+001F, U+0085, U+00A0 or U+2028, and those differences change decisions.
  */
 public final class PyText {
     private PyText() {
@@ -76,5 +83,270 @@ public final class PyText {
                  Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION -> true;
             default -> false;
         };
+    }
+
+    /** Python's {@code len()}: the number of code points. */
+    public static int len(String s) {
+        return s.codePointCount(0, s.length());
+    }
+
+    /** Whether {@code s.strip()} would be empty. */
+    public static boolean isBlank(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (!isSpace(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Python's {@code str.split()} with no argument: runs of whitespace separate, no empty parts. */
+    public static List<String> split(String s) {
+        List<String> out = new ArrayList<>();
+        int i = 0;
+        int n = s.length();
+        while (i < n) {
+            int c;
+            while (i < n && isSpace(c = s.codePointAt(i))) {
+                i += Character.charCount(c);
+            }
+            int start = i;
+            while (i < n && !isSpace(c = s.codePointAt(i))) {
+                i += Character.charCount(c);
+            }
+            if (i > start) {
+                out.add(s.substring(start, i));
+            }
+        }
+        return out;
+    }
+
+    /** {@code len(s.split())} without building the words. */
+    public static int countWords(String s) {
+        int n = 0;
+        boolean inWord = false;
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            boolean space = isSpace(c);
+            if (!space && !inWord) {
+                n++;
+            }
+            inWord = !space;
+            i += Character.charCount(c);
+        }
+        return n;
+    }
+
+    /** {@code max(len(w) for w in s.split())}, 0 when there is no word. */
+    public static int longestWord(String s) {
+        int longest = 0;
+        int current = 0;
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            current = isSpace(c) ? 0 : current + 1;
+            longest = Math.max(longest, current);
+            i += Character.charCount(c);
+        }
+        return longest;
+    }
+
+    /**
+     * Python's {@code str.splitlines()}: splits on every line break ({@code \r\n} counts as one),
+     * drops the breaks, and gives no empty last line after a final break ({@code ""} gives none).
+     */
+    public static List<String> splitLines(String s) {
+        List<String> out = new ArrayList<>();
+        int start = 0;
+        int n = s.length();
+        int i = 0;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (isLineBreak(c)) {
+                out.add(s.substring(start, i));
+                i += (c == '\r' && i + 1 < n && s.charAt(i + 1) == '\n') ? 2 : 1;
+                start = i;
+            } else {
+                i++;
+            }
+        }
+        if (start < n) {
+            out.add(s.substring(start));
+        }
+        return out;
+    }
+
+    /** Python's {@code str.split(sep)} for a one-character separator: keeps empty parts. */
+    public static List<String> split(String s, char sep) {
+        List<String> out = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) == sep) {
+                out.add(s.substring(start, i));
+                start = i + 1;
+            }
+        }
+        out.add(s.substring(start));
+        return out;
+    }
+
+    /** Python's {@code str.count(sub)}: non-overlapping occurrences, scanning left to right. */
+    public static int count(String s, String sub) {
+        int n = 0;
+        int i = s.indexOf(sub);
+        while (i >= 0) {
+            n++;
+            i = s.indexOf(sub, i + sub.length());
+        }
+        return n;
+    }
+
+    public static int count(String s, char c) {
+        int n = 0;
+        // indexOf is a vectorised intrinsic: several times faster than a charAt loop on long texts
+        for (int i = s.indexOf(c); i >= 0; i = s.indexOf(c, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Python's {@code any(c.isalpha() for c in w)}: a letter of category Lu, Ll, Lt, Lm or Lo. */
+    public static boolean hasLetter(String w) {
+        for (int i = 0; i < w.length(); ) {
+            int c = w.codePointAt(i);
+            if (Character.isLetter(c)) {
+                return true;
+            }
+            i += Character.charCount(c);
+        }
+        return false;
+    }
+
+    /**
+     * Characters that are Python digits but not Unicode decimal digits (Nd): superscripts, circled and
+     * parenthesised digits and the like (Numeric_Type=Digit), as inclusive ranges.
+     */
+    private static final int[] EXTRA_DIGITS = {0xB2, 0xB3, 0xB9, 0xB9, 0x1369, 0x1371, 0x19DA, 0x19DA, 0x2070, 0x2070,
+            0x2074, 0x2079, 0x2080, 0x2089, 0x2460, 0x2468, 0x2474, 0x247C, 0x2488, 0x2490, 0x24EA, 0x24EA, 0x24F5,
+            0x24FD, 0x24FF, 0x24FF, 0x2776, 0x277E, 0x2780, 0x2788, 0x278A, 0x2792, 0x10A40, 0x10A43, 0x10E60,
+            0x10E68, 0x11052, 0x1105A, 0x1F100, 0x1F10A};
+
+    /** {@code str.isdigit()} for one code point. */
+    public static boolean isDigit(int c) {
+        if (c < 0x80) {
+            return c >= '0' && c <= '9';
+        }
+        if (Character.getType(c) == Character.DECIMAL_DIGIT_NUMBER) {
+            return true;
+        }
+        for (int i = 0; i < EXTRA_DIGITS.length; i += 2) {
+            if (c >= EXTRA_DIGITS[i] && c <= EXTRA_DIGITS[i + 1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code str.isalpha()} for one code point: categories Lu, Ll, Lt, Lm, Lo. */
+    public static boolean isAlpha(int c) {
+        if (c < 0x80) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        }
+        return Character.isLetter(c);
+    }
+
+    /** {@code str.isupper()} for one code point: the Uppercase property (Lu plus Other_Uppercase). */
+    public static boolean isUpper(int c) {
+        if (c < 0x80) {
+            return c >= 'A' && c <= 'Z';
+        }
+        return Character.isUpperCase(c);
+    }
+
+    private static boolean isLower(int c) {
+        if (c < 0x80) {
+            return c >= 'a' && c <= 'z';
+        }
+        return Character.isLowerCase(c);
+    }
+
+    private static boolean isTitle(int c) {
+        return c >= 0x80 && Character.isTitleCase(c);
+    }
+
+    /** {@code word.isupper()}: at least one cased character and no lowercase or titlecase one. */
+    public static boolean isUpperWord(String s) {
+        boolean cased = false;
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            i += Character.charCount(c);
+            if (isLower(c) || isTitle(c)) {
+                return false;
+            }
+            if (isUpper(c)) {
+                cased = true;
+            }
+        }
+        return cased;
+    }
+
+    /** {@code word.istitle()}: upper/titlecase only after uncased, lowercase only after cased characters. */
+    public static boolean isTitleWord(String s) {
+        boolean cased = false;
+        boolean previousCased = false;
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            i += Character.charCount(c);
+            if (isUpper(c) || isTitle(c)) {
+                if (previousCased) {
+                    return false;
+                }
+                previousCased = true;
+                cased = true;
+            } else if (isLower(c)) {
+                if (!previousCased) {
+                    return false;
+                }
+                previousCased = true;
+                cased = true;
+            } else {
+                previousCased = false;
+            }
+        }
+        return cased;
+    }
+
+    /** Python {@code s.split(sep)} for a literal, non-empty separator. */
+    public static List<String> split(String s, String sep) {
+        List<String> out = new ArrayList<>();
+        int from = 0;
+        int at;
+        while ((at = s.indexOf(sep, from)) >= 0) {
+            out.add(s.substring(from, at));
+            from = at + sep.length();
+        }
+        out.add(s.substring(from));
+        return out;
+    }
+
+    /**
+     * {@code len(s.splitlines())}: lines end at \n, \r, \r\n, \v, \f, \x1c-\x1e, \x85, U+2028, U+2029; no
+     * trailing empty line, and an empty string has no lines.
+     */
+    public static int countLines(String s) {
+        int lines = 0;
+        int start = 0;
+        int i = 0;
+        int n = s.length();
+        while (i < n) {
+            char c = s.charAt(i);
+            if (isLineBreak(c)) {
+                lines++;
+                i += (c == '\r' && i + 1 < n && s.charAt(i + 1) == '\n') ? 2 : 1;
+                start = i;
+            } else {
+                i++;
+            }
+        }
+        return start < n ? lines + 1 : lines;
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.filters;
 
+import io.sluice.text.PyText;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -83,7 +84,7 @@ class FilterGoldenAgreementTest {
                 String theirs = g.get(key).asText();
                 Boolean sameText = null;
                 if (key.equals("c4_quality") && ours.equals("keep") && theirs.equals("keep")) {
-                    sameText = PythonText.len(doc.text()) == g.get("c4_text_len").asInt()
+                    sameText = PyText.len(doc.text()) == g.get("c4_text_len").asInt()
                             && sha1(doc.text()).equals(g.get("c4_text_sha1").asText());
                 }
                 a.add(corpus.getKey(), doc.id(), theirs, ours, sameText);
