@@ -3,7 +3,6 @@ package io.sluice.bench;
 import io.sluice.dedup.MinhashConfig;
 import io.sluice.dedup.ShingleSigner;
 import io.sluice.doc.Document;
-import io.sluice.io.InputPiece;
 import io.sluice.io.JsonlReader;
 import io.sluice.simd.PanamaMinhashKernel;
 import io.sluice.simd.ScalarMinhashKernel;
@@ -50,19 +49,9 @@ public class MinhashSignatureBench {
     public void setup() throws IOException {
         Path corpus = Path.of(System.getProperty("sluice.bench.corpus",
                 "/work/shared/data/dedup/article_extraction_clusters_dev.jsonl.zst"));
-        JsonlReader reader = new JsonlReader(new JsonlReader.Options("text", "id", null, JsonlReader.OnError.FAIL));
-        reader.read(corpus.getParent(), new InputPiece(corpus.getFileName().toString(), 0, -1),
-                new JsonlReader.Handler() {
-                    @Override
-                    public boolean document(Document doc) {
-                        texts.add(doc.text());
-                        return true;
-                    }
-
-                    @Override
-                    public void skipped(String reason, String message) {
-                    }
-                });
+        for (Document doc : JsonlReader.readAll(corpus)) {
+            texts.add(doc.text());
+        }
         long bytes = texts.stream().mapToLong(t -> t.getBytes(StandardCharsets.UTF_8).length).sum();
         System.out.printf("%n%s: %d documents, %.3f MB of text (MB/s = score x this)%n", corpus, texts.size(), bytes / 1e6);
         signer = new ShingleSigner(MinhashConfig.DEFAULT,

@@ -12,7 +12,9 @@ import java.nio.channels.FileChannel;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -70,6 +72,30 @@ public final class JsonlReader {
                 return JsonLineScanner.decode(b, start, end, escaped);
             }
         };
+    }
+
+    /**
+     * Every document of one whole file, detached (safe to keep), read with the defaults: keys
+     * {@code text} and {@code id}, a bad line fails. For tools, tests and benchmarks; pipelines use
+     * {@code read_jsonl}.
+     */
+    public static List<Document> readAll(Path file) throws IOException {
+        List<Document> docs = new ArrayList<>();
+        JsonlReader reader = new JsonlReader(new Options("text", "id", null, OnError.FAIL));
+        Path abs = file.toAbsolutePath();
+        reader.read(abs.getParent(), new InputPiece(abs.getFileName().toString(), 0, -1), new Handler() {
+            @Override
+            public boolean document(Document doc) {
+                docs.add(doc.detach());
+                return true;
+            }
+
+            @Override
+            public void skipped(String reason, String message) {
+                // only empty texts are reported here (bad lines throw), and datatrove skips those too
+            }
+        });
+        return docs;
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.sluice.dedup;
 
 import io.sluice.doc.Document;
-import io.sluice.io.InputPiece;
 import io.sluice.io.JsonlReader;
 import io.sluice.pipeline.DocumentSink;
 import io.sluice.pipeline.Step;
@@ -35,21 +34,7 @@ final class DedupCorpus {
     }
 
     static List<Document> read(Path file) throws IOException {
-        List<Document> docs = new ArrayList<>();
-        JsonlReader reader = new JsonlReader(new JsonlReader.Options("text", "id", null, JsonlReader.OnError.FAIL));
-        reader.read(file.getParent(), new InputPiece(file.getFileName().toString(), 0, -1), new JsonlReader.Handler() {
-            @Override
-            public boolean document(Document doc) {
-                docs.add(doc.detach());
-                return true;
-            }
-
-            @Override
-            public void skipped(String reason, String message) {
-                throw new IllegalStateException(message);
-            }
-        });
-        return docs;
+        return JsonlReader.readAll(file);
     }
 
     /** Runs {@code step} over {@code docs} as {@code rank} of {@code world}; returns the forwarded documents. */

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,29 +19,13 @@ class JsonlWriterTest {
     @TempDir
     Path dir;
 
-    private List<Document> readAll(Path file) throws IOException {
-        List<Document> docs = new ArrayList<>();
-        new JsonlReader(new JsonlReader.Options("text", "id", null, JsonlReader.OnError.FAIL))
-                .read(file.getParent(), new InputPiece(file.getFileName().toString(), 0, -1), new JsonlReader.Handler() {
-                    @Override
-                    public boolean document(Document doc) {
-                        docs.add(doc.detach());
-                        return true;
-                    }
-
-                    @Override
-                    public void skipped(String reason, String message) {
-                    }
-                });
-        return docs;
-    }
 
     @Test
     void unmodifiedDocumentsAreCopiedByteForByte() throws IOException {
         // unusual but valid JSON: key order, spacing and escapes must survive a pass-through
         String line = "{ \"metadata\" : {\"b\":1,\"a\":[1,2]}, \"text\":\"caf\\u00e9\\n\", \"id\":\"x\" , \"extra\": null}";
         Path in = TestFiles.write(dir.resolve("in/a.jsonl"), line + "\n");
-        Document d = readAll(in).get(0);
+        Document d = JsonlReader.readAll(in).get(0);
         try (JsonlWriter w = new JsonlWriter(dir.resolve("out"), "${rank}.jsonl", Compression.NONE, 0, 3)) {
             w.write(d);
             w.commit();
