@@ -48,6 +48,15 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 @Tag("slurm")
 class SlurmClusterTest {
+    /** A one-rank stage that copies the example corpus: the smallest job that exercises a real array element. */
+    private static final String ONE_RANK_COPY = """
+              - name: clean
+                tasks: 1
+                steps:
+                  - read_jsonl: {path: %IN%, glob: "*.jsonl.gz"}
+                  - write_jsonl: {path: %OUT%/clean}
+            """;
+
 
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
     private static final SlurmCommands SLURM = new SlurmCommands();
@@ -292,14 +301,7 @@ class SlurmClusterTest {
     @Test
     void usr1BeforeTheTimeLimitRequeuesTheElementWhichThenCompletes() throws Exception {
         Path out = tmp.resolve("out");
-        String stages = """
-                  - name: clean
-                    tasks: 1
-                    steps:
-                      - read_jsonl: {path: %IN%, glob: "*.jsonl.gz"}
-                      - write_jsonl: {path: %OUT%/clean}
-                """;
-        Path jobFile = jobFile("requeue", examples(), out, stages, "  requeue: true\n  env_command: sleep 4\n");
+        Path jobFile = jobFile("requeue", examples(), out, ONE_RANK_COPY, "  requeue: true\n  env_command: sleep 4\n");
         Job job = JobFile.load(jobFile);
         submit(jobFile);
         ArrayTaskState.Key element = new ArrayTaskState.Key(jobIds(job).getFirst(), 0);
@@ -309,7 +311,10 @@ class SlurmClusterTest {
         // what --signal=B:USR1@<grace> does before the time limit
         assertEquals(0, command("scancel", "--batch", "--signal=USR1", element.toString()));
         await(job, element + " requeued", s -> s.stream().anyMatch(t -> t.key().equals(element) && !t.running()));
-        // Slurm holds a requeued job back for a while; let it start again now (best effort)
+        // Slurm holds a requeued job back for a while; let it start again now (best effort). Not in the
+        // same second as the requeue: slurmd refuses a launch whose credential is not newer, at one-second
+        // resolution, than the revocation the requeue made ("Job credential revoked"), and the job FAILS.
+        Thread.sleep(2_500);
         command("scontrol", "update", "JobId=" + element, "StartTime=now");
         // (while Slurm requeues, squeue may briefly show the killed attempt as FAILED: wait for the end state)
         await(job, element + " completed", s -> s.stream().anyMatch(t -> t.key().equals(element)
@@ -325,15 +330,8 @@ class SlurmClusterTest {
     @Test
     void aSubmitFromInsideAnAllocationGetsTheJobFilesResourcesNotTheAllocations() throws Exception {
         Path out = tmp.resolve("out");
-        String stages = """
-                  - name: clean
-                    tasks: 1
-                    steps:
-                      - read_jsonl: {path: %IN%, glob: "*.jsonl.gz"}
-                      - write_jsonl: {path: %OUT%/clean}
-                """;
         // the job's env_command shows which memory variables the nested job sees
-        Path jobFile = jobFile("nested", examples(), out, stages, "  env_command: \"env | grep ^SLURM_MEM_ | sort\"\n");
+        Path jobFile = jobFile("nested", examples(), out, ONE_RANK_COPY, "  env_command: \"env | grep ^SLURM_MEM_ | sort\"\n");
         submitted.add(jobFile);
         Job job = JobFile.load(jobFile);
         // an allocation of 2 CPUs and --mem=300M whose batch script runs `launcher submit`: its SLURM_MEM_PER_NODE,
