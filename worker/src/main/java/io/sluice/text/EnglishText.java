@@ -38,6 +38,15 @@ public final class EnglishText {
         return out;
     }
 
+    /**
+     * Does the tokenizer keep {@code text[start:end]}, a run of ASCII letters between spaces, whole as a
+     * single word? (It does unless the run is a special case such as "dont" or "cannot".) Lets callers
+     * that split on spaces skip the tokenizer for most words.
+     */
+    public static boolean isWholeWord(String text, int start, int end) {
+        return SpacyEnglishTokenizer.english().keepsLettersWhole(text, start, end);
+    }
+
     /** datatrove's {@code split_into_sentences(text)} for English: sentence texts, stripped, empty ones dropped. */
     public static List<String> sentences(String text) {
         return sentences(tokenize(text));

@@ -75,6 +75,11 @@ public final class SpacyEnglishTokenizer {
         mergeMultiTokenSpecialCases(out);
     }
 
+    /** See {@link EnglishText#isWholeWord}: the chunking loop's fast path for letters-only chunks. */
+    boolean keepsLettersWhole(String text, int start, int end) {
+        return !specialCases.containsKey(text, start, end);
+    }
+
     /** Steps 1-4 of the class comment; {@code withSpecialCases=false} is spaCy's pattern-building mode. */
     private void tokenizeWithoutMatcher(String text, Tokens out, boolean withSpecialCases) {
         int length = text.length();
