@@ -41,10 +41,10 @@ import java.util.SortedMap;
  * (digits, symbols, empty) get {@code language: "unknown"} and score 0.
  */
 public final class LanguageFilter extends Filter {
-    /** Detectors are large (models of 75 languages), thread-safe, and shared by every rank of the JVM. */
     /** Enough text for a stable answer; identifying costs time in proportion to the text's length. */
     static final int DEFAULT_MAX_CHARS = 2000;
 
+    /** Detectors are large (models of 75 languages), thread-safe, and shared by every rank of the JVM. */
     private static final Map<Boolean, LanguageDetector> DETECTORS = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final Set<Language> languages;
