@@ -97,7 +97,10 @@ public final class C4QualityFilter extends Filter {
             if (filterPolicy && containsPolicyPhrase(lower)) {
                 continue;
             }
-            sentences += splitParagraph ? EnglishText.sentences(line).size() : 1;
+            // The count only meets min_num_sentences, so once it is reached no more lines need tokenizing.
+            if (sentences < minNumSentences) {
+                sentences += splitParagraph ? EnglishText.sentences(line).size() : 1;
+            }
             if (keptLines++ > 0) {
                 kept.append(splitParagraph ? '\n' : ' ');
             }

@@ -48,12 +48,17 @@ public final class SpacyEnglishTokenizer {
     private final RegionMap<int[]> specialCases;
     /** first token text -> patterns (as produced without special cases) of special cases starting with it. */
     private final RegionMap<PatternGroup> specialPatternsByFirstToken;
+    /** The same for one-character ASCII first tokens (".", ",", "a", "(" ...), the most frequent, by index. */
+    private final PatternGroup[] specialPatternsByAsciiChar = new PatternGroup[128];
 
     private SpacyEnglishTokenizer(Map<String, String[]> exceptions) {
         Map<String, int[]> lengths = new HashMap<>();
         exceptions.forEach((chunk, pieces) -> lengths.put(chunk, Arrays.stream(pieces).mapToInt(String::length).toArray()));
         this.specialCases = new RegionMap<>(lengths);
         this.specialPatternsByFirstToken = new RegionMap<>(specialCasePatterns(exceptions.keySet()));
+        for (char c = 0; c < 128; c++) {
+            specialPatternsByAsciiChar[c] = specialPatternsByFirstToken.get(String.valueOf(c), 0, 1);
+        }
     }
 
     /** The English tokenizer (shared; thread-safe). */
@@ -126,6 +131,9 @@ public final class SpacyEnglishTokenizer {
             out.add(start, end); // fast path: no prefix, suffix, infix or URL rule applies to plain letters
             return;
         }
+        if (withSpecialCases && addWordWithOneMark(text, start, end, out)) {
+            return;
+        }
         if (memo == null || end - start > ChunkMemo.MAX_CHUNK) {
             addChunkByRules(text, start, end, out, affixes, withSpecialCases);
             return;
@@ -196,6 +204,47 @@ public final class SpacyEnglishTokenizer {
         }
         for (int i = affixes.suffixCount - 1; i >= 0; i--) {
             out.add(affixes.suffixes[2 * i], affixes.suffixes[2 * i + 1]);
+        }
+    }
+
+    /**
+     * The second most common chunk, ASCII letters with one punctuation mark after ("said,", "it.") or
+     * before ("(the"), without the memo: when the rules peel exactly that mark, the rest is plain
+     * letters, which no further rule cuts, so the tokens are the mark and the word (or the word's
+     * special-case pieces). Returns false, adding nothing, for any other chunk.
+     */
+    private boolean addWordWithOneMark(String text, int start, int end, Tokens out) {
+        if (end - start < 2) {
+            return false;
+        }
+        if (asciiLetters(text, start, end - 1) && PunctuationRules.prefixLength(text, start, end) == 0
+                && PunctuationRules.suffixLength(text, start, end) == 1) {
+            addWord(text, start, end - 1, out);
+            out.add(end - 1, end);
+            return true;
+        }
+        if (asciiLetters(text, start + 1, end) && PunctuationRules.prefixLength(text, start, end) == 1
+                && PunctuationRules.suffixLength(text, start + 1, end) == 0) {
+            out.add(start, start + 1);
+            addWord(text, start + 1, end, out);
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean asciiLetters(String text, int start, int end) {
+        for (int i = start; i < end; i++) {
+            if (CHAR_KIND[text.charAt(i)] != ASCII_LETTER) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A run of ASCII letters: its special-case pieces, or itself. */
+    private void addWord(String text, int start, int end, Tokens out) {
+        if (!addSpecialCase(text, start, end, out)) {
+            out.add(start, end);
         }
     }
 
@@ -309,7 +358,11 @@ public final class SpacyEnglishTokenizer {
         List<Match> matches = new ArrayList<>(); // allocates no array while empty
         int n = tokens.size();
         for (int i = 0; i < n; i++) {
-            PatternGroup group = specialPatternsByFirstToken.get(text, tokens.start(i), tokens.end(i));
+            int start = tokens.start(i);
+            int end = tokens.end(i);
+            char first = text.charAt(start);
+            PatternGroup group = end - start == 1 && first < 128 ? specialPatternsByAsciiChar[first]
+                    : specialPatternsByFirstToken.get(text, start, end);
             if (group == null) {
                 continue;
             }
