@@ -3,8 +3,10 @@ package io.sluice.stats;
 import io.sluice.job.StepArgs;
 import io.sluice.text.EnglishText;
 import io.sluice.text.PyText;
+import io.sluice.text.Tokens;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -21,7 +23,8 @@ import java.util.Set;
 public final class WordStats extends StatsStep {
     static final List<String> GOPHER_STOP_WORDS = List.of("the", "be", "to", "of", "and", "that", "have", "with");
 
-    private final Set<String> stopWords;
+    /** Open addressing by String hash, so a word is looked up in place, without a substring. */
+    private final String[] stopWordTable;
     /** UTF-16 length of the longest stop word: longer words skip the set lookup. */
     private final int longestStopWord;
     private final int[] shortThresholds;
@@ -29,7 +32,15 @@ public final class WordStats extends StatsStep {
 
     public WordStats(StepArgs args) {
         super(args);
-        stopWords = new HashSet<>(args.strings("stop_words", GOPHER_STOP_WORDS));
+        Set<String> stopWords = new LinkedHashSet<>(args.strings("stop_words", GOPHER_STOP_WORDS));
+        stopWordTable = new String[Integer.highestOneBit(Math.max(8, stopWords.size() * 4) - 1) << 1];
+        for (String w : stopWords) {
+            int slot = w.hashCode() & (stopWordTable.length - 1);
+            while (stopWordTable[slot] != null) {
+                slot = (slot + 1) & (stopWordTable.length - 1);
+            }
+            stopWordTable[slot] = w;
+        }
         longestStopWord = stopWords.stream().mapToInt(String::length).max().orElse(-1);
         shortThresholds = StatArgs.ints(args, "short_word_max_chars_threshold", new int[] {3}, true);
         longThresholds = StatArgs.ints(args, "long_word_max_chars_threshold", new int[] {7}, true);
@@ -45,28 +56,64 @@ public final class WordStats extends StatsStep {
         declare(names, StatArgs.firstIntegral(names.size()));
     }
 
+    /**
+     * Works on the token offsets, not on word strings: each word is read once for its hash (for the
+     * distinct count and the stop-word lookup), its length and its case, and no substring is made.
+     */
     @Override
     protected void extract(String text, double[] out) {
-        List<String> words = EnglishText.words(SharedTokens.of(text));
-        int n = words.size();
-        int[] lengths = new int[n];
+        Tokens tokens = SharedTokens.of(text);
+        int size = tokens.size();
+        int[] lengths = new int[size];
+        WordSet distinct = new WordSet(text, size);
+        int n = 0;
         long totalLength = 0;
         long upper = 0;
         long title = 0;
         long stop = 0;
-        for (int w = 0; w < n; w++) {
-            String word = words.get(w);
-            lengths[w] = PyText.len(word);
-            totalLength += lengths[w];
-            if (PyText.isUpperWord(word)) {
+        for (int t = 0; t < size; t++) {
+            if (tokens.isSpace(t)) {
+                continue; // datatrove's words are the tokens stripped, empty ones dropped
+            }
+            int start = tokens.start(t);
+            int end = tokens.end(t);
+            // one pass: the String hash, and str.isupper / str.istitle for an ASCII word
+            int h = 0;
+            boolean ascii = true;
+            boolean anyUpper = false;
+            boolean anyLower = false;
+            boolean titleSoFar = true;
+            boolean previousCased = false;
+            for (int i = start; i < end; i++) {
+                char c = text.charAt(i);
+                h = 31 * h + c;
+                if (c >= 0x80) {
+                    ascii = false;
+                } else if (c >= 'A' && c <= 'Z') {
+                    anyUpper = true;
+                    titleSoFar &= !previousCased;
+                    previousCased = true;
+                } else if (c >= 'a' && c <= 'z') {
+                    anyLower = true;
+                    titleSoFar &= previousCased;
+                    previousCased = true;
+                } else {
+                    previousCased = false;
+                }
+            }
+            int length = ascii ? end - start : text.codePointCount(start, end);
+            lengths[n++] = length;
+            totalLength += length;
+            if (ascii ? anyUpper && !anyLower : PyText.isUpperWord(text, start, end)) {
                 upper++;
             }
-            if (PyText.isTitleWord(word)) {
+            if (ascii ? titleSoFar && (anyUpper || anyLower) : PyText.isTitleWord(text, start, end)) {
                 title++;
             }
-            if (word.length() <= longestStopWord && stopWords.contains(word)) {
+            if (end - start <= longestStopWord && isStopWord(text, start, end, h)) {
                 stop++;
             }
+            distinct.add(start, end, h);
         }
         int i = 0;
         out[i++] = n;
@@ -74,43 +121,76 @@ public final class WordStats extends StatsStep {
         out[i++] = ratio(n, PyText.countLines(text));
         for (int k : shortThresholds) {
             long c = 0;
-            for (int len : lengths) {
-                c += len <= k ? 1 : 0;
+            for (int w = 0; w < n; w++) {
+                c += lengths[w] <= k ? 1 : 0;
             }
             out[i++] = ratio(c, n);
         }
         for (int k : longThresholds) {
             long c = 0;
-            for (int len : lengths) {
-                c += len >= k ? 1 : 0;
+            for (int w = 0; w < n; w++) {
+                c += lengths[w] >= k ? 1 : 0;
             }
             out[i++] = ratio(c, n);
         }
-        out[i++] = ratio(countDistinct(words), n);
+        out[i++] = ratio(distinct.size(), n);
         out[i++] = ratio(upper, n);
         out[i++] = ratio(title, n);
         out[i] = ratio(stop, n);
     }
 
-    /**
-     * {@code len(set(words))}, with an open-addressing table of the words instead of a HashSet: no
-     * node per word, which was a fifth of this step's time beside the tokenizer.
-     */
-    static int countDistinct(List<String> words) {
-        String[] table = new String[Integer.highestOneBit(Math.max(16, words.size() * 2) - 1) << 1];
-        int mask = table.length - 1;
-        int distinct = 0;
-        for (String word : words) {
-            int h = word.hashCode() * 0x9E3779B9;
-            int slot = (h ^ (h >>> 16)) & mask;
-            while (table[slot] != null && !table[slot].equals(word)) {
-                slot = (slot + 1) & mask;
-            }
-            if (table[slot] == null) {
-                table[slot] = word;
-                distinct++;
+    private boolean isStopWord(String text, int start, int end, int hash) {
+        int mask = stopWordTable.length - 1;
+        for (int slot = hash & mask; stopWordTable[slot] != null; slot = (slot + 1) & mask) {
+            String w = stopWordTable[slot];
+            if (w.length() == end - start && w.hashCode() == hash && text.startsWith(w, start)) {
+                return true;
             }
         }
-        return distinct;
+        return false;
+    }
+
+    /**
+     * The distinct words of one document, as offsets into its text: an open-addressing table of
+     * (hash, start, end), compared character by character on a hash match.
+     */
+    private static final class WordSet {
+        private final String text;
+        private final int[] hashes;
+        private final int[] starts;
+        private final int[] ends;
+        private final int mask;
+        private int size;
+
+        WordSet(String text, int expected) {
+            this.text = text;
+            int capacity = Integer.highestOneBit(Math.max(16, expected * 2) - 1) << 1;
+            hashes = new int[capacity];
+            starts = new int[capacity];
+            ends = new int[capacity];
+            Arrays.fill(starts, -1);
+            mask = capacity - 1;
+        }
+
+        void add(int start, int end, int h) {
+            int m = h * 0x9E3779B9;
+            int slot = (m ^ (m >>> 16)) & mask;
+            int length = end - start;
+            while (starts[slot] >= 0) {
+                if (hashes[slot] == h && ends[slot] - starts[slot] == length
+                        && text.regionMatches(starts[slot], text, start, length)) {
+                    return;
+                }
+                slot = (slot + 1) & mask;
+            }
+            hashes[slot] = h;
+            starts[slot] = start;
+            ends[slot] = end;
+            size++;
+        }
+
+        int size() {
+            return size;
+        }
     }
 }

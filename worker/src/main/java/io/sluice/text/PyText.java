@@ -275,10 +275,20 @@ public final class PyText {
 
     /** {@code word.isupper()}: at least one cased character and no lowercase or titlecase one. */
     public static boolean isUpperWord(String s) {
+        return isUpperWord(s, 0, s.length());
+    }
+
+    /** {@link #isUpperWord(String)} of {@code s[from:to]}. */
+    public static boolean isUpperWord(String s, int from, int to) {
         boolean cased = false;
-        for (int i = 0; i < s.length(); ) {
-            int c = s.codePointAt(i);
-            i += Character.charCount(c);
+        for (int i = from; i < to; ) {
+            int c = s.charAt(i);
+            if (c < 0x80) {
+                i++;
+            } else {
+                c = s.codePointAt(i);
+                i += Character.charCount(c);
+            }
             if (isLower(c) || isTitle(c)) {
                 return false;
             }
@@ -291,11 +301,21 @@ public final class PyText {
 
     /** {@code word.istitle()}: upper/titlecase only after uncased, lowercase only after cased characters. */
     public static boolean isTitleWord(String s) {
+        return isTitleWord(s, 0, s.length());
+    }
+
+    /** {@link #isTitleWord(String)} of {@code s[from:to]}. */
+    public static boolean isTitleWord(String s, int from, int to) {
         boolean cased = false;
         boolean previousCased = false;
-        for (int i = 0; i < s.length(); ) {
-            int c = s.codePointAt(i);
-            i += Character.charCount(c);
+        for (int i = from; i < to; ) {
+            int c = s.charAt(i);
+            if (c < 0x80) {
+                i++;
+            } else {
+                c = s.codePointAt(i);
+                i += Character.charCount(c);
+            }
             if (isUpper(c) || isTitle(c)) {
                 if (previousCased) {
                     return false;
