@@ -6,9 +6,9 @@ import io.sluice.pipeline.Filter;
 import io.sluice.pipeline.Verdict;
 import io.sluice.text.EnglishText;
 import io.sluice.text.PyText;
-import java.util.HashSet;
+import io.sluice.text.WordSet;
+import io.sluice.text.WordSpans;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Gopher's quality rules (Rae et al. 2021, datatrove's {@code GopherQualityFilter}): document length in
@@ -41,7 +41,7 @@ public final class GopherQualityFilter extends Filter {
     private final Double maxEllipsisLinesRatio;
     private final Double maxNonAlphaWordsRatio;
     private final Long minStopWords;
-    private final Set<String> stopWords;
+    private final WordSet stopWords;
 
     public GopherQualityFilter(StepArgs args) {
         super(args);
@@ -54,22 +54,24 @@ public final class GopherQualityFilter extends Filter {
         maxEllipsisLinesRatio = Thresholds.number(args, "max_ellipsis_lines_ratio", 0.3);
         maxNonAlphaWordsRatio = Thresholds.number(args, "max_non_alpha_words_ratio", 0.8);
         minStopWords = Thresholds.integer(args, "min_stop_words", 2);
-        stopWords = Set.copyOf(args.strings("stop_words", STOP_WORDS));
+        stopWords = new WordSet(args.strings("stop_words", STOP_WORDS));
     }
 
     @Override
     public Verdict filter(Document doc) {
         String text = doc.text();
-        List<String> words = Words.of(text);
+        WordSpans words = Words.of(text);
         int nWords = words.size();
 
         // "non-symbol" words: tokens with at least one character outside datatrove's PUNCTUATION_SET
         long nonSymbolWords = 0;
         long nonSymbolChars = 0;
-        for (String w : words) {
-            if (!Punctuation.isSymbolToken(w)) {
+        for (int i = 0; i < nWords; i++) {
+            int start = words.start(i);
+            int end = words.end(i);
+            if (!Punctuation.isSymbolToken(text, start, end)) {
                 nonSymbolWords++;
-                nonSymbolChars += PyText.len(w);
+                nonSymbolChars += text.codePointCount(start, end);
             }
         }
         if (minDocWords != null && nonSymbolWords < minDocWords) {
@@ -112,8 +114,8 @@ public final class GopherQualityFilter extends Filter {
 
         if (maxNonAlphaWordsRatio != null) {
             int withLetter = 0;
-            for (String w : words) {
-                if (PyText.hasLetter(w)) {
+            for (int i = 0; i < nWords; i++) {
+                if (PyText.hasLetter(text, words.start(i), words.end(i))) {
                     withLetter++;
                 }
             }
@@ -123,13 +125,16 @@ public final class GopherQualityFilter extends Filter {
         }
 
         if (minStopWords != null) {
-            Set<String> found = new HashSet<>();
-            for (String w : words) {
-                if (stopWords.contains(w) && found.add(w) && found.size() >= minStopWords) {
-                    break;
+            boolean[] seen = new boolean[stopWords.size()];
+            int found = 0;
+            for (int i = 0; i < nWords && found < minStopWords; i++) {
+                int k = stopWords.indexOf(text, words.start(i), words.end(i));
+                if (k >= 0 && !seen[k]) {
+                    seen[k] = true;
+                    found++;
                 }
             }
-            if (found.size() < minStopWords) {
+            if (found < minStopWords) {
                 return Verdict.drop("gopher_enough_stop_words");
             }
         }

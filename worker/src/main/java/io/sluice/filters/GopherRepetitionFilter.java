@@ -102,8 +102,7 @@ public final class GopherRepetitionFilter extends Filter {
             return Verdict.drop("dup_line_char_frac");
         }
 
-        List<String> words = Words.of(text);
-        NGrams spaced = new NGrams(words, " ");
+        NGrams spaced = new NGrams(Words.of(text), " ");
         for (double[] t : topNGrams) {
             int n = (int) t[0];
             if (spaced.topDuplicateChars(n) / textLen > t[1]) {

@@ -1,8 +1,7 @@
 package io.sluice.filters;
 
-import io.sluice.text.PyText;
+import io.sluice.text.WordSpans;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Word n-grams of one document compared as the strings datatrove builds ({@code sep.join(words[i:i+n])})
@@ -14,7 +13,8 @@ import java.util.List;
 final class NGrams {
     private static final long P = 1_000_003L;
 
-    private final List<String> words;
+    private final WordSpans words;
+    private final String text;
     private final String sep;
     private final long[] wordHash;
     private final long[] wordPow;
@@ -31,8 +31,9 @@ final class NGrams {
     private long[] windowHash;
     private int windowWords;
 
-    NGrams(List<String> words, String sep) {
+    NGrams(WordSpans words, String sep) {
         this.words = words;
+        this.text = words.text();
         this.sep = sep;
         int n = words.size();
         wordHash = new long[n];
@@ -40,17 +41,21 @@ final class NGrams {
         charStart = new long[n + 1];
         codePointStart = new long[n + 1];
         for (int i = 0; i < n; i++) {
-            String w = words.get(i);
+            int start = words.start(i);
+            int end = words.end(i);
             long h = 0;
             long p = 1;
-            for (int k = 0; k < w.length(); k++) {
-                h = h * P + w.charAt(k);
+            boolean surrogates = false;
+            for (int k = start; k < end; k++) {
+                char c = text.charAt(k);
+                h = h * P + c;
                 p *= P;
+                surrogates |= Character.isSurrogate(c);
             }
             wordHash[i] = h;
             wordPow[i] = p;
-            charStart[i + 1] = charStart[i] + w.length();
-            codePointStart[i + 1] = codePointStart[i] + PyText.len(w);
+            charStart[i + 1] = charStart[i] + (end - start);
+            codePointStart[i + 1] = codePointStart[i] + (surrogates ? text.codePointCount(start, end) : end - start);
         }
         sepHash = hashOf(sep);
         sepPow = powerOf(sep);
@@ -59,6 +64,7 @@ final class NGrams {
     /** The same words joined with another separator, sharing the per-word tables (built once per text). */
     private NGrams(NGrams other, String sep) {
         this.words = other.words;
+        this.text = other.text;
         this.sep = sep;
         this.wordHash = other.wordHash;
         this.wordPow = other.wordPow;
@@ -90,7 +96,7 @@ final class NGrams {
 
     /** Python {@code len} of the joined n-gram starting at word {@code start}. */
     long codePoints(int start, int n) {
-        return codePointStart[start + n] - codePointStart[start] + (long) (n - 1) * PyText.len(sep);
+        return codePointStart[start + n] - codePointStart[start] + (long) (n - 1) * sep.codePointCount(0, sep.length());
     }
 
     private long chars(int start, int n) {
@@ -128,12 +134,10 @@ final class NGrams {
         // Fast path, word by word: while corresponding words have equal lengths the joined strings stay
         // aligned, so an unequal pair decides "different" and all pairs equal decide "same".
         for (int k = 0; k < n; k++) {
-            String x = words.get(a + k);
-            String y = words.get(b + k);
-            if (x.length() != y.length()) {
+            if (words.length(a + k) != words.length(b + k)) {
                 return sameChars(a, b, n, len); // split differently, e.g. "ab"+"c" and "a"+"bc"
             }
-            if (!x.equals(y)) {
+            if (!words.sameWord(a + k, b + k)) {
                 return false;
             }
         }
@@ -151,31 +155,39 @@ final class NGrams {
         return true;
     }
 
-    /** Walks one window's joined string. */
+    /** Walks one window's joined string: word, separator, word, ... */
     private final class Cursor {
         private int word;
         private final int end;
-        private String part;
+        private String part; // the text (inside a word) or the separator
         private int pos;
+        private int limit;
         private boolean inSep;
 
         Cursor(int start, int n) {
             word = start;
             end = start + n;
-            part = words.get(word);
+            enterWord();
+        }
+
+        private void enterWord() {
+            part = text;
+            pos = words.start(word);
+            limit = words.end(word);
         }
 
         char next() {
-            while (pos >= part.length()) {
+            while (pos >= limit) {
                 if (!inSep && word + 1 < end) {
                     inSep = true;
                     part = sep;
+                    pos = 0;
+                    limit = sep.length();
                 } else {
                     inSep = false;
                     word++;
-                    part = words.get(word);
+                    enterWord();
                 }
-                pos = 0;
             }
             return part.charAt(pos++);
         }

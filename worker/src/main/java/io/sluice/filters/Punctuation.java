@@ -58,8 +58,13 @@ public final class Punctuation {
 
     /** True when every character of the token is punctuation: a "symbol" rather than a word. */
     public static boolean isSymbolToken(String token) {
-        for (int i = 0; i < token.length(); ) {
-            int c = token.codePointAt(i);
+        return isSymbolToken(token, 0, token.length());
+    }
+
+    /** {@link #isSymbolToken(String)} of {@code text[from:to]}. */
+    public static boolean isSymbolToken(String text, int from, int to) {
+        for (int i = from; i < to; ) {
+            int c = text.codePointAt(i);
             if (!PUNCT.get(c)) {
                 return false;
             }

@@ -1,11 +1,10 @@
 package io.sluice.filters;
 
 import io.sluice.text.EnglishText;
-import java.util.Collections;
-import java.util.List;
+import io.sluice.text.WordSpans;
 
 /**
- * {@link EnglishText#words} of the text a filter saw last on this thread. Filters run one after
+ * {@link EnglishText#words} (as offsets, {@link WordSpans}) of the text a filter saw last on this thread. Filters run one after
  * another on the same document (Gopher quality, then Gopher repetition, then FineWeb's word count), and
  * tokenizing is the costliest part of each, so the second one reuses the first one's words; datatrove
  * keeps an {@code lru_cache} for the same reason. The text is recognised by identity, which is safe
@@ -15,15 +14,15 @@ final class Words {
     private static final ThreadLocal<Words> LAST = ThreadLocal.withInitial(Words::new);
 
     private String text;
-    private List<String> words;
+    private WordSpans words;
 
     private Words() {
     }
 
-    static List<String> of(String text) {
+    static WordSpans of(String text) {
         Words last = LAST.get();
         if (last.text != text) {
-            last.words = Collections.unmodifiableList(EnglishText.words(text));
+            last.words = EnglishText.wordSpans(EnglishText.tokenize(text));
             last.text = text;
         }
         return last.words;

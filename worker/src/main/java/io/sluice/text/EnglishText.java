@@ -47,6 +47,11 @@ public final class EnglishText {
         return SpacyEnglishTokenizer.english().keepsLettersWhole(text, start, end);
     }
 
+    /** {@link #words(Tokens)} as offsets into the text, for steps that need no word strings. */
+    public static WordSpans wordSpans(Tokens tokens) {
+        return WordSpans.of(tokens);
+    }
+
     /** datatrove's {@code split_into_sentences(text)} for English: sentence texts, stripped, empty ones dropped. */
     public static List<String> sentences(String text) {
         return sentences(tokenize(text));

@@ -211,8 +211,13 @@ public final class PyText {
 
     /** Python's {@code any(c.isalpha() for c in w)}: a letter of category Lu, Ll, Lt, Lm or Lo. */
     public static boolean hasLetter(String w) {
-        for (int i = 0; i < w.length(); ) {
-            int c = w.codePointAt(i);
+        return hasLetter(w, 0, w.length());
+    }
+
+    /** {@link #hasLetter(String)} of {@code s[from:to]}. */
+    public static boolean hasLetter(String s, int from, int to) {
+        for (int i = from; i < to; ) {
+            int c = s.codePointAt(i);
             if (Character.isLetter(c)) {
                 return true;
             }
