@@ -4,11 +4,10 @@ import io.sluice.job.StepArgs;
 import io.sluice.text.EnglishText;
 import io.sluice.text.PyText;
 import io.sluice.text.Tokens;
+import io.sluice.text.WordSet;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Step {@code word_stats} (datatrove's {@code WordStats}), words from {@link EnglishText#words}.
@@ -23,25 +22,13 @@ import java.util.Set;
 public final class WordStats extends StatsStep {
     static final List<String> GOPHER_STOP_WORDS = List.of("the", "be", "to", "of", "and", "that", "have", "with");
 
-    /** Open addressing by String hash, so a word is looked up in place, without a substring. */
-    private final String[] stopWordTable;
-    /** UTF-16 length of the longest stop word: longer words skip the set lookup. */
-    private final int longestStopWord;
+    private final WordSet stopWords;
     private final int[] shortThresholds;
     private final int[] longThresholds;
 
     public WordStats(StepArgs args) {
         super(args);
-        Set<String> stopWords = new LinkedHashSet<>(args.strings("stop_words", GOPHER_STOP_WORDS));
-        stopWordTable = new String[Integer.highestOneBit(Math.max(8, stopWords.size() * 4) - 1) << 1];
-        for (String w : stopWords) {
-            int slot = w.hashCode() & (stopWordTable.length - 1);
-            while (stopWordTable[slot] != null) {
-                slot = (slot + 1) & (stopWordTable.length - 1);
-            }
-            stopWordTable[slot] = w;
-        }
-        longestStopWord = stopWords.stream().mapToInt(String::length).max().orElse(-1);
+        stopWords = new WordSet(args.strings("stop_words", GOPHER_STOP_WORDS));
         shortThresholds = StatArgs.ints(args, "short_word_max_chars_threshold", new int[] {3}, true);
         longThresholds = StatArgs.ints(args, "long_word_max_chars_threshold", new int[] {7}, true);
         StatArgs.englishOnly(args);
@@ -58,14 +45,14 @@ public final class WordStats extends StatsStep {
 
     /**
      * Works on the token offsets, not on word strings: each word is read once for its hash (for the
-     * distinct count and the stop-word lookup), its length and its case, and no substring is made.
+     * distinct count), its length and its case; stop words are looked up in place; no substring is made.
      */
     @Override
     protected void extract(String text, double[] out) {
         Tokens tokens = SharedTokens.of(text);
         int size = tokens.size();
         int[] lengths = new int[size];
-        WordSet distinct = new WordSet(text, size);
+        DistinctWords distinct = new DistinctWords(text, size);
         int n = 0;
         long totalLength = 0;
         long upper = 0;
@@ -110,7 +97,7 @@ public final class WordStats extends StatsStep {
             if (ascii ? titleSoFar && (anyUpper || anyLower) : PyText.isTitleWord(text, start, end)) {
                 title++;
             }
-            if (end - start <= longestStopWord && isStopWord(text, start, end, h)) {
+            if (stopWords.contains(text, start, end)) {
                 stop++;
             }
             distinct.add(start, end, h);
@@ -139,22 +126,11 @@ public final class WordStats extends StatsStep {
         out[i] = ratio(stop, n);
     }
 
-    private boolean isStopWord(String text, int start, int end, int hash) {
-        int mask = stopWordTable.length - 1;
-        for (int slot = hash & mask; stopWordTable[slot] != null; slot = (slot + 1) & mask) {
-            String w = stopWordTable[slot];
-            if (w.length() == end - start && w.hashCode() == hash && text.startsWith(w, start)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * The distinct words of one document, as offsets into its text: an open-addressing table of
      * (hash, start, end), compared character by character on a hash match.
      */
-    private static final class WordSet {
+    private static final class DistinctWords {
         private final String text;
         private final int[] hashes;
         private final int[] starts;
@@ -162,7 +138,7 @@ public final class WordStats extends StatsStep {
         private final int mask;
         private int size;
 
-        WordSet(String text, int expected) {
+        DistinctWords(String text, int expected) {
             this.text = text;
             int capacity = Integer.highestOneBit(Math.max(16, expected * 2) - 1) << 1;
             hashes = new int[capacity];
