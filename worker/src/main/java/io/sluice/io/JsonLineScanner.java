@@ -303,11 +303,66 @@ public final class JsonLineScanner {
         }
     }
 
-    /** Decodes a JSON string body (between the quotes) to a Java string. */
+    /**
+     * Decodes a JSON string body (between the quotes) to a Java string. Escapes are resolved into UTF-8
+     * bytes first and the result decoded once: text escapes every line break, and decoding piece by
+     * piece into a builder cost a string per line.
+     */
     public static String decode(byte[] b, int start, int end, boolean escaped) {
         if (!escaped) {
             return new String(b, start, end - start, StandardCharsets.UTF_8);
         }
+        byte[] out = new byte[end - start]; // an escape is never shorter than what it stands for
+        int n = 0;
+        int p = start;
+        while (p < end) {
+            int q = p;
+            while (q < end && b[q] != '\\') {
+                q++;
+            }
+            System.arraycopy(b, p, out, n, q - p);
+            n += q - p;
+            if (q >= end) {
+                break;
+            }
+            byte e = b[q + 1];
+            switch (e) {
+                case '"', '\\', '/' -> out[n++] = e;
+                case 'b' -> out[n++] = '\b';
+                case 'f' -> out[n++] = '\f';
+                case 'n' -> out[n++] = '\n';
+                case 'r' -> out[n++] = '\r';
+                case 't' -> out[n++] = '\t';
+                case 'u' -> {
+                    if (q + 6 > end) {
+                        throw new IllegalArgumentException("truncated \\u escape");
+                    }
+                    int c = Integer.parseInt(new String(b, q + 2, 4, StandardCharsets.US_ASCII), 16);
+                    if (Character.isSurrogate((char) c)) {
+                        return decodeSurrogateEscapes(b, start, end); // UTF-8 cannot hold a lone half
+                    }
+                    if (c < 0x80) {
+                        out[n++] = (byte) c;
+                    } else if (c < 0x800) {
+                        out[n++] = (byte) (0xC0 | (c >> 6));
+                        out[n++] = (byte) (0x80 | (c & 0x3F));
+                    } else {
+                        out[n++] = (byte) (0xE0 | (c >> 12));
+                        out[n++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                        out[n++] = (byte) (0x80 | (c & 0x3F));
+                    }
+                    p = q + 6;
+                    continue;
+                }
+                default -> throw new IllegalArgumentException("invalid escape '\\" + (char) e + "'");
+            }
+            p = q + 2;
+        }
+        return new String(out, 0, n, StandardCharsets.UTF_8);
+    }
+
+    /** {@link #decode} for text with \\u escapes of surrogates, which may be lone halves: char by char. */
+    private static String decodeSurrogateEscapes(byte[] b, int start, int end) {
         StringBuilder sb = new StringBuilder(end - start);
         int p = start;
         while (p < end) {

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -53,9 +55,23 @@ class JsonLineScannerTest {
             }
             String text = sb.toString().replace("\uD83D", "").replace("\uDE00", "\uD83D\uDE00");
             String line = om.writeValueAsString(Map.of("text", text, "id", "i" + i, "m", Map.of("k", text)));
-            byte[] b = line.getBytes(StandardCharsets.UTF_8);
-            assertTrue(scanner.scan(b, 0, b.length), line);
-            assertEquals(text, JsonLineScanner.decode(b, scanner.textStart, scanner.textEnd, scanner.textEscaped));
+            // and as Python's json.dumps writes by default: every non-ASCII character as a \\u escape
+            String asciiLine = om.writer().with(JsonWriteFeature.ESCAPE_NON_ASCII).writeValueAsString(Map.of("text", text));
+            for (String l : List.of(line, asciiLine)) {
+                byte[] b = l.getBytes(StandardCharsets.UTF_8);
+                assertTrue(scanner.scan(b, 0, b.length), l);
+                assertEquals(text, JsonLineScanner.decode(b, scanner.textStart, scanner.textEnd, scanner.textEscaped), l);
+            }
+        }
+    }
+
+    @Test
+    void loneSurrogateEscapesDecodeAsJacksonDoes() throws Exception {
+        for (String body : List.of("a\\ud800b", "\\udc00", "x\\u00e9\\ud83d\\ude00\\u20ac\\ud800")) {
+            byte[] b = ("{\"text\":\"" + body + "\"}").getBytes(StandardCharsets.UTF_8);
+            assertTrue(scanner.scan(b, 0, b.length), body);
+            assertEquals(new ObjectMapper().readValue(b, Map.class).get("text"),
+                    JsonLineScanner.decode(b, scanner.textStart, scanner.textEnd, scanner.textEscaped), body);
         }
     }
 }
