@@ -97,7 +97,7 @@ public final class WordStats extends StatsStep {
             if (ascii ? titleSoFar && (anyUpper || anyLower) : PyText.isTitleWord(text, start, end)) {
                 title++;
             }
-            if (stopWords.contains(text, start, end)) {
+            if (stopWords.contains(text, start, end, h)) {
                 stop++;
             }
             distinct.add(start, end, h);

@@ -36,8 +36,17 @@ final class RegionMap<V> {
     }
 
     /** The value whose key equals {@code s[from:to]}, or null. */
-    @SuppressWarnings("unchecked")
     V get(String s, int from, int to) {
+        return get(s, from, to, false, 0);
+    }
+
+    /** {@link #get(String, int, int)} when the caller has the region's {@code String.hashCode} at hand. */
+    V get(String s, int from, int to, int stringHash) {
+        return get(s, from, to, true, stringHash);
+    }
+
+    @SuppressWarnings("unchecked")
+    private V get(String s, int from, int to, boolean hashKnown, int stringHash) {
         int length = to - from;
         if (length > maxKeyLength || length <= 0) {
             return null;
@@ -46,7 +55,7 @@ final class RegionMap<V> {
         if ((quickFilter[bit >>> 6] & (1L << bit)) == 0) {
             return null;
         }
-        int slot = hash(s, from, to) & mask;
+        int slot = (hashKnown ? spread(stringHash) : hash(s, from, to)) & mask;
         String key;
         while ((key = keys[slot]) != null) {
             if (key.length() == length && s.regionMatches(from, key, 0, length)) {
@@ -70,6 +79,10 @@ final class RegionMap<V> {
         for (int i = from; i < to; i++) {
             h = 31 * h + s.charAt(i);
         }
-        return h ^ (h >>> 16);
+        return spread(h);
+    }
+
+    private static int spread(int stringHash) {
+        return stringHash ^ (stringHash >>> 16);
     }
 }

@@ -31,6 +31,11 @@ public final class WordSet {
         return index.get(text, from, to) != null;
     }
 
+    /** {@link #contains(String, int, int)} given the region's {@code String.hashCode}, saving a pass over it. */
+    public boolean contains(String text, int from, int to, int stringHash) {
+        return index.get(text, from, to, stringHash) != null;
+    }
+
     /** Number of distinct words. */
     public int size() {
         return size;
