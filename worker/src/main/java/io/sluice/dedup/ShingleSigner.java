@@ -21,7 +21,6 @@ public final class ShingleSigner {
     private final MinhashKernel kernel;
     private final MessageDigest sha1;
     private long[] hashes = new long[1 << 12];
-    private final SimplifiedWords chunkWords = new SimplifiedWords();
     private final JoinedWords joined = new JoinedWords();
 
     public ShingleSigner(MinhashConfig config) {
@@ -66,7 +65,7 @@ public final class ShingleSigner {
         String simplified = TextNormalizer.simplify(text, config.normConfig());
         joined.clear();
         if (config.normConfig().normWhitespace()) {
-            chunkWords.join(simplified, joined);
+            SimplifiedWords.join(simplified, joined);
         } else {
             for (String w : EnglishText.words(simplified)) {
                 joined.add(w);
