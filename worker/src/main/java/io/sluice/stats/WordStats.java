@@ -3,8 +3,8 @@ package io.sluice.stats;
 import io.sluice.job.StepArgs;
 import io.sluice.text.EnglishText;
 import io.sluice.text.PyText;
-import io.sluice.text.Tokens;
 import io.sluice.text.WordSet;
+import io.sluice.text.WordSpans;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -49,21 +49,17 @@ public final class WordStats extends StatsStep {
      */
     @Override
     protected void extract(String text, double[] out) {
-        Tokens tokens = SharedTokens.of(text);
-        int size = tokens.size();
-        int[] lengths = new int[size];
-        DistinctWords distinct = new DistinctWords(text, size);
-        int n = 0;
+        WordSpans words = EnglishText.wordSpans(SharedTokens.of(text));
+        int n = words.size();
+        int[] lengths = new int[n];
+        DistinctWords distinct = new DistinctWords(text, n);
         long totalLength = 0;
         long upper = 0;
         long title = 0;
         long stop = 0;
-        for (int t = 0; t < size; t++) {
-            if (tokens.isSpace(t)) {
-                continue; // datatrove's words are the tokens stripped, empty ones dropped
-            }
-            int start = tokens.start(t);
-            int end = tokens.end(t);
+        for (int w = 0; w < n; w++) {
+            int start = words.start(w);
+            int end = words.end(w);
             // one pass: the String hash, and str.isupper / str.istitle for an ASCII word
             int h = 0;
             boolean ascii = true;
@@ -89,7 +85,7 @@ public final class WordStats extends StatsStep {
                 }
             }
             int length = ascii ? end - start : text.codePointCount(start, end);
-            lengths[n++] = length;
+            lengths[w] = length;
             totalLength += length;
             if (ascii ? anyUpper && !anyLower : PyText.isUpperWord(text, start, end)) {
                 upper++;

@@ -28,12 +28,10 @@ public final class EnglishText {
 
     /** The non-whitespace token texts of already tokenized text (what {@link #words(String)} returns). */
     public static List<String> words(Tokens tokens) {
-        List<String> out = new ArrayList<>(tokens.size());
-        for (int i = 0; i < tokens.size(); i++) {
-            // Tokens are either all whitespace (stripped to nothing) or contain none: no strip needed.
-            if (!tokens.isSpace(i)) {
-                out.add(tokens.text(i));
-            }
+        WordSpans spans = WordSpans.of(tokens);
+        List<String> out = new ArrayList<>(spans.size());
+        for (int i = 0; i < spans.size(); i++) {
+            out.add(spans.word(i));
         }
         return out;
     }
