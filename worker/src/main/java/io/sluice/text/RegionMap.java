@@ -29,7 +29,7 @@ final class RegionMap<V> {
             keys[slot] = key;
             values[slot] = e.getValue();
             max = Math.max(max, key.length());
-            int bit = filterBit(key.length(), key.charAt(0), key.charAt(key.length() - 1));
+            int bit = filterBit(key, 0, key.length());
             quickFilter[bit >>> 6] |= 1L << bit;
         }
         maxKeyLength = max;
@@ -51,7 +51,7 @@ final class RegionMap<V> {
         if (length > maxKeyLength || length <= 0) {
             return null;
         }
-        int bit = filterBit(length, s.charAt(from), s.charAt(to - 1));
+        int bit = filterBit(s, from, to);
         if ((quickFilter[bit >>> 6] & (1L << bit)) == 0) {
             return null;
         }
@@ -66,12 +66,30 @@ final class RegionMap<V> {
         return null;
     }
 
+    /** False when no key equals {@code s[from:to]}; true when one may (a cheap test, small enough to inline). */
+    boolean mayContain(String s, int from, int to) {
+        int length = to - from;
+        if (length > maxKeyLength || length <= 0) {
+            return false;
+        }
+        int bit = filterBit(s, from, to);
+        return (quickFilter[bit >>> 6] & (1L << bit)) != 0;
+    }
+
     boolean containsKey(String s, int from, int to) {
         return get(s, from, to) != null;
     }
 
-    private static int filterBit(int length, char first, char last) {
-        return (length * 961 + first * 31 + last) & 0xFFFF;
+    /**
+     * The filter's bit for {@code s[from:to]}: from its length and its first, second and last characters.
+     * With only the first and last, common words ("had", "what", "his") shared a bit with special cases
+     * ("hed", "wont", "hes") and paid for a hash and a compare.
+     */
+    private static int filterBit(String s, int from, int to) {
+        int h = (to - from) * 0x01000193 ^ s.charAt(from);
+        h = h * 0x01000193 ^ s.charAt(from + 1 < to ? from + 1 : from);
+        h = h * 0x01000193 ^ s.charAt(to - 1);
+        return (h * 0x9E3779B9) >>> 16;
     }
 
     private static int hash(String s, int from, int to) {

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A re-implementation of the tokenizer of spaCy's {@code spacy.blank("en")} (spaCy 3.8), which is
@@ -50,12 +51,30 @@ public final class SpacyEnglishTokenizer {
     private final RegionMap<PatternGroup> specialPatternsByFirstToken;
     /** The same for one-character ASCII first tokens (".", ",", "a", "(" ...), the most frequent, by index. */
     private final PatternGroup[] specialPatternsByAsciiChar = new PatternGroup[128];
+    /**
+     * The second tokens of all patterns, and the first tokens of one-token patterns: a token can start a
+     * match only if it is in the second set or the token after it is in the first. Common words ("and",
+     * "it", "this") start patterns, but are rarely followed by one of the few second tokens ("'s", "/").
+     */
+    private final RegionMap<Boolean> patternSecondTokens;
+    private final RegionMap<Boolean> oneTokenPatterns;
 
     private SpacyEnglishTokenizer(Map<String, String[]> exceptions) {
         Map<String, int[]> lengths = new HashMap<>();
         exceptions.forEach((chunk, pieces) -> lengths.put(chunk, Arrays.stream(pieces).mapToInt(String::length).toArray()));
         this.specialCases = new RegionMap<>(lengths);
-        this.specialPatternsByFirstToken = new RegionMap<>(specialCasePatterns(exceptions.keySet()));
+        Map<String, PatternGroup> patterns = specialCasePatterns(exceptions.keySet());
+        this.specialPatternsByFirstToken = new RegionMap<>(patterns);
+        Map<String, Boolean> seconds = new HashMap<>();
+        Map<String, Boolean> singles = new HashMap<>();
+        patterns.forEach((first, group) -> {
+            group.secondTokens().forEach(second -> seconds.put(second, true));
+            if (group.oneToken().length > 0) {
+                singles.put(first, true);
+            }
+        });
+        this.patternSecondTokens = new RegionMap<>(seconds);
+        this.oneTokenPatterns = new RegionMap<>(singles);
         for (char c = 0; c < 128; c++) {
             specialPatternsByAsciiChar[c] = specialPatternsByFirstToken.get(String.valueOf(c), 0, 1);
         }
@@ -94,41 +113,50 @@ public final class SpacyEnglishTokenizer {
         Affixes affixes = new Affixes();
         // pattern building (no special cases) is a one-off at startup: not worth memoising
         ChunkMemo memo = withSpecialCases ? ChunkMemo.forThisThread() : null;
-        boolean inSpace = PyText.isSpace(text.charAt(0));
-        boolean lettersOnly = true; // is the current chunk made of ASCII letters only?
-        int start = 0;
-        for (int i = 0; i < length; i++) {
-            char c = text.charAt(i); // Python's whitespace is all in the BMP, so UTF-16 units suffice here
-            byte kind = CHAR_KIND[c];
-            if ((kind == SPACE) != inSpace) {
-                if (start < i) {
-                    addChunk(text, start, i, inSpace, lettersOnly, out, affixes, memo);
-                }
+        // One run of whitespace or of other characters per turn. Python's whitespace is all in the BMP,
+        // so UTF-16 units suffice here.
+        char[] chars = text.toCharArray();
+        int i = 0;
+        while (i < length) {
+            int start = i;
+            if (CHAR_KIND[chars[i]] == SPACE) {
+                do {
+                    i++;
+                } while (i < length && CHAR_KIND[chars[i]] == SPACE);
                 // A single space right after a chunk is that chunk's trailing whitespace, not a token.
-                start = c == ' ' ? i + 1 : i;
-                inSpace = !inSpace;
-                lettersOnly = true;
+                if (start > 0 && chars[start] == ' ') {
+                    start++;
+                }
+                if (start < i) {
+                    out.add(start, i); // no rule splits whitespace; special cases like "\n" keep it whole too
+                }
+                continue;
             }
-            lettersOnly &= kind == ASCII_LETTER;
-        }
-        if (start < length) {
-            addChunk(text, start, length, inSpace, lettersOnly, out, affixes, memo);
+            byte kind;
+            while ((kind = CHAR_KIND[chars[i]]) == ASCII_LETTER && ++i < length) {
+                // the most common chunk, a plain word: letters up to a space or the end
+            }
+            if (i == length || kind == SPACE) {
+                // fast path: no prefix, suffix, infix or URL rule applies to plain letters
+                if (!withSpecialCases || !addSpecialCase(text, start, i, out)) {
+                    out.add(start, i);
+                }
+                continue;
+            }
+            while (i < length && CHAR_KIND[chars[i]] != SPACE) {
+                i++;
+            }
+            addChunk(text, start, i, out, affixes, memo);
         }
     }
 
-    /** Adds the tokens of one chunk; {@code memo} is null in pattern-building mode (no special cases). */
-    private void addChunk(String text, int start, int end, boolean whitespace, boolean lettersOnly, Tokens out,
-            Affixes affixes, ChunkMemo memo) {
+    /**
+     * Adds the tokens of one chunk that is not plain letters; {@code memo} is null in pattern-building mode
+     * (no special cases).
+     */
+    private void addChunk(String text, int start, int end, Tokens out, Affixes affixes, ChunkMemo memo) {
         boolean withSpecialCases = memo != null;
-        if (whitespace) {
-            out.add(start, end); // no rule splits whitespace; special cases like "\n" keep it whole too
-            return;
-        }
         if (withSpecialCases && addSpecialCase(text, start, end, out)) {
-            return;
-        }
-        if (lettersOnly) {
-            out.add(start, end); // fast path: no prefix, suffix, infix or URL rule applies to plain letters
             return;
         }
         if (withSpecialCases && addWordWithOneMark(text, start, end, out)) {
@@ -319,7 +347,7 @@ public final class SpacyEnglishTokenizer {
      * as ":", "(" or "'" start dozens of emoticon and contraction patterns, and comparing each of them at
      * every such token was a tenth of the tokenizer's time.
      */
-    private record PatternGroup(String[][] oneToken, RegionMap<String[][]> bySecondToken) {
+    private record PatternGroup(String[][] oneToken, RegionMap<String[][]> bySecondToken, Set<String> secondTokens) {
         static PatternGroup of(List<String[]> patterns) {
             List<String[]> single = new ArrayList<>();
             Map<String, List<String[]>> bySecond = new HashMap<>();
@@ -332,7 +360,7 @@ public final class SpacyEnglishTokenizer {
             }
             Map<String, String[][]> arrays = new HashMap<>();
             bySecond.forEach((second, list) -> arrays.put(second, list.toArray(String[][]::new)));
-            return new PatternGroup(single.toArray(String[][]::new), new RegionMap<>(arrays));
+            return new PatternGroup(single.toArray(String[][]::new), new RegionMap<>(arrays), bySecond.keySet());
         }
     }
 
@@ -360,6 +388,10 @@ public final class SpacyEnglishTokenizer {
         for (int i = 0; i < n; i++) {
             int start = tokens.start(i);
             int end = tokens.end(i);
+            if (!oneTokenPatterns.mayContain(text, start, end)
+                    && (i + 1 == n || !patternSecondTokens.mayContain(text, tokens.start(i + 1), tokens.end(i + 1)))) {
+                continue;
+            }
             char first = text.charAt(start);
             PatternGroup group = end - start == 1 && first < 128 ? specialPatternsByAsciiChar[first]
                     : specialPatternsByFirstToken.get(text, start, end);
