@@ -11,7 +11,12 @@ final class RegionMap<V> {
     private final Object[] values;
     private final int mask;
     private final int maxKeyLength;
-    /** Bit per (length, first char, last char) class of the keys: most misses are rejected by one bit test. */
+    /**
+     * Two cheap tests before any hashing: a bit per key length (31 standing for 31 and more) for each first
+     * character (folded to 10 bits), which rejects most words with two loads; then a bit per (length,
+     * first, second, last char) class.
+     */
+    private final int[] lengthsByFirstChar = new int[1024];
     private final long[] quickFilter = new long[1024];
 
     RegionMap(Map<String, V> entries) {
@@ -31,6 +36,9 @@ final class RegionMap<V> {
             max = Math.max(max, key.length());
             int bit = filterBit(key, 0, key.length());
             quickFilter[bit >>> 6] |= 1L << bit;
+            if (!key.isEmpty()) {
+                lengthsByFirstChar[key.charAt(0) & 1023] |= lengthBit(key.length());
+            }
         }
         maxKeyLength = max;
     }
@@ -48,11 +56,7 @@ final class RegionMap<V> {
     @SuppressWarnings("unchecked")
     private V get(String s, int from, int to, boolean hashKnown, int stringHash) {
         int length = to - from;
-        if (length > maxKeyLength || length <= 0) {
-            return null;
-        }
-        int bit = filterBit(s, from, to);
-        if ((quickFilter[bit >>> 6] & (1L << bit)) == 0) {
+        if (!mayContain(s, from, to)) {
             return null;
         }
         int slot = (hashKnown ? spread(stringHash) : hash(s, from, to)) & mask;
@@ -69,11 +73,16 @@ final class RegionMap<V> {
     /** False when no key equals {@code s[from:to]}; true when one may (a cheap test, small enough to inline). */
     boolean mayContain(String s, int from, int to) {
         int length = to - from;
-        if (length > maxKeyLength || length <= 0) {
+        if (length > maxKeyLength || length <= 0
+                || (lengthsByFirstChar[s.charAt(from) & 1023] & lengthBit(length)) == 0) {
             return false;
         }
         int bit = filterBit(s, from, to);
         return (quickFilter[bit >>> 6] & (1L << bit)) != 0;
+    }
+
+    private static int lengthBit(int length) {
+        return 1 << Math.min(length, 31);
     }
 
     boolean containsKey(String s, int from, int to) {
