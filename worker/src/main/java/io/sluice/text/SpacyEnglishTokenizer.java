@@ -331,6 +331,12 @@ public final class SpacyEnglishTokenizer {
             }
             scratch.reset(chunk);
             tokenizeWithoutMatcher(chunk, scratch, false);
+            if (scratch.size() == 1 && specialCases.get(chunk, 0, n).length == 1) {
+                // A one-token match that the special case leaves whole ("'", "—") changes no token, and it
+                // cannot hide a longer match (those are kept first): without it, a text full of quotes or
+                // dashes no longer pays for the rebuild below.
+                continue;
+            }
             String[] pattern = new String[scratch.size()];
             for (int i = 0; i < pattern.length; i++) {
                 pattern[i] = scratch.text(i);
@@ -427,9 +433,8 @@ public final class SpacyEnglishTokenizer {
             Arrays.fill(seen, m.start, m.end, true);
         }
         kept.sort((a, b) -> a.start - b.start);
-        // Rebuild the token list in one sweep (merges can be many in a long text).
-        Tokens merged = new Tokens(n + 16);
-        merged.reset(text);
+        // Rebuild the token list in one sweep (merges can be many in a long text), if anything changes.
+        Tokens merged = null;
         int next = 0;
         for (Match m : kept) {
             int from = tokens.start(m.start);
@@ -437,6 +442,10 @@ public final class SpacyEnglishTokenizer {
             int[] pieces = specialCases.get(text, from, to);
             if (pieces == null) {
                 continue; // e.g. the tokens are separated by whitespace: nothing to merge
+            }
+            if (merged == null) {
+                merged = new Tokens(n + 16);
+                merged.reset(text);
             }
             for (; next < m.start; next++) {
                 merged.add(tokens.start(next), tokens.end(next));
@@ -446,6 +455,9 @@ public final class SpacyEnglishTokenizer {
                 from += length;
             }
             next = m.end;
+        }
+        if (merged == null) {
+            return;
         }
         for (; next < n; next++) {
             merged.add(tokens.start(next), tokens.end(next));
