@@ -52,6 +52,12 @@ measure() {
   cat "$WORK/time.txt"
 }
 
+# median V...: the median of the numbers; peak A B: the larger. Scripts run each command ROUNDS times
+# (default 3) and report the median, since single runs on a shared machine swing by 20-30%.
+ROUNDS=${ROUNDS:-3}
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+peak() { echo $(( $1 > $2 ? $1 : $2 )); }
+
 # row LABEL SECONDS RSS_KB: one markdown table row, MB/s of uncompressed JSONL per core
 row() {
   awk -v l="$1" -v s="$2" -v m="$3" -v b="$BYTES" -v c="$CORES" \

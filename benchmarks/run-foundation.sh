@@ -4,12 +4,10 @@
 # The four commands run in turn ROUNDS times (default 3) and each row is the median: the zstd baseline
 # takes only 1-2 s over the corpus, and single runs of it swung by half on a shared machine.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-ROUNDS=${ROUNDS:-3}
 job read ""
 job copy "      - write_jsonl: {path: $WORK/runs/copy/out, compression: zstd}"
 declare -a ZS RS PS WS
 zm=0 rm_=0 pm=0 wm=0
-peak() { echo $(( $1 > $2 ? $1 : $2 )); }
 for ((k = 0; k < ROUNDS; k++)); do
   rm -rf "$WORK/runs" "$WORK/c-out"; mkdir -p "$WORK/c-out"
   read -r s m < <(measure bash -c "ls '$CORPUS'/*.jsonl.zst | xargs -P $CORES -I{} sh -c 'zstd -q -dc {} > /dev/null'")
@@ -21,7 +19,6 @@ for ((k = 0; k < ROUNDS; k++)); do
   read -r s m < <(measure bin/launcher run "$WORK/copy.yaml")
   WS+=("$s"); wm=$(peak "$wm" "$m")
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 zs=$(median "${ZS[@]}"); rs=$(median "${RS[@]}"); ps=$(median "${PS[@]}"); ws=$(median "${WS[@]}")
 {
   header "Foundation (median of $ROUNDS alternating rounds; seconds per round: zstd ${ZS[*]}; sluice ${RS[*]}; pipe ${PS[*]}; copy ${WS[*]})"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Statistics (issue 3): doc_stats + word_stats + line_stats with all four groups, then merge_stats.
-# Appends to results/stats.md.
+# Each runs ROUNDS times; the medians are appended to results/stats.md.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 job stats "      - doc_stats: {output: $WORK/runs/stats/out}
       - word_stats: {output: $WORK/runs/stats/out}
@@ -15,11 +15,18 @@ stages:
     steps:
       - merge_stats: {input: $WORK/runs/stats/out}
 YAML
-rm -rf "$WORK/runs"
-read -r ss sm < <(measure bin/launcher run "$WORK/stats.yaml")
-read -r ms mm < <(measure bin/launcher run "$WORK/merge.yaml")
+declare -a SS MS
+sm=0 mm=0
+for ((k = 0; k < ROUNDS; k++)); do
+  rm -rf "$WORK/runs"
+  read -r s m < <(measure bin/launcher run "$WORK/stats.yaml")
+  SS+=("$s"); sm=$(peak "$sm" "$m")
+  read -r s m < <(measure bin/launcher run "$WORK/merge.yaml")
+  MS+=("$s"); mm=$(peak "$mm" "$m")
+done
+ss=$(median "${SS[@]}"); ms=$(median "${MS[@]}")
 {
-  header "Statistics"
+  header "Statistics (median of $ROUNDS runs: ${SS[*]} s; merge ${MS[*]} s)"
   row "doc+word+line stats, groups summary/histogram/fqdn/suffix" "$ss" "$sm"
   echo
   printf "merge_stats over the 16 ranks' files: %.1f s, peak RSS %.0f MB\n" "$ms" "$(echo "$mm/1024" | bc -l)"
