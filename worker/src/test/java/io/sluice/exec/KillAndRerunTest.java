@@ -50,6 +50,35 @@ class KillAndRerunTest {
                 .redirectOutput(root.resolve("worker-" + System.nanoTime() + ".out").toFile()).start();
     }
 
+    /**
+     * Kills the worker (SIGKILL) {@code delayMs} after it started or, when {@code base} is given, after
+     * its first file appeared under {@code base/out} or {@code base/removed}; false when it exited first.
+     */
+    private static boolean killAfter(Process p, Path base, long delayMs) throws Exception {
+        long from = base == null ? System.nanoTime() : -1;
+        while (p.isAlive()) {
+            if (from < 0 && (hasFile(base.resolve("out")) || hasFile(base.resolve("removed")))) {
+                from = System.nanoTime();
+            }
+            if (from >= 0 && System.nanoTime() - from >= delayMs * 1_000_000) {
+                p.destroyForcibly();
+                p.waitFor();
+                return true;
+            }
+            Thread.sleep(2);
+        }
+        return false;
+    }
+
+    private static boolean hasFile(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return false;
+        }
+        try (var files = Files.list(dir)) {
+            return files.findAny().isPresent();
+        }
+    }
+
     /** Every output file under its final name must decompress completely. */
     private void assertNoPartialFiles(Path dir) throws IOException {
         for (Path f : TestFiles.files(dir)) {
@@ -86,14 +115,17 @@ class KillAndRerunTest {
         Path jobJson = job.loggingDir().resolve("job.json");
         JobFile.writeResolved(job, jobJson);
 
+        // Kill moments: the first worker as soon as its first output file appears (so at least one kill
+        // lands mid-write however fast the machine), later ones at random times after the first output or
+        // after start (which may be before any output). A fixed delay from start alone let a fast worker
+        // finish before it, and the test then failed for want of a kill.
         Random random = new Random(42);
         int kills = 0;
         for (int attempt = 0; attempt < 12; attempt++) {
             Process p = startWorker(jobJson);
-            long delay = 150 + random.nextInt(1200);
-            if (!p.waitFor(delay, TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly(); // SIGKILL
-                p.waitFor();
+            boolean afterOutput = attempt == 0 || random.nextBoolean();
+            long delay = attempt == 0 ? 0 : afterOutput ? random.nextInt(400) : 50 + random.nextInt(1200);
+            if (killAfter(p, afterOutput ? run : null, delay)) {
                 kills++;
                 assertNoPartialFiles(run.resolve("out"));
                 assertNoPartialFiles(run.resolve("removed"));
