@@ -19,6 +19,7 @@ public final class WorkerMain {
     }
 
     public static void main(String[] args) {
+        CommonPool.useAllCores();
         System.exit(run(args));
     }
 
