@@ -36,8 +36,10 @@ import java.util.SortedMap;
  * <p>Deliberate differences: datatrove runs fastText's lid.176 model, downloaded at run time; we run
  * lingua (75 languages, models inside its jar, nothing downloaded). Its scores are probabilities over
  * those 75 languages, so a score is not the same number fastText would give, and language codes are
- * ISO 639-1 where one exists (as fastText's labels are). lingua is slow (about 0.1 MB/s on one core), so
- * by default only the first 2000 characters are identified, where fastText reads the whole text. Texts in which lingua finds no language
+ * ISO 639-1 where one exists (as fastText's labels are). lingua's confidences are computed by
+ * {@link LinguaTrigrams} (the same numbers, one table lookup per trigram instead of one per language);
+ * still, its rules are slow (about 1 MB/s on one core), so by default only the first 2000 characters are
+ * identified, where fastText reads the whole text. Texts in which lingua finds no language
  * (digits, symbols, empty) get {@code language: "unknown"} and score 0.
  */
 public final class LanguageFilter extends Filter {
@@ -46,6 +48,7 @@ public final class LanguageFilter extends Filter {
 
     /** Detectors are large (models of 75 languages), thread-safe, and shared by every rank of the JVM. */
     private static final Map<Boolean, LanguageDetector> DETECTORS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Boolean, LinguaTrigrams> TRIGRAMS = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final Set<Language> languages;
     private final double threshold;
@@ -114,6 +117,11 @@ public final class LanguageFilter extends Filter {
         });
     }
 
+    /** lingua's confidence values computed with one lookup per trigram (see {@link LinguaTrigrams}). */
+    static LinguaTrigrams trigrams(boolean lowAccuracy) {
+        return TRIGRAMS.computeIfAbsent(lowAccuracy, low -> new LinguaTrigrams(detector(low), low));
+    }
+
     /**
      * The part of the text that is identified: the first {@code maxChars} characters, extended to the
      * end of the word they cut (0: the whole text).
@@ -146,7 +154,7 @@ public final class LanguageFilter extends Filter {
      */
     static Map<Language, Double> scores(String text, boolean lowAccuracy) {
         // newlines out, as datatrove does for fastText, which reads one line
-        SortedMap<Language, Double> relative = detector(lowAccuracy).computeLanguageConfidenceValues(text.replace('\n', ' '));
+        SortedMap<Language, Double> relative = trigrams(lowAccuracy).confidences(text.replace('\n', ' '));
         double evidence = NATS_PER_TRIGRAM * Math.max(1, letterTrigrams(text));
         Map<Language, Double> weights = new LinkedHashMap<>();
         double sum = 0;
