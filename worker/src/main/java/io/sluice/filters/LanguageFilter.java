@@ -120,7 +120,7 @@ public final class LanguageFilter extends Filter {
 
     /** lingua's confidence values computed with one lookup per trigram (see {@link LinguaTrigrams}). */
     static LinguaTrigrams trigrams(boolean lowAccuracy) {
-        return TRIGRAMS.computeIfAbsent(lowAccuracy, low -> new LinguaTrigrams(detector(low), low));
+        return TRIGRAMS.computeIfAbsent(lowAccuracy, low -> new LinguaTrigrams(detector(low)));
     }
 
     /**

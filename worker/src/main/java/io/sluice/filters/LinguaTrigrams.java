@@ -48,9 +48,9 @@ final class LinguaTrigrams {
     private record Known(int[] languages, float[] logProbabilities) {
     }
 
-    LinguaTrigrams(LanguageDetector detector, boolean lowAccuracy) {
+    LinguaTrigrams(LanguageDetector detector) {
         this.detector = detector;
-        this.lowAccuracy = lowAccuracy;
+        this.lowAccuracy = detector.isLowAccuracyModeEnabled$lingua();
         try {
             Object constant = Class.forName("com.github.pemistahl.lingua.internal.Constant").getField("INSTANCE").get(null);
             Object regex = constant.getClass().getMethod("getNO_LETTER").invoke(constant);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.pemistahl.lingua.api.Language;
 import com.github.pemistahl.lingua.api.LanguageDetector;
+import com.github.pemistahl.lingua.api.LanguageDetectorBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,12 +17,16 @@ import org.junit.jupiter.api.Test;
 /** Our trigram scoring must give exactly lingua's confidence values, in lingua's order. */
 class LinguaTrigramsTest {
     private static final LanguageDetector DETECTOR = LanguageFilter.detector(true);
-    private static final LinguaTrigrams TRIGRAMS = new LinguaTrigrams(DETECTOR, true);
+    private static final LinguaTrigrams TRIGRAMS = new LinguaTrigrams(DETECTOR);
 
     private static void assertSameAsLingua(String text) {
+        assertSameAsLingua(DETECTOR, TRIGRAMS, text);
+    }
+
+    private static void assertSameAsLingua(LanguageDetector detector, LinguaTrigrams trigrams, String text) {
         String t = text.replace('\n', ' ');
-        SortedMap<Language, Double> lingua = DETECTOR.computeLanguageConfidenceValues(t);
-        SortedMap<Language, Double> ours = TRIGRAMS.confidences(t);
+        SortedMap<Language, Double> lingua = detector.computeLanguageConfidenceValues(t);
+        SortedMap<Language, Double> ours = trigrams.confidences(t);
         assertEquals(new ArrayList<>(lingua.entrySet()), new ArrayList<>(ours.entrySet()),
                 () -> "confidences differ for: " + t.substring(0, Math.min(200, t.length())));
     }
@@ -33,6 +38,22 @@ class LinguaTrigramsTest {
                 "Der schnelle braune Fuchs springt über den faulen Hund.")) {
             assertSameAsLingua(t);
         }
+    }
+
+    @Test
+    void equalsLinguaInHighAccuracyModeOnShortAndLongTexts() throws Exception {
+        // three languages keep the 1..5-gram models small; below 120 characters lingua's own path runs
+        LanguageDetector high = LanguageDetectorBuilder.fromLanguages(Language.ENGLISH, Language.GERMAN,
+                Language.FRENCH).build();
+        LinguaTrigrams trigrams = new LinguaTrigrams(high);
+        int compared = 0;
+        for (JsonNode n : SharedData.lines(SharedData.file("lid/udhr.jsonl.zst"))) {
+            String text = n.get("text").asText();
+            assertSameAsLingua(high, trigrams, LanguageFilter.head(text, 80));
+            assertSameAsLingua(high, trigrams, LanguageFilter.head(text, 400));
+            compared += 2;
+        }
+        assertTrue(compared > 200, "compared " + compared + " texts");
     }
 
     @Test
