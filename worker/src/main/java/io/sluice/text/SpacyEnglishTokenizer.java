@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A re-implementation of the tokenizer of spaCy's {@code spacy.blank("en")} (spaCy 3.8), which is
@@ -63,16 +62,20 @@ public final class SpacyEnglishTokenizer {
         Map<String, int[]> lengths = new HashMap<>();
         exceptions.forEach((chunk, pieces) -> lengths.put(chunk, Arrays.stream(pieces).mapToInt(String::length).toArray()));
         this.specialCases = new RegionMap<>(lengths);
-        Map<String, PatternGroup> patterns = specialCasePatterns(exceptions.keySet());
-        this.specialPatternsByFirstToken = new RegionMap<>(patterns);
+        Map<String, PatternGroup> groups = new HashMap<>();
         Map<String, Boolean> seconds = new HashMap<>();
         Map<String, Boolean> singles = new HashMap<>();
-        patterns.forEach((first, group) -> {
-            group.secondTokens().forEach(second -> seconds.put(second, true));
-            if (group.oneToken().length > 0) {
-                singles.put(first, true);
+        specialCasePatterns(exceptions.keySet()).forEach((first, patterns) -> {
+            groups.put(first, PatternGroup.of(patterns));
+            for (String[] p : patterns) {
+                if (p.length == 1) {
+                    singles.put(first, true);
+                } else {
+                    seconds.put(p[1], true);
+                }
             }
         });
+        this.specialPatternsByFirstToken = new RegionMap<>(groups);
         this.patternSecondTokens = new RegionMap<>(seconds);
         this.oneTokenPatterns = new RegionMap<>(singles);
         for (char c = 0; c < 128; c++) {
@@ -318,8 +321,9 @@ public final class SpacyEnglishTokenizer {
     /**
      * spaCy registers a special case with its matcher when the punctuation rules would cut it (it has a
      * prefix, suffix or infix, or a space); the pattern is the token sequence the rules alone produce.
+     * Returns the patterns by their first token.
      */
-    private Map<String, PatternGroup> specialCasePatterns(Iterable<String> chunks) {
+    private Map<String, List<String[]>> specialCasePatterns(Iterable<String> chunks) {
         Map<String, List<String[]>> byFirst = new HashMap<>();
         Tokens scratch = new Tokens(16);
         for (String chunk : chunks) {
@@ -343,9 +347,7 @@ public final class SpacyEnglishTokenizer {
             }
             byFirst.computeIfAbsent(pattern[0], k -> new ArrayList<>()).add(pattern);
         }
-        Map<String, PatternGroup> result = new HashMap<>();
-        byFirst.forEach((first, patterns) -> result.put(first, PatternGroup.of(patterns)));
-        return result;
+        return byFirst;
     }
 
     /**
@@ -353,7 +355,7 @@ public final class SpacyEnglishTokenizer {
      * as ":", "(" or "'" start dozens of emoticon and contraction patterns, and comparing each of them at
      * every such token was a tenth of the tokenizer's time.
      */
-    private record PatternGroup(String[][] oneToken, RegionMap<String[][]> bySecondToken, Set<String> secondTokens) {
+    private record PatternGroup(String[][] oneToken, RegionMap<String[][]> bySecondToken) {
         static PatternGroup of(List<String[]> patterns) {
             List<String[]> single = new ArrayList<>();
             Map<String, List<String[]>> bySecond = new HashMap<>();
@@ -366,7 +368,7 @@ public final class SpacyEnglishTokenizer {
             }
             Map<String, String[][]> arrays = new HashMap<>();
             bySecond.forEach((second, list) -> arrays.put(second, list.toArray(String[][]::new)));
-            return new PatternGroup(single.toArray(String[][]::new), new RegionMap<>(arrays), bySecond.keySet());
+            return new PatternGroup(single.toArray(String[][]::new), new RegionMap<>(arrays));
         }
     }
 
