@@ -118,16 +118,15 @@ public final class SpacyEnglishTokenizer {
         ChunkMemo memo = withSpecialCases ? ChunkMemo.forThisThread() : null;
         // One run of whitespace or of other characters per turn. Python's whitespace is all in the BMP,
         // so UTF-16 units suffice here.
-        char[] chars = text.toCharArray();
         int i = 0;
         while (i < length) {
             int start = i;
-            if (CHAR_KIND[chars[i]] == SPACE) {
+            if (CHAR_KIND[text.charAt(i)] == SPACE) {
                 do {
                     i++;
-                } while (i < length && CHAR_KIND[chars[i]] == SPACE);
+                } while (i < length && CHAR_KIND[text.charAt(i)] == SPACE);
                 // A single space right after a chunk is that chunk's trailing whitespace, not a token.
-                if (start > 0 && chars[start] == ' ') {
+                if (start > 0 && text.charAt(start) == ' ') {
                     start++;
                 }
                 if (start < i) {
@@ -136,7 +135,7 @@ public final class SpacyEnglishTokenizer {
                 continue;
             }
             byte kind;
-            while ((kind = CHAR_KIND[chars[i]]) == ASCII_LETTER && ++i < length) {
+            while ((kind = CHAR_KIND[text.charAt(i)]) == ASCII_LETTER && ++i < length) {
                 // the most common chunk, a plain word: letters up to a space or the end
             }
             if (i == length || kind == SPACE) {
@@ -146,7 +145,7 @@ public final class SpacyEnglishTokenizer {
                 }
                 continue;
             }
-            while (i < length && CHAR_KIND[chars[i]] != SPACE) {
+            while (i < length && CHAR_KIND[text.charAt(i)] != SPACE) {
                 i++;
             }
             addChunk(text, start, i, out, affixes, memo);
