@@ -6,6 +6,7 @@ import com.github.pemistahl.lingua.internal.Ngram;
 import com.github.pemistahl.lingua.internal.TestDataLanguageModel;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -42,10 +43,21 @@ final class LinguaTrigrams {
     private final Pattern noLetter;
     /** byOrder[n - 1]: n-gram -> the languages that know it and its log-probability in each. */
     private final List<Map<String, Known>> byOrder = new ArrayList<>();
-    private final Language[] languages = Language.values();
 
     /** The languages knowing one n-gram (ordinals) and the n-gram's {@code (float) ln p} in each. */
     private record Known(int[] languages, float[] logProbabilities) {
+        Known(int language, float logProbability) {
+            this(new int[] {language}, new float[] {logProbability});
+        }
+
+        Known plus(Known other) {
+            int k = languages.length;
+            int[] ls = Arrays.copyOf(languages, k + other.languages.length);
+            float[] lp = Arrays.copyOf(logProbabilities, ls.length);
+            System.arraycopy(other.languages, 0, ls, k, other.languages.length);
+            System.arraycopy(other.logProbabilities, 0, lp, k, other.logProbabilities.length);
+            return new Known(ls, lp);
+        }
     }
 
     LinguaTrigrams(LanguageDetector detector) {
@@ -62,28 +74,17 @@ final class LinguaTrigrams {
                 "getTrigramLanguageModels$lingua"};
             for (int n = 1; n <= 3; n++) {
                 EnumMap<?, ?> cache = (EnumMap<?, ?>) companion.getClass().getMethod(getters[n - 1]).invoke(companion);
-                Map<String, List<float[]>> collected = new HashMap<>();
+                Map<String, Known> known = new HashMap<>();
                 for (Language language : detector.getLanguages$lingua()) {
                     @SuppressWarnings("unchecked")
                     Map<String, Float> model = (Map<String, Float>) load.invoke(null, companion, cache, language, n);
                     for (Map.Entry<String, Float> e : model.entrySet()) {
                         float p = e.getValue();
                         if (p > 0) {
-                            collected.computeIfAbsent(e.getKey(), k -> new ArrayList<>())
-                                    .add(new float[] {language.ordinal(), (float) Math.log(p)});
+                            known.merge(e.getKey(), new Known(language.ordinal(), (float) Math.log(p)), Known::plus);
                         }
                     }
                 }
-                Map<String, Known> known = new HashMap<>(collected.size() * 2);
-                collected.forEach((ngram, list) -> {
-                    int[] ls = new int[list.size()];
-                    float[] lp = new float[list.size()];
-                    for (int i = 0; i < ls.length; i++) {
-                        ls[i] = (int) list.get(i)[0];
-                        lp[i] = list.get(i)[1];
-                    }
-                    known.put(ngram, new Known(ls, lp));
-                });
                 byOrder.add(known);
             }
         } catch (ReflectiveOperationException | ClassCastException e) {
@@ -147,7 +148,7 @@ final class LinguaTrigrams {
      * first character, whichever the language knows first; languages whose sum is not negative are left out.
      */
     private Map<Language, Float> trigramSums(Set<Ngram> trigrams, Set<Language> candidates) {
-        int count = languages.length;
+        int count = Language.values().length;
         boolean[] candidate = new boolean[count];
         for (Language l : candidates) {
             candidate[l.ordinal()] = true;
@@ -158,7 +159,8 @@ final class LinguaTrigrams {
         for (Ngram ngram : trigrams) {
             t++;
             String value = ngram.getValue();
-            for (int n = value.length(); n >= 1; n--) {
+            int unscored = candidates.size(); // lower orders only serve languages that lack the longer n-gram
+            for (int n = value.length(); n >= 1 && unscored > 0; n--) {
                 Known known = byOrder.get(n - 1).get(n == value.length() ? value : value.substring(0, n));
                 if (known == null) {
                     continue;
@@ -170,6 +172,7 @@ final class LinguaTrigrams {
                     if (candidate[l] && scoredAt[l] != t) {
                         sum[l] += lp[i];
                         scoredAt[l] = t;
+                        unscored--;
                     }
                 }
             }
