@@ -17,7 +17,6 @@ import picocli.CommandLine.Command;
 public final class Launcher {
 
     public static void main(String[] args) {
-        io.sluice.exec.CommonPool.useAllCores(); // `run` executes the worker's steps in this JVM
         System.exit(execute(args));
     }
 

@@ -16,7 +16,6 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ForkJoinPool;
 
 /**
  * Runs one rank of one stage: builds its steps, runs the pipeline over its pieces, writes its stats,
@@ -42,8 +41,7 @@ final class RankRunner {
         try (TaskLog log = TaskLog.toFile(logFile, rank)) {
             try {
                 log.info("starting stage '" + stage.name() + "' rank " + rank + "/" + stage.tasks()
-                        + " with " + pieces.size() + " input piece(s); kernels: " + io.sluice.simd.Kernels.describe()
-                        + "; fork-join pool: " + ForkJoinPool.getCommonPoolParallelism() + " threads");
+                        + " with " + pieces.size() + " input piece(s); kernels: " + io.sluice.simd.Kernels.describe());
                 List<Step> steps = new ArrayList<>();
                 List<String> names = new ArrayList<>();
                 for (Job.StepSpec spec : stage.steps()) {

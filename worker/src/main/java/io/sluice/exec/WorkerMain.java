@@ -19,7 +19,6 @@ public final class WorkerMain {
     }
 
     public static void main(String[] args) {
-        CommonPool.useAllCores();
         System.exit(run(args));
     }
 
