@@ -36,6 +36,36 @@ class MinhashKernelTest {
         }
     }
 
+    /**
+     * Values whose folded form is p or more (the vector kernel's rare exact path): with a = 1 and b = 0 the
+     * permuted value is the hash itself, so hashes near 2^64 and equal to p hit it in chosen lanes.
+     */
+    @Test
+    void panamaAgreesWhereTheFoldReachesP() {
+        MinhashKernel panama = Kernels.loadPanama(MinhashKernel.class, "io.sluice.simd.PanamaMinhashKernel");
+        MinhashKernel scalar = new ScalarMinhashKernel();
+        SplittableRandom rnd = new SplittableRandom(3);
+        for (int m : new int[] {1, 4, 8, 13, 112}) {
+            for (int special = 0; special < m; special += 3) {
+                long[] a = rnd.longs(m).toArray();
+                long[] b = rnd.longs(m).toArray();
+                a[special] = 1;
+                b[special] = 0;
+                long[] h = rnd.longs(64).toArray();
+                h[5] = -1L; // folds to p + 7, which is 7
+                h[9] = MinhashKernel.MERSENNE_61; // folds to p, which is 0
+                for (long mask : new long[] {-1L, 0xFFFFFFFFL}) {
+                    long[] want = new long[m];
+                    long[] got = new long[m];
+                    scalar.minHash(h, h.length, a, b, want, mask);
+                    panama.minHash(h, h.length, a, b, got, mask);
+                    assertEquals(0, want[special], "the hash equal to p gives 0");
+                    assertArrayEquals(want, got, "m=" + m + " special=" + special + " mask=" + mask);
+                }
+            }
+        }
+    }
+
     @Test
     void scalarEqualsBigIntegerDefinition() {
         SplittableRandom rnd = new SplittableRandom(7);
