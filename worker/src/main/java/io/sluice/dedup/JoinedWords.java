@@ -41,6 +41,15 @@ final class JoinedWords {
         bytes[pos++] = ' ';
     }
 
+    /** Adds {@code chars[0:length]}, which the caller knows to be ASCII. */
+    void addAscii(char[] chars, int length) {
+        begin(length);
+        for (int i = 0; i < length; i++) {
+            bytes[pos++] = (byte) chars[i];
+        }
+        bytes[pos++] = ' ';
+    }
+
     void add(String word) {
         begin(word.length() * 3);
         pos = encodeUtf8(word, bytes, pos);

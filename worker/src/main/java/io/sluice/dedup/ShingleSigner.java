@@ -3,6 +3,8 @@ package io.sluice.dedup;
 import io.sluice.simd.Kernels;
 import io.sluice.simd.MinhashKernel;
 import io.sluice.text.EnglishText;
+import io.sluice.text.SimplifiedChunks;
+import io.sluice.text.TextNormConfig;
 import io.sluice.text.TextNormalizer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,6 +24,8 @@ public final class ShingleSigner {
     private final MessageDigest sha1;
     private long[] hashes = new long[1 << 12];
     private final JoinedWords joined = new JoinedWords();
+    private final SimplifiedChunks chunks = new SimplifiedChunks();
+    private final SimplifiedWords words = new SimplifiedWords(joined);
 
     public ShingleSigner(MinhashConfig config) {
         this(config, Kernels.minhash());
@@ -62,13 +66,17 @@ public final class ShingleSigner {
 
     /** Fills {@link #hashes} and returns how many shingles the text has. */
     private int shingleHashes(String text) {
-        String simplified = TextNormalizer.simplify(text, config.normConfig());
+        TextNormConfig norm = config.normConfig();
         joined.clear();
-        if (config.normConfig().normWhitespace()) {
-            SimplifiedWords.join(simplified, joined);
-        } else {
-            for (String w : EnglishText.words(simplified)) {
-                joined.add(w);
+        if (!SimplifiedChunks.applies(norm) || !chunks.split(text, norm, words)) {
+            joined.clear();
+            String simplified = TextNormalizer.simplify(text, norm);
+            if (norm.normWhitespace()) {
+                SimplifiedWords.join(simplified, joined);
+            } else {
+                for (String w : EnglishText.words(simplified)) {
+                    joined.add(w);
+                }
             }
         }
         int nGrams = config.nGrams();

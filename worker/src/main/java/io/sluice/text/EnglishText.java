@@ -45,6 +45,11 @@ public final class EnglishText {
         return SpacyEnglishTokenizer.english().keepsLettersWhole(text, start, end);
     }
 
+    /** {@link #isWholeWord(String, int, int)} for {@code chars[0:length]}, with no string made for most words. */
+    public static boolean isWholeWord(char[] chars, int length) {
+        return SpacyEnglishTokenizer.english().keepsLettersWhole(chars, length);
+    }
+
     /** {@link #words(Tokens)} as offsets into the text, for steps that need no word strings. */
     public static WordSpans wordSpans(Tokens tokens) {
         return WordSpans.of(tokens);

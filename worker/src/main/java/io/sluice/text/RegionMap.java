@@ -81,6 +81,17 @@ final class RegionMap<V> {
         return (quickFilter[bit >>> 6] & (1L << bit)) != 0;
     }
 
+    /** {@link #mayContain(String, int, int)} for a region of a char array. */
+    boolean mayContain(char[] s, int from, int to) {
+        int length = to - from;
+        if (length > maxKeyLength || length <= 0
+                || (lengthsByFirstChar[s[from] & 1023] & lengthBit(length)) == 0) {
+            return false;
+        }
+        int bit = filterBit(s[from], s[from + 1 < to ? from + 1 : from], s[to - 1], length);
+        return (quickFilter[bit >>> 6] & (1L << bit)) != 0;
+    }
+
     private static int lengthBit(int length) {
         return 1 << Math.min(length, 31);
     }
@@ -95,9 +106,13 @@ final class RegionMap<V> {
      * ("hed", "wont", "hes") and paid for a hash and a compare.
      */
     private static int filterBit(String s, int from, int to) {
-        int h = (to - from) * 0x01000193 ^ s.charAt(from);
-        h = h * 0x01000193 ^ s.charAt(from + 1 < to ? from + 1 : from);
-        h = h * 0x01000193 ^ s.charAt(to - 1);
+        return filterBit(s.charAt(from), s.charAt(from + 1 < to ? from + 1 : from), s.charAt(to - 1), to - from);
+    }
+
+    private static int filterBit(char first, char second, char last, int length) {
+        int h = length * 0x01000193 ^ first;
+        h = h * 0x01000193 ^ second;
+        h = h * 0x01000193 ^ last;
         return (h * 0x9E3779B9) >>> 16;
     }
 

@@ -107,6 +107,12 @@ public final class SpacyEnglishTokenizer {
         return !specialCases.containsKey(text, start, end);
     }
 
+    /** {@link #keepsLettersWhole(String, int, int)} for {@code chars[0:length]}. */
+    boolean keepsLettersWhole(char[] chars, int length) {
+        return !specialCases.mayContain(chars, 0, length)
+                || !specialCases.containsKey(new String(chars, 0, length), 0, length);
+    }
+
     /** Steps 1-4 of the class comment; {@code withSpecialCases=false} is spaCy's pattern-building mode. */
     private void tokenizeWithoutMatcher(String text, Tokens out, boolean withSpecialCases) {
         int length = text.length();

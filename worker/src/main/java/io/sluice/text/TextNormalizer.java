@@ -44,11 +44,33 @@ public final class TextNormalizer {
     }
 
     public static String simplify(String text, TextNormConfig config) {
-        if (config.lowercase() && config.normNumbers() && !config.normWeekdays() && !config.normMonthnames()
-                && config.removePunctuation() && config.normWhitespace()) {
-            String once = lowerNumbersPunctuationWhitespace(text);
-            if (once != null) {
-                return pyStrip(config.normUnicodeDiacritics() ? stripMarks(once) : once);
+        if (SimplifiedChunks.applies(config)) {
+            StringBuilder sb = new StringBuilder(text.length());
+            SimplifiedChunks.Sink joiner = new SimplifiedChunks.Sink() {
+                @Override
+                public void letters(char[] chars, int length) {
+                    space();
+                    sb.append(chars, 0, length);
+                }
+
+                @Override
+                public void other(String chunk) {
+                    space();
+                    sb.append(chunk);
+                }
+
+                // every chunk but the first: a chunk that lost all its characters still leaves its space
+                private boolean first = true;
+
+                private void space() {
+                    if (!first) {
+                        sb.append(' ');
+                    }
+                    first = false;
+                }
+            };
+            if (new SimplifiedChunks().split(text, config, joiner)) {
+                return pyStrip(sb.toString());
             }
         }
         return simplifyStepByStep(text, config);
@@ -77,74 +99,8 @@ public final class TextNormalizer {
         return pyStrip(text);
     }
 
-    /**
-     * The first four steps of the default configuration (lowercase, numbers to "0", punctuation and
-     * whitespace runs to one space, ends stripped) in a single pass over the text, with no intermediate
-     * strings: MinHash simplifies every document, and {@code String.toLowerCase} alone was a sixth of its
-     * time on text that is not Latin-1. Lowercasing per character equals {@code toLowerCase(ROOT)} except
-     * for U+0130 (which becomes two characters) and capital sigma (which depends on its neighbours): text
-     * holding either returns null and takes the step-by-step path.
-     */
-    private static String lowerNumbersPunctuationWhitespace(String text) {
-        int n = text.length();
-        char[] out = new char[n];
-        int len = 0;
-        boolean pendingSpace = false;
-        int i = 0;
-        while (i < n) {
-            char c = text.charAt(i);
-            if (c < 0x80) {
-                if (c >= '0' && c <= '9') {
-                    i = skipNumber(text, i);
-                    c = '0';
-                } else if (isPySpace(c) || PUNCT_BMP[c]) {
-                    pendingSpace = true;
-                    i++;
-                    continue;
-                } else {
-                    c = c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
-                    i++;
-                }
-                if (pendingSpace && len > 0) {
-                    out[len++] = ' ';
-                }
-                pendingSpace = false;
-                out[len++] = c;
-                continue;
-            }
-            if (c == '\u0130' || c == '\u03A3') {
-                return null;
-            }
-            int cp = text.codePointAt(i);
-            int width = Character.charCount(cp);
-            // numbers first: fullwidth digits are also in PUNCTUATION, and datatrove replaces numbers first
-            boolean digit = Character.getType(cp) == Character.DECIMAL_DIGIT_NUMBER;
-            if (!digit && width == 1 && (isPySpace(c) || PUNCT_BMP[c])) {
-                pendingSpace = true;
-                i++;
-                continue;
-            }
-            if (pendingSpace && len > 0) {
-                out[len++] = ' ';
-            }
-            pendingSpace = false;
-            if (digit) {
-                i = skipNumber(text, i);
-                out[len++] = '0';
-                continue;
-            }
-            int lower = Character.isSurrogate(c) && width == 1 ? c : Character.toLowerCase(cp);
-            if (Character.charCount(lower) != width) {
-                return null; // no such character today; keep the step-by-step path honest if one appears
-            }
-            len += Character.toChars(lower, out, len);
-            i += width;
-        }
-        return new String(out, 0, len);
-    }
-
     /** The end of the number starting at {@code i}: digits, then optionally a separator and more digits. */
-    private static int skipNumber(String text, int i) {
+    static int skipNumber(String text, int i) {
         i = skipDigits(text, i);
         if (i + 1 < text.length() && isDecimalSeparator(text.charAt(i)) && isDigitAt(text, i + 1)) {
             i = skipDigits(text, i + 1);
@@ -233,44 +189,54 @@ public final class TextNormalizer {
     }
 
     /**
-     * NFD, then drop every non-spacing mark. Characters below U+00C0 neither decompose nor are marks,
-     * and NFD never reorders across them (they have combining class 0), so only the runs of other
-     * characters go through the normaliser.
+     * NFD, then drop every non-spacing mark. Most characters are their own result or have a fixed one
+     * ({@link MarklessChars}); only runs of marks and surrogates go through the normaliser.
      */
-    private static String stripMarks(String text) {
+    static String stripMarks(String text) {
         int n = text.length();
         int i = 0;
-        while (i < n && text.charAt(i) < 0xC0) {
+        while (i < n && (text.charAt(i) < 0xC0 || MarklessChars.of(text.charAt(i)) == MarklessChars.INERT)) {
             i++;
         }
         if (i == n) {
             return text;
         }
-        StringBuilder sb = new StringBuilder(n);
-        int copied = 0; // text[copied, i) is still to be copied
+        StringBuilder sb = new StringBuilder(n).append(text, 0, i);
         while (i < n) {
-            if (text.charAt(i) < 0xC0) {
+            char c = text.charAt(i);
+            String result = c < 0xC0 ? MarklessChars.INERT : MarklessChars.of(c);
+            if (result == MarklessChars.INERT) {
+                sb.append(c);
                 i++;
-                continue;
-            }
-            sb.append(text, copied, i);
-            int end = i + 1;
-            while (end < n && text.charAt(end) >= 0xC0) {
-                end++;
-            }
-            String nfd = Normalizer.normalize(text.substring(i, end), Normalizer.Form.NFD);
-            for (int k = 0; k < nfd.length(); ) {
-                int cp = nfd.codePointAt(k);
-                if (Character.getType(cp) != Character.NON_SPACING_MARK) {
-                    sb.appendCodePoint(cp);
+            } else if (result != MarklessChars.IN_SEQUENCE) {
+                sb.append(result);
+                i++;
+            } else {
+                int end = i + 1;
+                while (end < n && text.charAt(end) >= 0xC0 && MarklessChars.of(text.charAt(end)) == MarklessChars.IN_SEQUENCE) {
+                    end++;
                 }
-                k += Character.charCount(cp);
+                appendWithoutMarks(Normalizer.normalize(text.substring(i, end), Normalizer.Form.NFD), sb);
+                i = end;
             }
-            i = end;
-            copied = end;
         }
-        sb.append(text, copied, n);
         return sb.toString();
+    }
+
+    /** NFD and mark removal as datatrove writes them, for everything {@link MarklessChars} cannot take alone. */
+    static void appendWithoutMarks(String nfd, StringBuilder sb) {
+        for (int k = 0; k < nfd.length(); ) {
+            int cp = nfd.codePointAt(k);
+            if (Character.getType(cp) != Character.NON_SPACING_MARK) {
+                sb.appendCodePoint(cp);
+            }
+            k += Character.charCount(cp);
+        }
+    }
+
+    /** Is {@code c} one of {@link #PUNCTUATION}? */
+    static boolean isPunctuation(char c) {
+        return PUNCT_BMP[c];
     }
 
     /** Python's {@code str.isspace()} for one UTF-16 unit (no whitespace lies outside the BMP). */

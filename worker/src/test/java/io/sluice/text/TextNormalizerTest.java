@@ -30,4 +30,29 @@ class TextNormalizerTest {
         TextNormConfig weekdays = new TextNormConfig(true, true, true, true, true, true, true);
         assertEquals("on WEEKDAY 0 MONTH", TextNormalizer.simplify("On Monday 5 March", weekdays));
     }
+
+    /**
+     * Mark removal character by character equals NFD of the whole text with the non-spacing marks dropped
+     * (datatrove's two lines), for every BMP character alone, after a base with a mark, and between marks
+     * of several combining classes, spacing and non-spacing (U+302E is a spacing mark of class 224).
+     */
+    @Test
+    void marksDroppedPerCharacterAsFromTheWholeText() {
+        String[][] around = {{"", ""}, {"a\u0301", ""}, {"", "\u0323"}, {"o\u0315", "\u031B\u0334"}, {"\u05B0", "\u0301"},
+            {"b\u302E", "\u302F\u0323"}, {"\u00E9", "\uD835\uDC00"}};
+        int checked = 0;
+        for (int c = 0; c < 0x10000; c++) {
+            for (String[] xy : around) {
+                String text = xy[0] + (char) c + xy[1];
+                if (Character.isHighSurrogate(text.charAt(text.length() - 1)) || Character.isLowSurrogate(text.charAt(0))) {
+                    continue; // halves of a pair are only looked at together
+                }
+                StringBuilder expected = new StringBuilder();
+                TextNormalizer.appendWithoutMarks(java.text.Normalizer.normalize(text, java.text.Normalizer.Form.NFD), expected);
+                assertEquals(expected.toString(), TextNormalizer.stripMarks(text), () -> "U+" + Integer.toHexString(text.charAt(xy[0].length())) + " in " + text);
+                checked++;
+            }
+        }
+        assertEquals(true, checked > 400_000, "cases: " + checked);
+    }
 }

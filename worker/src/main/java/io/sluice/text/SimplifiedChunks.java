@@ -1,0 +1,152 @@
+package io.sluice.text;
+
+/**
+ * {@link TextNormalizer#simplify} in datatrove's default form (lowercase, numbers to "0", punctuation
+ * and whitespace runs to one space, optionally diacritics stripped), delivered as the space-separated
+ * chunks of the result in one pass over the text, with no intermediate string. MinHash only needs the
+ * chunks (it tokenizes each on its own), and most are plain ASCII words that it can take as they are;
+ * {@code simplify} joins them with spaces. Lowercasing per character equals
+ * {@code toLowerCase(Locale.ROOT)} except for U+0130 (which becomes two characters) and capital sigma
+ * (which depends on its neighbours): text holding either takes the step-by-step path.
+ *
+ * <p>Diacritics are stripped chunk by chunk: NFD never reorders across a space and turns no other
+ * character into whitespace, so that equals stripping the whole text. One instance per thread: the
+ * buffers are reused.
+ */
+public final class SimplifiedChunks {
+    /** Receives the chunks of a simplified text in order. */
+    public interface Sink {
+        /** {@code chars[0:length]} (length at least 1) holds only the ASCII letters a-z: most words of most text. */
+        void letters(char[] chars, int length);
+
+        /**
+         * Any other chunk, diacritics already stripped; empty when stripping left nothing (the simplified
+         * string then has two spaces in a row there).
+         */
+        void other(String chunk);
+    }
+
+    private static final byte SEPARATOR = 0;
+    private static final byte LETTER = 1;
+    private static final byte DIGIT = 2;
+    /** What an ASCII character becomes: every one is a letter, a digit, whitespace or punctuation. */
+    private static final byte[] ASCII_KIND = new byte[128];
+    /** Beyond this many chars a buffer is not kept for the next document. */
+    private static final int KEEP_LIMIT = 1 << 20;
+
+    static {
+        for (char c = 0; c < 128; c++) {
+            boolean letter = (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+            ASCII_KIND[c] = letter ? LETTER : c >= '0' && c <= '9' ? DIGIT : SEPARATOR;
+            if (!letter && ASCII_KIND[c] == SEPARATOR && !TextNormalizer.isPySpace(c) && !TextNormalizer.isPunctuation(c)) {
+                throw new AssertionError("ASCII character " + (int) c + " is neither letter, digit, space nor punctuation");
+            }
+        }
+    }
+
+    private char[] input = new char[256];
+    private char[] chunk = new char[64];
+
+    /** Whether {@link #split} applies: datatrove's default steps, with or without stripping diacritics. */
+    public static boolean applies(TextNormConfig config) {
+        return config.lowercase() && config.normNumbers() && !config.normWeekdays() && !config.normMonthnames()
+                && config.removePunctuation() && config.normWhitespace();
+    }
+
+    /**
+     * Sends the chunks of {@code simplify(text, config)} to {@code sink} and returns true; or returns
+     * false, possibly after some chunks, when the text holds U+0130 or capital sigma (the caller discards
+     * what it got and simplifies step by step). {@code config} must be one that {@link #applies} to.
+     */
+    public boolean split(String text, TextNormConfig config, Sink sink) {
+        if (!applies(config)) {
+            throw new IllegalArgumentException("SimplifiedChunks does not apply to " + config);
+        }
+        boolean stripMarks = config.normUnicodeDiacritics();
+        int n = text.length();
+        char[] in = input = fit(input, n);
+        text.getChars(0, n, in, 0);
+        // every character gives at most one output character, so a chunk never outgrows the text
+        char[] out = chunk = fit(chunk, n);
+        int len = 0;
+        boolean letters = true;
+        int i = 0;
+        while (i < n) {
+            char c = in[i];
+            if (isAsciiLetter(c)) {
+                do {
+                    out[len++] = (char) (c | 0x20);
+                } while (++i < n && isAsciiLetter(c = in[i]));
+                continue;
+            }
+            if (c < 0x80) {
+                i++;
+                if (ASCII_KIND[c] == SEPARATOR) {
+                    if (len > 0) {
+                        emit(len, letters, stripMarks, sink);
+                        len = 0;
+                        letters = true;
+                    }
+                    continue;
+                }
+                i = TextNormalizer.skipNumber(text, i - 1);
+                out[len++] = '0';
+                letters = false;
+                continue;
+            }
+            if (c == '\u0130' || c == '\u03A3') {
+                return false;
+            }
+            int cp = Character.codePointAt(in, i, n);
+            int width = Character.charCount(cp);
+            // numbers first: fullwidth digits are also punctuation, and datatrove replaces numbers first
+            boolean digit = Character.getType(cp) == Character.DECIMAL_DIGIT_NUMBER;
+            if (!digit && width == 1 && (TextNormalizer.isPySpace(c) || TextNormalizer.isPunctuation(c))) {
+                if (len > 0) {
+                    emit(len, letters, stripMarks, sink);
+                    len = 0;
+                    letters = true;
+                }
+                i++;
+                continue;
+            }
+            letters = false;
+            if (digit) {
+                i = TextNormalizer.skipNumber(text, i);
+                out[len++] = '0';
+                continue;
+            }
+            int lower = Character.isSurrogate(c) && width == 1 ? c : Character.toLowerCase(cp);
+            if (Character.charCount(lower) != width) {
+                return false; // no such character today; keep the step-by-step path honest if one appears
+            }
+            len += Character.toChars(lower, out, len);
+            i += width;
+        }
+        if (len > 0) {
+            emit(len, letters, stripMarks, sink);
+        }
+        return true;
+    }
+
+    private static boolean isAsciiLetter(char c) {
+        return (char) ((c | 0x20) - 'a') < 26;
+    }
+
+    private void emit(int len, boolean letters, boolean stripMarks, Sink sink) {
+        if (letters) {
+            sink.letters(chunk, len);
+            return;
+        }
+        String s = new String(chunk, 0, len);
+        sink.other(stripMarks ? TextNormalizer.stripMarks(s) : s);
+    }
+
+    /** {@code buffer} if it holds {@code need} chars and is not a leftover of a huge document, else a new one. */
+    private static char[] fit(char[] buffer, int need) {
+        if (buffer.length >= need && (buffer.length <= KEEP_LIMIT || need > buffer.length / 4)) {
+            return buffer;
+        }
+        return new char[Math.max(need, 64)];
+    }
+}
