@@ -51,8 +51,13 @@ final class JoinedWords {
     }
 
     void add(String word) {
-        begin(word.length() * 3);
-        pos = encodeUtf8(word, bytes, pos);
+        add(word, 0, word.length());
+    }
+
+    /** Adds the word {@code text[start:end]}. */
+    void add(String text, int start, int end) {
+        begin((end - start) * 3);
+        pos = encodeUtf8(text, start, end, bytes, pos);
         bytes[pos++] = ' ';
     }
 
@@ -67,15 +72,15 @@ final class JoinedWords {
     }
 
     /** UTF-8 like Python's {@code str.encode}; an unpaired surrogate (which Python rejects) becomes '?'. */
-    private static int encodeUtf8(String s, byte[] dst, int pos) {
-        for (int i = 0; i < s.length(); i++) {
+    private static int encodeUtf8(String s, int start, int end, byte[] dst, int pos) {
+        for (int i = start; i < end; i++) {
             char c = s.charAt(i);
             if (c < 0x80) {
                 dst[pos++] = (byte) c;
             } else if (c < 0x800) {
                 dst[pos++] = (byte) (0xC0 | (c >> 6));
                 dst[pos++] = (byte) (0x80 | (c & 0x3F));
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(s.charAt(i + 1))) {
                 int cp = Character.toCodePoint(c, s.charAt(++i));
                 dst[pos++] = (byte) (0xF0 | (cp >> 18));
                 dst[pos++] = (byte) (0x80 | ((cp >> 12) & 0x3F));

@@ -72,7 +72,7 @@ public final class ShingleSigner {
             joined.clear();
             String simplified = TextNormalizer.simplify(text, norm);
             if (norm.normWhitespace()) {
-                SimplifiedWords.join(simplified, joined);
+                words.join(simplified);
             } else {
                 for (String w : EnglishText.words(simplified)) {
                     joined.add(w);

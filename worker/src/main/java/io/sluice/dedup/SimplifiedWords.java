@@ -2,6 +2,7 @@ package io.sluice.dedup;
 
 import io.sluice.text.EnglishText;
 import io.sluice.text.SimplifiedChunks;
+import io.sluice.text.Tokens;
 
 /**
  * The English words of a simplified text, written into {@link JoinedWords}. spaCy splits each
@@ -13,6 +14,7 @@ import io.sluice.text.SimplifiedChunks;
  */
 final class SimplifiedWords implements SimplifiedChunks.Sink {
     private final JoinedWords out;
+    private final Tokens tokens = new Tokens(16);
 
     SimplifiedWords(JoinedWords out) {
         this.out = out;
@@ -23,17 +25,17 @@ final class SimplifiedWords implements SimplifiedChunks.Sink {
         if (EnglishText.isWholeWord(chars, length)) {
             out.addAscii(chars, length);
         } else {
-            addWords(new String(chars, 0, length), out);
+            addWords(new String(chars, 0, length));
         }
     }
 
     @Override
     public void other(String chunk) {
-        join(chunk, out);
+        join(chunk);
     }
 
     /** Adds the words of {@code text}, a simplified text whose whitespace is single spaces. */
-    static void join(String text, JoinedWords out) {
+    void join(String text) {
         int n = text.length();
         int start = 0;
         while (start < n) {
@@ -49,15 +51,19 @@ final class SimplifiedWords implements SimplifiedChunks.Sink {
             } else if (asciiLetters && EnglishText.isWholeWord(text, start, end)) {
                 out.addAscii(text, start, end);
             } else {
-                addWords(text.substring(start, end), out);
+                addWords(text.substring(start, end));
             }
             start = end + 1;
         }
     }
 
-    private static void addWords(String chunk, JoinedWords out) {
-        for (String w : EnglishText.words(chunk)) {
-            out.add(w);
+    /** The tokenizer's words of {@code chunk} (whitespace tokens are not words), encoded in place. */
+    private void addWords(String chunk) {
+        EnglishText.tokenize(chunk, tokens);
+        for (int k = 0; k < tokens.size(); k++) {
+            if (!tokens.isSpace(k)) {
+                out.add(chunk, tokens.start(k), tokens.end(k));
+            }
         }
     }
 }

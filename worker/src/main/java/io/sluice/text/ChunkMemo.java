@@ -14,6 +14,8 @@ final class ChunkMemo {
     private static final int MAX_ENTRIES = 1 << 15;
     private static final ThreadLocal<ChunkMemo> MEMO = ThreadLocal.withInitial(ChunkMemo::new);
 
+    /** The tokenizer's scratch space for this thread (a tokenization never starts another one on the same thread). */
+    final SpacyEnglishTokenizer.Affixes affixes = new SpacyEnglishTokenizer.Affixes();
     private String[] keys = new String[1 << 10];
     private int[] keyHashes = new int[keys.length];
     /** Per key: token i is [start + v[2i], start + v[2i+1]) for a chunk starting at start. */

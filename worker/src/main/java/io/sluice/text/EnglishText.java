@@ -26,6 +26,11 @@ public final class EnglishText {
         return SpacyEnglishTokenizer.english().tokenize(text);
     }
 
+    /** {@link #tokenize(String)} into {@code out}, which is reused (its previous content is dropped). */
+    public static void tokenize(String text, Tokens out) {
+        SpacyEnglishTokenizer.english().tokenize(text, out);
+    }
+
     /** The non-whitespace token texts of already tokenized text (what {@link #words(String)} returns). */
     public static List<String> words(Tokens tokens) {
         WordSpans spans = WordSpans.of(tokens);

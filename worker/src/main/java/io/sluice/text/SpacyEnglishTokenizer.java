@@ -119,9 +119,9 @@ public final class SpacyEnglishTokenizer {
         if (length == 0) {
             return;
         }
-        Affixes affixes = new Affixes();
         // pattern building (no special cases) is a one-off at startup: not worth memoising
         ChunkMemo memo = withSpecialCases ? ChunkMemo.forThisThread() : null;
+        Affixes affixes = memo != null ? memo.affixes : new Affixes();
         // One run of whitespace or of other characters per turn. Python's whitespace is all in the BMP,
         // so UTF-16 units suffice here.
         int i = 0;
@@ -485,8 +485,11 @@ public final class SpacyEnglishTokenizer {
         return true;
     }
 
-    /** The prefixes and suffixes peeled off one chunk, as [start, end) pairs in peeling order. */
-    private static final class Affixes {
+    /**
+     * The prefixes and suffixes peeled off one chunk, as [start, end) pairs in peeling order; scratch space,
+     * reused per thread through {@link ChunkMemo}.
+     */
+    static final class Affixes {
         int[] prefixes = new int[16];
         int[] suffixes = new int[16];
         int prefixCount;

@@ -67,7 +67,7 @@ class SimplifiedWordsTest {
     /** The joined words as text, plus their count, so a different split of the same characters shows. */
     private static String viaChunks(String simplified) {
         JoinedWords out = new JoinedWords();
-        SimplifiedWords.join(simplified, out);
+        new SimplifiedWords(out).join(simplified);
         return out.count() + ":" + new String(out.bytes(), 0, out.start(out.count()), StandardCharsets.UTF_8);
     }
 
