@@ -68,9 +68,11 @@ public final class ShingleSigner {
     private int shingleHashes(String text) {
         TextNormConfig norm = config.normConfig();
         joined.clear();
-        if (!SimplifiedChunks.applies(norm) || !chunks.split(text, norm, words)) {
+        boolean oneStep = SimplifiedChunks.applies(norm);
+        if (!oneStep || !chunks.split(text, norm, words)) {
             joined.clear();
-            String simplified = TextNormalizer.simplify(text, norm);
+            // when split declined, simplify would try it again before going step by step
+            String simplified = oneStep ? TextNormalizer.simplifyStepByStep(text, norm) : TextNormalizer.simplify(text, norm);
             if (norm.normWhitespace()) {
                 words.join(simplified);
             } else {

@@ -26,20 +26,34 @@ public final class SimplifiedChunks {
         void other(String chunk);
     }
 
-    private static final byte SEPARATOR = 0;
-    private static final byte LETTER = 1;
-    private static final byte DIGIT = 2;
-    /** What an ASCII character becomes: every one is a letter, a digit, whitespace or punctuation. */
-    private static final byte[] ASCII_KIND = new byte[128];
+    /*
+     * What each BMP character becomes, from one table (a branch per kind of character, not per test: a
+     * chain of rare tests made the JIT recompile this loop each time a new kind of space first appeared).
+     * ASCII letters are taken before the table is read.
+     */
+    private static final byte SEPARATOR = 0; // Python whitespace or datatrove punctuation, not a digit
+    private static final byte DIGIT = 1; // category Nd: starts a number, which becomes "0"
+    private static final byte OTHER = 2; // kept, lowercased through LOWER
+    private static final byte CODE_POINT = 3; // surrogates, U+0130, capital sigma: looked at as code points
+    private static final byte[] KIND = new byte[0x10000];
+    private static final char[] LOWER = new char[0x10000];
     /** Beyond this many chars a buffer is not kept for the next document. */
     private static final int KEEP_LIMIT = 1 << 20;
 
     static {
-        for (char c = 0; c < 128; c++) {
-            boolean letter = (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
-            ASCII_KIND[c] = letter ? LETTER : c >= '0' && c <= '9' ? DIGIT : SEPARATOR;
-            if (!letter && ASCII_KIND[c] == SEPARATOR && !TextNormalizer.isPySpace(c) && !TextNormalizer.isPunctuation(c)) {
-                throw new AssertionError("ASCII character " + (int) c + " is neither letter, digit, space nor punctuation");
+        for (int c = 0; c < 0x10000; c++) {
+            char ch = (char) c;
+            int lower = Character.toLowerCase(c);
+            // numbers first: fullwidth digits are also punctuation, and datatrove replaces numbers first
+            if (Character.getType(c) == Character.DECIMAL_DIGIT_NUMBER) {
+                KIND[c] = DIGIT;
+            } else if (TextNormalizer.isPySpace(ch) || TextNormalizer.isPunctuation(ch)) {
+                KIND[c] = SEPARATOR;
+            } else if (Character.isSurrogate(ch) || c == '\u0130' || c == '\u03A3' || lower > 0xFFFF) {
+                KIND[c] = CODE_POINT;
+            } else {
+                KIND[c] = OTHER;
+                LOWER[c] = (char) lower;
             }
         }
     }
@@ -79,49 +93,47 @@ public final class SimplifiedChunks {
                 } while (++i < n && isAsciiLetter(c = in[i]));
                 continue;
             }
-            if (c < 0x80) {
-                i++;
-                if (ASCII_KIND[c] == SEPARATOR) {
+            switch (KIND[c]) {
+                case SEPARATOR -> {
+                    i++;
                     if (len > 0) {
                         emit(len, letters, stripMarks, sink);
                         len = 0;
                         letters = true;
                     }
-                    continue;
                 }
-                i = TextNormalizer.skipNumber(text, i - 1);
-                out[len++] = '0';
-                letters = false;
-                continue;
-            }
-            if (c == '\u0130' || c == '\u03A3') {
-                return false;
-            }
-            int cp = Character.codePointAt(in, i, n);
-            int width = Character.charCount(cp);
-            // numbers first: fullwidth digits are also punctuation, and datatrove replaces numbers first
-            boolean digit = Character.getType(cp) == Character.DECIMAL_DIGIT_NUMBER;
-            if (!digit && width == 1 && (TextNormalizer.isPySpace(c) || TextNormalizer.isPunctuation(c))) {
-                if (len > 0) {
-                    emit(len, letters, stripMarks, sink);
-                    len = 0;
-                    letters = true;
+                case DIGIT -> {
+                    i = TextNormalizer.skipNumber(text, i);
+                    out[len++] = '0';
+                    letters = false;
                 }
-                i++;
-                continue;
+                case OTHER -> {
+                    out[len++] = LOWER[c];
+                    i++;
+                    letters = false;
+                }
+                default -> {
+                    if (c == '\u0130' || c == '\u03A3') {
+                        return false;
+                    }
+                    // a supplementary character (never whitespace or punctuation), a lone surrogate, or a
+                    // character whose lowercase is supplementary (none today)
+                    int cp = Character.codePointAt(in, i, n);
+                    int width = Character.charCount(cp);
+                    letters = false;
+                    if (Character.getType(cp) == Character.DECIMAL_DIGIT_NUMBER) {
+                        i = TextNormalizer.skipNumber(text, i);
+                        out[len++] = '0';
+                        continue;
+                    }
+                    int lower = Character.isSurrogate(c) && width == 1 ? c : Character.toLowerCase(cp);
+                    if (Character.charCount(lower) != width) {
+                        return false; // no such character today; keep the step-by-step path honest if one appears
+                    }
+                    len += Character.toChars(lower, out, len);
+                    i += width;
+                }
             }
-            letters = false;
-            if (digit) {
-                i = TextNormalizer.skipNumber(text, i);
-                out[len++] = '0';
-                continue;
-            }
-            int lower = Character.isSurrogate(c) && width == 1 ? c : Character.toLowerCase(cp);
-            if (Character.charCount(lower) != width) {
-                return false; // no such character today; keep the step-by-step path honest if one appears
-            }
-            len += Character.toChars(lower, out, len);
-            i += width;
         }
         if (len > 0) {
             emit(len, letters, stripMarks, sink);

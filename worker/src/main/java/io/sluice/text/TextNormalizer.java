@@ -76,8 +76,11 @@ public final class TextNormalizer {
         return simplifyStepByStep(text, config);
     }
 
-    /** {@link #simplify} one step after the other, as datatrove writes it (the reference for the fused pass). */
-    static String simplifyStepByStep(String text, TextNormConfig config) {
+    /**
+     * {@link #simplify} one step after the other, as datatrove writes it: the reference for the one-pass
+     * path, and the way for text that {@link SimplifiedChunks#split} declined.
+     */
+    public static String simplifyStepByStep(String text, TextNormConfig config) {
         if (config.lowercase()) {
             text = text.toLowerCase(java.util.Locale.ROOT);
         }
