@@ -13,31 +13,41 @@ import java.util.List;
  * U+001C..U+001F, U+0085, U+00A0 or U+2028, and those differences change decisions.
  */
 public final class PyText {
+    private static final byte SPACE = 1;
+    private static final byte LINE_BREAK = 2;
+    /**
+     * The classes below for every BMP character, read with one load: as chains of comparisons they made
+     * the JIT recompile the hot loops each time a rare space or line break first appeared in the data.
+     */
+    private static final byte[] CLASS = new byte[0x10000];
+
+    static {
+        for (int c = 0; c < 0x10000; c++) {
+            CLASS[c] = (byte) ((definesSpace(c) ? SPACE : 0) | (definesLineBreak(c) ? LINE_BREAK : 0));
+        }
+    }
+
     private PyText() {
     }
 
     /** Python's {@code chr(cp).isspace()} (Unicode 14): Java's whitespace notion differs (e.g. NBSP). */
     public static boolean isSpace(int cp) {
-        if (cp <= 0x20) {
-            return cp == 0x20 || (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x1F);
-        }
-        if (cp < 0x85) {
-            return false;
-        }
-        return cp == 0x85 || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A)
-                || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
+        return cp < 0x10000 && (CLASS[cp] & SPACE) != 0; // every Python space is in the BMP
     }
 
-    /**
-     * A line break for Python's {@code splitlines()}: \n \v \f \r \x1c \x1d \x1e \x85 U+2028 U+2029.
-     * Ordered so that an ordinary character (above U+001E) costs three comparisons: line scans run
-     * over every character of every document.
-     */
+    /** A line break for Python's {@code splitlines()}: \n \v \f \r \x1c \x1d \x1e \x85 U+2028 U+2029. */
     public static boolean isLineBreak(char c) {
-        if (c > 0x1E) {
-            return c == 0x85 || c == 0x2028 || c == 0x2029;
-        }
-        return (c >= 0x0A && c <= 0x0D) || c >= 0x1C;
+        return (CLASS[c] & LINE_BREAK) != 0;
+    }
+
+    private static boolean definesSpace(int cp) {
+        return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20) || cp == 0x85 || cp == 0xA0 || cp == 0x1680
+                || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F
+                || cp == 0x3000;
+    }
+
+    private static boolean definesLineBreak(int c) {
+        return (c >= 0x0A && c <= 0x0D) || (c >= 0x1C && c <= 0x1E) || c == 0x85 || c == 0x2028 || c == 0x2029;
     }
 
     /** Python's {@code s.strip()}: removes leading and trailing {@link #isSpace} characters. */

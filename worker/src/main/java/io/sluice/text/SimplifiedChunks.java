@@ -47,7 +47,7 @@ public final class SimplifiedChunks {
             // numbers first: fullwidth digits are also punctuation, and datatrove replaces numbers first
             if (Character.getType(c) == Character.DECIMAL_DIGIT_NUMBER) {
                 KIND[c] = DIGIT;
-            } else if (TextNormalizer.isPySpace(ch) || TextNormalizer.isPunctuation(ch)) {
+            } else if (PyText.isSpace(ch) || TextNormalizer.isPunctuation(ch)) {
                 KIND[c] = SEPARATOR;
             } else if (Character.isSurrogate(ch) || c == '\u0130' || c == '\u03A3' || lower > 0xFFFF) {
                 KIND[c] = CODE_POINT;

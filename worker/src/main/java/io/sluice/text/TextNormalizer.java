@@ -177,7 +177,7 @@ public final class TextNormalizer {
         boolean pendingSpace = false;
         for (int i = 0; i < n; i++) {
             char c = text.charAt(i);
-            if (isPySpace(c) || (punct && PUNCT_BMP[c])) {
+            if (PyText.isSpace(c) || (punct && PUNCT_BMP[c])) {
                 // a removed punctuation mark is a space; if it ends the text datatrove's later strip drops it
                 pendingSpace = true;
             } else {
@@ -242,26 +242,14 @@ public final class TextNormalizer {
         return PUNCT_BMP[c];
     }
 
-    /** Python's {@code str.isspace()} for one UTF-16 unit (no whitespace lies outside the BMP). */
-    public static boolean isPySpace(char c) {
-        if (c <= 0x20) {
-            return c == ' ' || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
-        }
-        if (c < 0x85) {
-            return false;
-        }
-        return c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028
-                || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
-    }
-
     /** Python's {@code str.strip()}. */
     public static String pyStrip(String s) {
         int start = 0;
         int end = s.length();
-        while (start < end && isPySpace(s.charAt(start))) {
+        while (start < end && PyText.isSpace(s.charAt(start))) {
             start++;
         }
-        while (end > start && isPySpace(s.charAt(end - 1))) {
+        while (end > start && PyText.isSpace(s.charAt(end - 1))) {
             end--;
         }
         return start == 0 && end == s.length() ? s : s.substring(start, end);
