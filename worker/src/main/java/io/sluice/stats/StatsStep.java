@@ -49,6 +49,9 @@ public abstract class StatsStep implements Step {
     private boolean[] integral;
     private double[] values;
     private final Map<String, Map<String, MetricStatsDict>> byGroup = new LinkedHashMap<>();
+    /** Documents left out of the fqdn and suffix groups for want of a URL (counted here: a map update per document showed in profiles). */
+    private long noUrlFqdn;
+    private long noUrlSuffix;
     private MetricStats[] summary;
     private QuantileSketch[] sketches;
     private MetricStatsDict[] histCount;
@@ -243,11 +246,11 @@ public abstract class StatsStep implements Step {
         }
         Object url = lookup(doc.metadata(), urlKey);
         if (!(url instanceof String u) || u.isEmpty()) {
-            if (ctx.stats().get("no_url_" + group) == 0) {
+            boolean fqdnGroup = group.equals("fqdn");
+            if ((fqdnGroup ? noUrlFqdn++ : noUrlSuffix++) == 0) {
                 ctx.log().warn("document '" + doc.id() + "'" + sourceOf(doc) + " has no URL in metadata '" + urlKey
                         + "'; documents without one are left out of the '" + group + "' group and counted as no_url_" + group);
             }
-            ctx.stats().increment("no_url_" + group);
             return null;
         }
         DomainParts.Split split = DomainParts.split(u);
@@ -279,6 +282,12 @@ public abstract class StatsStep implements Step {
 
     @Override
     public void finish(DocumentSink next) throws IOException {
+        if (noUrlFqdn > 0) {
+            ctx.stats().add("no_url_fqdn", noUrlFqdn);
+        }
+        if (noUrlSuffix > 0) {
+            ctx.stats().add("no_url_suffix", noUrlSuffix);
+        }
         if (documents == 0) {
             return; // like datatrove: a rank without documents writes no stats files
         }
