@@ -16,7 +16,6 @@ final class ChunkMemo {
 
     /** The tokenizer's scratch space for this thread (a tokenization never starts another one on the same thread). */
     final SpacyEnglishTokenizer.Affixes affixes = new SpacyEnglishTokenizer.Affixes();
-    private char[] chars = new char[256];
     private String[] keys = new String[1 << 10];
     private int[] keyHashes = new int[keys.length];
     /** Per key: token i is [start + v[2i], start + v[2i+1]) for a chunk starting at start. */
@@ -28,11 +27,6 @@ final class ChunkMemo {
 
     static ChunkMemo forThisThread() {
         return MEMO.get();
-    }
-
-    /** A scratch array of at least {@code length} chars for the text being tokenized on this thread. */
-    char[] chars(int length) {
-        return chars = ScratchChars.fit(chars, length);
     }
 
     /** The memoised relative token offsets of {@code text[start:end]} (hash {@code h}), or null. */

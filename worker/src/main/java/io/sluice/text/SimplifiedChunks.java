@@ -37,6 +37,8 @@ public final class SimplifiedChunks {
     private static final byte CODE_POINT = 3; // surrogates, U+0130, capital sigma: looked at as code points
     private static final byte[] KIND = new byte[0x10000];
     private static final char[] LOWER = new char[0x10000];
+    /** Beyond this many chars a buffer is not kept for the next document. */
+    private static final int KEEP_LIMIT = 1 << 20;
 
     static {
         for (int c = 0; c < 0x10000; c++) {
@@ -76,10 +78,10 @@ public final class SimplifiedChunks {
         }
         boolean stripMarks = config.normUnicodeDiacritics();
         int n = text.length();
-        char[] in = input = ScratchChars.fit(input, n);
+        char[] in = input = fit(input, n);
         text.getChars(0, n, in, 0);
         // every character gives at most one output character, so a chunk never outgrows the text
-        char[] out = chunk = ScratchChars.fit(chunk, n);
+        char[] out = chunk = fit(chunk, n);
         int len = 0;
         boolean letters = true;
         int i = 0;
@@ -150,5 +152,13 @@ public final class SimplifiedChunks {
         }
         String s = new String(chunk, 0, len);
         sink.other(stripMarks ? TextNormalizer.stripMarks(s) : s);
+    }
+
+    /** {@code buffer} if it holds {@code need} chars and is not a leftover of a huge document, else a new one. */
+    private static char[] fit(char[] buffer, int need) {
+        if (buffer.length >= need && (buffer.length <= KEEP_LIMIT || need > buffer.length / 4)) {
+            return buffer;
+        }
+        return new char[Math.max(need, 64)];
     }
 }

@@ -123,19 +123,16 @@ public final class SpacyEnglishTokenizer {
         ChunkMemo memo = withSpecialCases ? ChunkMemo.forThisThread() : null;
         Affixes affixes = memo != null ? memo.affixes : new Affixes();
         // One run of whitespace or of other characters per turn. Python's whitespace is all in the BMP,
-        // so UTF-16 units suffice here. The scan reads a copy of the text, which saves String.charAt's
-        // per-character bounds and coder checks (3-5% of the tokenizer).
-        char[] chars = memo != null ? memo.chars(length) : new char[length];
-        text.getChars(0, length, chars, 0);
+        // so UTF-16 units suffice here.
         int i = 0;
         while (i < length) {
             int start = i;
-            if (CHAR_KIND[chars[i]] == SPACE) {
+            if (CHAR_KIND[text.charAt(i)] == SPACE) {
                 do {
                     i++;
-                } while (i < length && CHAR_KIND[chars[i]] == SPACE);
+                } while (i < length && CHAR_KIND[text.charAt(i)] == SPACE);
                 // A single space right after a chunk is that chunk's trailing whitespace, not a token.
-                if (start > 0 && chars[start] == ' ') {
+                if (start > 0 && text.charAt(start) == ' ') {
                     start++;
                 }
                 if (start < i) {
@@ -144,17 +141,17 @@ public final class SpacyEnglishTokenizer {
                 continue;
             }
             byte kind;
-            while ((kind = CHAR_KIND[chars[i]]) == ASCII_LETTER && ++i < length) {
+            while ((kind = CHAR_KIND[text.charAt(i)]) == ASCII_LETTER && ++i < length) {
                 // the most common chunk, a plain word: letters up to a space or the end
             }
             if (i == length || kind == SPACE) {
                 // fast path: no prefix, suffix, infix or URL rule applies to plain letters
-                if (!withSpecialCases || !specialCases.mayContain(chars, start, i) || !addSpecialCase(text, start, i, out)) {
+                if (!withSpecialCases || !addSpecialCase(text, start, i, out)) {
                     out.add(start, i);
                 }
                 continue;
             }
-            while (i < length && CHAR_KIND[chars[i]] != SPACE) {
+            while (i < length && CHAR_KIND[text.charAt(i)] != SPACE) {
                 i++;
             }
             addChunk(text, start, i, out, affixes, memo);
