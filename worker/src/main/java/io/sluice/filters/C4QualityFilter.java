@@ -7,7 +7,6 @@ import io.sluice.pipeline.Verdict;
 import io.sluice.text.EnglishText;
 import io.sluice.text.PyText;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -84,7 +83,7 @@ public final class C4QualityFilter extends Filter {
             if (PyText.countWords(unit) < minWordsPerLine) {
                 continue;
             }
-            String lower = line.toLowerCase(Locale.ROOT);
+            String lower = PyText.lower(line);
             if (filterLoremIpsum && lower.contains("lorem ipsum")) {
                 return Verdict.drop("lorem_ipsum");
             }

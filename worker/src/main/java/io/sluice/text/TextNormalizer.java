@@ -82,7 +82,7 @@ public final class TextNormalizer {
      */
     public static String simplifyStepByStep(String text, TextNormConfig config) {
         if (config.lowercase()) {
-            text = text.toLowerCase(java.util.Locale.ROOT);
+            text = PyText.lower(text);
         }
         if (config.normNumbers()) {
             text = replaceNumbers(text);
