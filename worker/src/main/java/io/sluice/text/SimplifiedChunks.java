@@ -6,8 +6,9 @@ package io.sluice.text;
  * chunks of the result in one pass over the text, with no intermediate string. MinHash only needs the
  * chunks (it tokenizes each on its own), and most are plain ASCII words that it can take as they are;
  * {@code simplify} joins them with spaces. Lowercasing per character equals
- * {@code toLowerCase(Locale.ROOT)} except for U+0130 (which becomes two characters) and capital sigma
- * (which depends on its neighbours): text holding either takes the step-by-step path.
+ * {@code toLowerCase(Locale.ROOT)} except for U+0130, which becomes two characters (written here as
+ * such), and capital sigma, which depends on its neighbours: text holding one takes the step-by-step
+ * path.
  *
  * <p>Diacritics are stripped chunk by chunk: NFD never reorders across a space and turns no other
  * character into whitespace, so that equals stripping the whole text. One instance per thread: the
@@ -69,8 +70,8 @@ public final class SimplifiedChunks {
 
     /**
      * Sends the chunks of {@code simplify(text, config)} to {@code sink} and returns true; or returns
-     * false, possibly after some chunks, when the text holds U+0130 or capital sigma (the caller discards
-     * what it got and simplifies step by step). {@code config} must be one that {@link #applies} to.
+     * false, possibly after some chunks, when the text holds a capital sigma (the caller discards what it
+     * got and simplifies step by step). {@code config} must be one that {@link #applies} to.
      */
     public boolean split(String text, TextNormConfig config, Sink sink) {
         if (!applies(config)) {
@@ -80,7 +81,7 @@ public final class SimplifiedChunks {
         int n = text.length();
         char[] in = input = fit(input, n);
         text.getChars(0, n, in, 0);
-        // every character gives at most one output character, so a chunk never outgrows the text
+        // every character but U+0130 gives at most one output character, so a chunk rarely outgrows the text
         char[] out = chunk = fit(chunk, n);
         int len = 0;
         boolean letters = true;
@@ -113,8 +114,20 @@ public final class SimplifiedChunks {
                     letters = false;
                 }
                 default -> {
-                    if (c == '\u0130' || c == '\u03A3') {
+                    if (c == '\u03A3') {
                         return false;
+                    }
+                    if (c == '\u0130') {
+                        // "i" and a combining dot above, as Python lowercases it (diacritic removal drops the dot);
+                        // the one character that outgrows itself, so it may need room
+                        if (len + 2 > out.length) {
+                            out = chunk = java.util.Arrays.copyOf(out, out.length * 2 + 2);
+                        }
+                        out[len++] = 'i';
+                        out[len++] = '\u0307';
+                        letters = false;
+                        i++;
+                        continue;
                     }
                     // a supplementary character (never whitespace or punctuation), a lone surrogate, or a
                     // character whose lowercase is supplementary (none today)
