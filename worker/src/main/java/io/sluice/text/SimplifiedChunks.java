@@ -35,7 +35,7 @@ public final class SimplifiedChunks {
     private static final byte SEPARATOR = 0; // Python whitespace or datatrove punctuation, not a digit
     private static final byte DIGIT = 1; // category Nd: starts a number, which becomes "0"
     private static final byte OTHER = 2; // kept, lowercased through LOWER
-    private static final byte CODE_POINT = 3; // surrogates, U+0130, capital sigma: looked at as code points
+    private static final byte SPECIAL = 3; // U+0130, capital sigma, surrogates: handled one by one
     private static final byte[] KIND = new byte[0x10000];
     private static final char[] LOWER = new char[0x10000];
     /** Beyond this many chars a buffer is not kept for the next document. */
@@ -51,7 +51,7 @@ public final class SimplifiedChunks {
             } else if (PyText.isSpace(ch) || TextNormalizer.isPunctuation(ch)) {
                 KIND[c] = SEPARATOR;
             } else if (Character.isSurrogate(ch) || c == '\u0130' || c == '\u03A3' || lower > 0xFFFF) {
-                KIND[c] = CODE_POINT;
+                KIND[c] = SPECIAL;
             } else {
                 KIND[c] = OTHER;
                 LOWER[c] = (char) lower;

@@ -47,6 +47,9 @@ public final class TextNormalizer {
         if (SimplifiedChunks.applies(config)) {
             StringBuilder sb = new StringBuilder(text.length());
             SimplifiedChunks.Sink joiner = new SimplifiedChunks.Sink() {
+                // a space before every chunk but the first: a chunk that lost all its characters keeps its space
+                private boolean first = true;
+
                 @Override
                 public void letters(char[] chars, int length) {
                     space();
@@ -58,9 +61,6 @@ public final class TextNormalizer {
                     space();
                     sb.append(chunk);
                 }
-
-                // every chunk but the first: a chunk that lost all its characters still leaves its space
-                private boolean first = true;
 
                 private void space() {
                     if (!first) {
