@@ -81,7 +81,8 @@ public final class SimplifiedChunks {
         int n = text.length();
         char[] in = input = fit(input, n);
         text.getChars(0, n, in, 0);
-        // every character but U+0130 gives at most one output character, so a chunk rarely outgrows the text
+        // every character but U+0130 gives at most one output character: room for the whole text, and U+0130
+        // makes more
         char[] out = chunk = fit(chunk, n);
         int len = 0;
         boolean letters = true;
@@ -119,9 +120,10 @@ public final class SimplifiedChunks {
                     }
                     if (c == '\u0130') {
                         // "i" and a combining dot above, as Python lowercases it (diacritic removal drops the dot);
-                        // the one character that outgrows itself, so it may need room
-                        if (len + 2 > out.length) {
-                            out = chunk = java.util.Arrays.copyOf(out, out.length * 2 + 2);
+                        // the one character that outgrows itself: room for it and one char per character left
+                        int need = len + 2 + (n - i - 1);
+                        if (need > out.length) {
+                            out = chunk = java.util.Arrays.copyOf(out, Math.max(need, out.length + out.length / 2));
                         }
                         out[len++] = 'i';
                         out[len++] = '\u0307';

@@ -40,7 +40,7 @@ class TextNormalizerParityTest {
     void fusedPassEdgeCases() {
         String[] cases = {"", " ", "ÀB１２,３ x", "İstanbul ΣΟΦΙΑ", "a\uD801\uDC00b \uD800 c", "x \u0301 y", "٣٫٥ apples",
             "12. 3", "TAB\there\nnew\u00a0line\u3000end ", "...", "Ǆemal ǅ", "ＡＢＣ％", "İSTANBUL'da İ1 xİ",
-            "İ".repeat(100) + " " + "aİ".repeat(70)};
+            "İ".repeat(100) + " " + "aİ".repeat(70), "İ" + "a".repeat(100), "İ".repeat(40) + "ab".repeat(100)};
         TextNormConfig keepMarks = new TextNormConfig(true, true, true, false, true, false, false);
         for (String c : cases) {
             assertEquals(TextNormalizer.simplifyStepByStep(c, TextNormConfig.DEFAULT), TextNormalizer.simplify(c), c);
