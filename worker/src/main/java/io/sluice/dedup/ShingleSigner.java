@@ -68,11 +68,9 @@ public final class ShingleSigner {
     private int shingleHashes(String text) {
         TextNormConfig norm = config.normConfig();
         joined.clear();
-        boolean oneStep = SimplifiedChunks.applies(norm);
-        if (!oneStep || !chunks.split(text, norm, words)) {
-            joined.clear();
-            // when split declined, simplify would try it again before going step by step
-            String simplified = oneStep ? TextNormalizer.simplifyStepByStep(text, norm) : TextNormalizer.simplify(text, norm);
+        if (!SimplifiedChunks.applies(norm) || !chunks.split(text, norm, words)) {
+            joined.clear(); // what split sent before it declined
+            String simplified = TextNormalizer.simplifyStepByStep(text, norm);
             if (norm.normWhitespace()) {
                 words.join(simplified);
             } else {

@@ -21,6 +21,8 @@ public final class PyText {
      * the JIT recompile the hot loops each time a rare space or line break first appeared in the data.
      */
     private static final byte[] CLASS = new byte[0x10000];
+    /** {@link #lower} cuts long text into pieces of about this many characters. */
+    private static final int LOWER_PIECE = 256;
 
     static {
         for (int c = 0; c < 0x10000; c++) {
@@ -75,8 +77,6 @@ public final class PyText {
         }
         return sb.toString();
     }
-
-    private static final int LOWER_PIECE = 256;
 
     /** Python's {@code s.strip()}: removes leading and trailing {@link #isSpace} characters. */
     public static String strip(String s) {

@@ -81,7 +81,11 @@ final class RegionMap<V> {
         return (quickFilter[bit >>> 6] & (1L << bit)) != 0;
     }
 
-    /** {@link #mayContain(String, int, int)} for a region of a char array. */
+    /**
+     * {@link #mayContain(String, int, int)} for a region of a char array: a copy rather than a shared helper
+     * taking the three characters, so that neither version reads more than the first character for the
+     * words the cheap tests reject.
+     */
     boolean mayContain(char[] s, int from, int to) {
         int length = to - from;
         if (length > maxKeyLength || length <= 0
