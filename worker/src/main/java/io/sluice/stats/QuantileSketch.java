@@ -1,9 +1,6 @@
 package io.sluice.stats;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Map;
-import java.util.NavigableMap;
-import java.util.TreeMap;
 
 /**
  * A mergeable quantile sketch with relative value accuracy (the DDSketch idea: logarithmic buckets).
@@ -26,8 +23,8 @@ public final class QuantileSketch {
     private static final double GAMMA = (1 + RELATIVE_ACCURACY) / (1 - RELATIVE_ACCURACY);
     private static final double LOG_GAMMA = StrictMath.log(GAMMA);
 
-    private final TreeMap<Integer, Long> positive = new TreeMap<>();
-    private final TreeMap<Integer, Long> negative = new TreeMap<>();
+    private final Buckets positive = new Buckets();
+    private final Buckets negative = new Buckets();
     private long zeroCount;
     private long count;
     private double min = Double.POSITIVE_INFINITY;
@@ -41,9 +38,9 @@ public final class QuantileSketch {
         min = Math.min(min, v);
         max = Math.max(max, v);
         if (v > 0) {
-            addTo(positive, index(v), 1);
+            positive.add(index(v), 1);
         } else if (v < 0) {
-            addTo(negative, index(-v), 1);
+            negative.add(index(-v), 1);
         } else {
             zeroCount++;
         }
@@ -54,8 +51,8 @@ public final class QuantileSketch {
         zeroCount += other.zeroCount;
         min = Math.min(min, other.min);
         max = Math.max(max, other.max);
-        other.positive.forEach((i, c) -> addTo(positive, i, c));
-        other.negative.forEach((i, c) -> addTo(negative, i, c));
+        positive.addAll(other.positive);
+        negative.addAll(other.negative);
     }
 
     public long count() {
@@ -72,20 +69,20 @@ public final class QuantileSketch {
         }
         long rank = (long) Math.floor(q * (count - 1));
         long seen = 0;
-        for (Map.Entry<Integer, Long> e : negative.descendingMap().entrySet()) {
-            seen += e.getValue();
+        for (int i = negative.hi; i >= negative.lo; i--) {
+            seen += negative.count(i);
             if (seen > rank) {
-                return clamp(-value(e.getKey()));
+                return clamp(-value(i));
             }
         }
         seen += zeroCount;
         if (seen > rank) {
             return 0.0;
         }
-        for (Map.Entry<Integer, Long> e : positive.entrySet()) {
-            seen += e.getValue();
+        for (int i = positive.lo; i <= positive.hi; i++) {
+            seen += positive.count(i);
             if (seen > rank) {
-                return clamp(value(e.getKey()));
+                return clamp(value(i));
             }
         }
         return max;
@@ -104,23 +101,93 @@ public final class QuantileSketch {
         return 2 * StrictMath.pow(GAMMA, i) / (GAMMA + 1);
     }
 
-    private static void addTo(TreeMap<Integer, Long> buckets, int index, long c) {
-        buckets.merge(index, c, Long::sum);
-        int threshold = buckets.lastKey() - MAX_BUCKETS + 1;
-        if (buckets.firstKey() < threshold) {
-            NavigableMap<Integer, Long> low = buckets.headMap(threshold, false);
-            long folded = 0;
-            for (long x : low.values()) {
-                folded += x;
+    /**
+     * The bucket counts of one sign, by index, in a dense window around the indices in use: a value
+     * added per document and stat is an array increment, not a tree update with boxed keys. At most
+     * {@link #MAX_BUCKETS} indices are in use: when a new largest index pushes the span beyond, the
+     * counts below {@code largest - MAX_BUCKETS + 1} are folded into that bucket.
+     */
+    private static final class Buckets {
+        private long[] counts = new long[0];
+        /** The index of {@code counts[0]}. */
+        private int offset;
+        /** The range of indices added so far (empty while lo > hi). */
+        private int lo = 0;
+        private int hi = -1;
+
+        boolean isEmpty() {
+            return lo > hi;
+        }
+
+        long count(int index) {
+            return counts[index - offset];
+        }
+
+        void add(int index, long c) {
+            if (isEmpty()) {
+                reframe(index, index);
+                lo = hi = index;
+                counts[index - offset] += c;
+                return;
             }
-            low.clear();
-            buckets.merge(threshold, folded, Long::sum);
+            int newHi = Math.max(hi, index);
+            int threshold = newHi - MAX_BUCKETS + 1;
+            long folded = 0;
+            for (int i = lo; i <= Math.min(hi, threshold - 1); i++) {
+                folded += counts[i - offset];
+                counts[i - offset] = 0;
+            }
+            int newLo = Math.max(Math.min(lo, index), threshold);
+            reframe(newLo, newHi);
+            lo = newLo;
+            hi = newHi;
+            counts[Math.max(index, threshold) - offset] += c;
+            if (folded != 0) {
+                counts[threshold - offset] += folded; // lo was below threshold, so threshold is now lo
+            }
+        }
+
+        void addAll(Buckets other) {
+            for (int i = other.lo; i <= other.hi; i++) {
+                long c = other.count(i);
+                if (c != 0) {
+                    add(i, c);
+                }
+            }
+        }
+
+        /** Makes the window cover [from, to], keeping the counts of the live indices in it. */
+        private void reframe(int from, int to) {
+            if (from >= offset && to < offset + counts.length) {
+                return;
+            }
+            int span = to - from + 1;
+            long[] next = new long[Math.max(64, 2 * span)];
+            int nextOffset = from - (next.length - span) / 2;
+            for (int i = Math.max(lo, from); i <= Math.min(hi, to); i++) {
+                next[i - nextOffset] = counts[i - offset];
+            }
+            counts = next;
+            offset = nextOffset;
+        }
+
+        void appendJson(StringBuilder sb, String name) {
+            sb.append(", \"").append(name).append("\": [");
+            boolean first = true;
+            for (int i = lo; i <= hi; i++) {
+                long c = count(i);
+                if (c != 0) {
+                    sb.append(first ? "" : ", ").append('[').append(i).append(", ").append(c).append(']');
+                    first = false;
+                }
+            }
+            sb.append(']');
         }
     }
 
     /** A compact JSON object: {@code {"relative_accuracy", "count", "zero_count", "min", "max", "positive": [[index, count], ...], "negative": [...]}}. */
     public String toJson() {
-        StringBuilder sb = new StringBuilder(64 + 16 * (positive.size() + negative.size()));
+        StringBuilder sb = new StringBuilder(256);
         sb.append("{\"relative_accuracy\": ").append(PyJson.floatRepr(RELATIVE_ACCURACY));
         sb.append(", \"count\": ").append(count);
         sb.append(", \"zero_count\": ").append(zeroCount);
@@ -128,19 +195,9 @@ public final class QuantileSketch {
             sb.append(", \"min\": ").append(PyJson.floatRepr(min));
             sb.append(", \"max\": ").append(PyJson.floatRepr(max));
         }
-        appendBuckets(sb, "positive", positive);
-        appendBuckets(sb, "negative", negative);
+        positive.appendJson(sb, "positive");
+        negative.appendJson(sb, "negative");
         return sb.append('}').toString();
-    }
-
-    private static void appendBuckets(StringBuilder sb, String name, TreeMap<Integer, Long> buckets) {
-        sb.append(", \"").append(name).append("\": [");
-        boolean first = true;
-        for (Map.Entry<Integer, Long> e : buckets.entrySet()) {
-            sb.append(first ? "" : ", ").append('[').append(e.getKey()).append(", ").append(e.getValue()).append(']');
-            first = false;
-        }
-        sb.append(']');
     }
 
     /** @throws IllegalArgumentException on anything {@link #toJson()} would not write */
@@ -164,16 +221,17 @@ public final class QuantileSketch {
         return s;
     }
 
-    private static void readBuckets(JsonNode node, String name, TreeMap<Integer, Long> into) {
+    private static void readBuckets(JsonNode node, String name, Buckets into) {
         JsonNode arr = node.get(name);
         if (arr == null || !arr.isArray()) {
             throw new IllegalArgumentException("quantile sketch needs an array '" + name + "'");
         }
         for (JsonNode pair : arr) {
-            if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isInt() || !pair.get(1).isIntegralNumber()) {
-                throw new IllegalArgumentException("'" + name + "' entries must be [index, count]");
+            if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isInt() || !pair.get(1).isIntegralNumber()
+                    || pair.get(1).asLong() < 1) {
+                throw new IllegalArgumentException("'" + name + "' entries must be [index, count] with a positive count");
             }
-            addTo(into, pair.get(0).asInt(), pair.get(1).asLong());
+            into.add(pair.get(0).asInt(), pair.get(1).asLong());
         }
     }
 

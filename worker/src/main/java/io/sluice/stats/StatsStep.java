@@ -10,8 +10,6 @@ import io.sluice.text.PyText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,18 +46,15 @@ public abstract class StatsStep implements Step {
     private String[] names;
     private boolean[] integral;
     private double[] values;
-    private final Map<String, Map<String, MetricStatsDict>> byGroup = new LinkedHashMap<>();
     /** Documents left out of the fqdn and suffix groups for want of a URL (counted here: a map update per document showed in profiles). */
     private long noUrlFqdn;
     private long noUrlSuffix;
     private MetricStats[] summary;
     private QuantileSketch[] sketches;
-    private MetricStatsDict[] histCount;
-    private MetricStatsDict[] histChars;
-    private MetricStatsDict[] histTokens;
-    private MetricStatsDict[] fqdn;
-    private MetricStatsDict[] suffix;
-    private List<Map<Double, String>> keyCache;
+    private HistogramBins[] histograms;
+    /** Per domain, one MetricStats per stat: one map lookup per document and group, not one per stat. */
+    private final Map<String, MetricStats[]> fqdn = new LinkedHashMap<>();
+    private final Map<String, MetricStats[]> suffix = new LinkedHashMap<>();
     private int rank;
     private long documents;
 
@@ -144,21 +139,11 @@ public abstract class StatsStep implements Step {
         int n = names.length;
         summary = new MetricStats[n];
         sketches = new QuantileSketch[n];
-        histCount = new MetricStatsDict[n];
-        histChars = new MetricStatsDict[n];
-        histTokens = new MetricStatsDict[n];
-        fqdn = new MetricStatsDict[n];
-        suffix = new MetricStatsDict[n];
-        keyCache = new ArrayList<>();
+        histograms = new HistogramBins[n];
         for (int i = 0; i < n; i++) {
             summary[i] = new MetricStats();
             sketches[i] = new QuantileSketch();
-            histCount[i] = new MetricStatsDict();
-            histChars[i] = new MetricStatsDict();
-            histTokens[i] = new MetricStatsDict();
-            fqdn[i] = new MetricStatsDict();
-            suffix[i] = new MetricStatsDict();
-            keyCache.add(new HashMap<>());
+            histograms[i] = new HistogramBins(integral[i]);
         }
     }
 
@@ -179,12 +164,7 @@ public abstract class StatsStep implements Step {
                     long chars = PyText.len(text);
                     Long tokens = tokenCount(doc);
                     for (int i = 0; i < names.length; i++) {
-                        String key = histogramKey(i);
-                        histCount[i].get(key).add(1L);
-                        histChars[i].get(key).add(chars);
-                        if (tokens != null) {
-                            histTokens[i].get(key).add(tokens);
-                        }
+                        histograms[i].add(histogramKeyBits(i), chars, tokens);
                     }
                 }
                 case "fqdn", "suffix" -> {
@@ -192,9 +172,14 @@ public abstract class StatsStep implements Step {
                     if (key == null) {
                         continue;
                     }
-                    MetricStatsDict[] dicts = group.equals("fqdn") ? fqdn : suffix;
+                    Map<String, MetricStats[]> rows = group.equals("fqdn") ? fqdn : suffix;
+                    MetricStats[] row = rows.get(key);
+                    if (row == null) {
+                        row = newRow();
+                        rows.put(key, row);
+                    }
                     for (int i = 0; i < names.length; i++) {
-                        add(dicts[i].get(key), i);
+                        add(row[i], i);
                     }
                 }
                 default -> throw new IllegalStateException(group);
@@ -215,18 +200,25 @@ public abstract class StatsStep implements Step {
         }
     }
 
-    /** Python's {@code str(round(value, digits))}. */
-    private String histogramKey(int i) {
+    private MetricStats[] newRow() {
+        MetricStats[] row = new MetricStats[names.length];
+        for (int i = 0; i < row.length; i++) {
+            row[i] = new MetricStats();
+        }
+        return row;
+    }
+
+    /** Python's {@code round(value, digits)} as {@link HistogramBins} keys it: a long, or a double's bits. */
+    private long histogramKeyBits(int i) {
         double v = values[i];
         if (integral[i]) {
             if (roundDigits >= 0) {
-                return Long.toString((long) v);
+                return (long) v;
             }
-            return Long.toString((long) new java.math.BigDecimal((long) v)
-                    .setScale(roundDigits, java.math.RoundingMode.HALF_EVEN).doubleValue());
+            return (long) new java.math.BigDecimal((long) v)
+                    .setScale(roundDigits, java.math.RoundingMode.HALF_EVEN).doubleValue();
         }
-        // cached by the rounded value, so the cache holds no more entries than the histogram has keys
-        return keyCache.get(i).computeIfAbsent(PyJson.round(v, roundDigits), PyJson::floatRepr);
+        return Double.doubleToLongBits(PyJson.round(v, roundDigits));
     }
 
     private static Long tokenCount(Document doc) {
@@ -303,14 +295,18 @@ public abstract class StatsStep implements Step {
                         write(group, names[i], rankName + SKETCH_SUFFIX, sketches[i].toJson());
                     }
                     case "histogram" -> {
-                        write(group, names[i], rankName + ".json", histCount[i].toJson(true));
-                        write(group, names[i] + "__chars", rankName + ".json", histChars[i].toJson(true));
-                        if (histTokens[i].size() > 0) {
-                            write(group, names[i] + "__tokens", rankName + ".json", histTokens[i].toJson(true));
+                        write(group, names[i], rankName + ".json", histograms[i].counts().toJson(true));
+                        write(group, names[i] + "__chars", rankName + ".json", histograms[i].chars().toJson(true));
+                        MetricStatsDict tokens = histograms[i].tokens();
+                        if (tokens.size() > 0) {
+                            write(group, names[i] + "__tokens", rankName + ".json", tokens.toJson(true));
                         }
                     }
                     default -> {
-                        MetricStatsDict d = group.equals("fqdn") ? fqdn[i] : suffix[i];
+                        MetricStatsDict d = new MetricStatsDict();
+                        for (Map.Entry<String, MetricStats[]> e : (group.equals("fqdn") ? fqdn : suffix).entrySet()) {
+                            d.put(e.getKey(), e.getValue()[i]);
+                        }
                         if (topKeys == null) {
                             // every stat of the group has the same keys and counts: rank them once
                             topKeys = d.topKeys(topK);

@@ -1,11 +1,14 @@
 package io.sluice.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class QuantileSketchTest {
@@ -67,5 +70,64 @@ class QuantileSketchTest {
         assertEquals(1202, s.count());
         assertTrue(s.toJson().split("\\], \\[").length <= QuantileSketch.MAX_BUCKETS);
         assertTrue(Math.abs(s.quantile(1.0) - 1.5e300) <= 0.01 * 1.5e300);
+    }
+
+    /**
+     * The dense bucket window against a plain model (a sorted map, folded the way the class comment
+     * says) on values spread so widely that the window moves both ways and folds again and again.
+     */
+    @Test
+    void bucketsMatchASortedMapModelThroughFoldsAndMerges() throws Exception {
+        Random rnd = new Random(11);
+        ObjectMapper json = new ObjectMapper();
+        for (int round = 0; round < 20; round++) {
+            QuantileSketch sketch = new QuantileSketch();
+            TreeMap<Integer, Long> model = new TreeMap<>();
+            QuantileSketch part = new QuantileSketch();
+            TreeMap<Integer, Long> partModel = new TreeMap<>();
+            for (int k = 0; k < 3000; k++) {
+                // mostly near one scale, sometimes far above or below it, so spans exceed MAX_BUCKETS
+                double scale = Math.pow(10, rnd.nextInt(10) == 0 ? rnd.nextInt(600) - 300 : round - 10);
+                double v = scale * (0.5 + rnd.nextDouble());
+                boolean toPart = rnd.nextInt(3) == 0;
+                (toPart ? part : sketch).add(v);
+                addToModel(toPart ? partModel : model, bucketIndex(v), 1);
+            }
+            sketch.merge(QuantileSketch.fromJson(json.readTree(part.toJson())));
+            partModel.forEach((i, c) -> addToModel(model, i, c));
+            StringBuilder expected = new StringBuilder();
+            model.forEach((i, c) -> expected.append(expected.isEmpty() ? "" : ", ").append('[').append(i).append(", ").append(c).append(']'));
+            String got = sketch.toJson();
+            String positive = got.substring(got.indexOf("\"positive\": [") + 13, got.indexOf("], \"negative\""));
+            assertEquals(expected.toString(), positive, "round " + round);
+        }
+    }
+
+    private static int bucketIndex(double v) {
+        double gamma = (1 + QuantileSketch.RELATIVE_ACCURACY) / (1 - QuantileSketch.RELATIVE_ACCURACY);
+        return (int) Math.ceil(StrictMath.log(v) / StrictMath.log(gamma));
+    }
+
+    private static void addToModel(TreeMap<Integer, Long> buckets, int index, long c) {
+        buckets.merge(index, c, Long::sum);
+        int threshold = buckets.lastKey() - QuantileSketch.MAX_BUCKETS + 1;
+        long folded = 0;
+        for (Map.Entry<Integer, Long> e : buckets.headMap(threshold, false).entrySet()) {
+            folded += e.getValue();
+        }
+        if (folded > 0) {
+            buckets.headMap(threshold, false).clear();
+            buckets.merge(threshold, folded, Long::sum);
+        }
+    }
+
+    @Test
+    void aBucketWithoutACountIsRejected() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        String bad = "{\"relative_accuracy\": 0.01, \"count\": 1, \"zero_count\": 0, \"min\": 1.0, \"max\": 1.0,"
+                + " \"positive\": [[0, 0]], \"negative\": []}";
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> QuantileSketch.fromJson(json.readTree(bad)));
+        assertTrue(e.getMessage().contains("positive count"), e.getMessage());
     }
 }
