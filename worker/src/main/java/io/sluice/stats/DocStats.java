@@ -42,6 +42,10 @@ public final class DocStats extends StatsStep {
     private static final int ALPHA = 4;
     private static final int UPPER = 8;
     private static final int PUNCT = 16;
+    private static final int DOT = 32;
+    private static final int HORIZONTAL_ELLIPSIS = 64;
+    /** A UTF-16 surrogate: the pair is one code point, whose classes are looked up on the slow path. */
+    private static final int SURROGATE = 128;
     /**
      * The character classes of every BMP code point, so each character of a text is one table lookup:
      * web text is full of curly quotes, dashes and accented letters, which otherwise cost four
@@ -49,14 +53,36 @@ public final class DocStats extends StatsStep {
      */
     private static final byte[] BMP = new byte[0x10000];
 
+    /**
+     * Six counters packed in a long, 10 bits each: space, digit, neither digit nor alpha, upper,
+     * punctuation, "…". Per character the loop adds {@code INCREMENTS[class]}, one add instead of six,
+     * and unpacks into the totals every {@link #BLOCK} characters, before a field could overflow.
+     */
+    private static final long[] INCREMENTS = new long[256];
+    private static final int FIELD = 10;
+    private static final int BLOCK = (1 << FIELD) - 1;
+    /** Characters copied out of the text at a time: the loop runs over an array, not String.charAt. */
+    private static final int SLICE = 8192;
+
     static {
         for (int c = 0; c < BMP.length; c++) {
-            BMP[c] = (byte) computeClasses(c);
+            int k = Character.isSurrogate((char) c) ? SURROGATE : computeClasses(c);
+            k |= c == '.' ? DOT : c == '\u2026' ? HORIZONTAL_ELLIPSIS : 0;
+            BMP[c] = (byte) k;
+        }
+        for (int k = 0; k < INCREMENTS.length; k++) {
+            // a lone surrogate is none of the classes: it counts only as neither digit nor alpha
+            INCREMENTS[k] = pack(k);
         }
     }
 
-    private static int classes(int c) {
-        return c < 0x10000 ? BMP[c] : computeClasses(c);
+    private static long pack(int k) {
+        return ((k & SPACE) != 0 ? 1L : 0)
+                | ((k & DIGIT) != 0 ? 1L << FIELD : 0)
+                | ((k & (DIGIT | ALPHA)) == 0 ? 1L << (2 * FIELD) : 0)
+                | ((k & UPPER) != 0 ? 1L << (3 * FIELD) : 0)
+                | ((k & PUNCT) != 0 ? 1L << (4 * FIELD) : 0)
+                | ((k & HORIZONTAL_ELLIPSIS) != 0 ? 1L << (5 * FIELD) : 0);
     }
 
     private static int computeClasses(int c) {
@@ -64,47 +90,60 @@ public final class DocStats extends StatsStep {
                 | (PyText.isUpper(c) ? UPPER : 0) | (isPunctuation(c) ? PUNCT : 0);
     }
 
+    private final char[] slice = new char[SLICE];
+    /** Totals in the packed counters' order. */
+    private final long[] totals = new long[6];
+
     @Override
     protected void extract(String text, double[] out) {
-        long len = 0;
-        long space = 0;
-        long nonAlphaDigit = 0;
-        long digit = 0;
-        long upper = 0;
-        long ellipsis = 0;
-        long punct = 0;
+        java.util.Arrays.fill(totals, 0);
+        long len = text.length(); // less one per surrogate pair
+        long ellipsisDots = 0;
         int dots = 0; // run of '.' not yet part of a counted "..."
         int n = text.length();
-        for (int i = 0; i < n; i++) {
-            int c = text.charAt(i);
-            if (Character.isHighSurrogate((char) c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
-                c = Character.toCodePoint((char) c, text.charAt(++i));
+        for (int from = 0; from < n; ) {
+            int to = Math.min(n, from + SLICE);
+            if (to < n && Character.isHighSurrogate(text.charAt(to - 1))) {
+                to--; // keep a pair in one slice
             }
-            len++;
-            int k = classes(c);
-            space += k & SPACE;
-            digit += (k & DIGIT) >> 1;
-            nonAlphaDigit += (k & (DIGIT | ALPHA)) == 0 ? 1 : 0;
-            upper += (k & UPPER) >> 3;
-            punct += (k & PUNCT) >> 4;
-            if (c == '.') {
-                if (++dots == 3) {
-                    ellipsis += 3;
+            text.getChars(from, to, slice, 0);
+            int m = to - from;
+            long packed = 0;
+            int sinceFlush = 0;
+            for (int i = 0; i < m; i++) {
+                int k = BMP[slice[i]] & 0xFF;
+                if (k >= SURROGATE && i + 1 < m && Character.isHighSurrogate(slice[i])
+                        && Character.isLowSurrogate(slice[i + 1])) {
+                    k = computeClasses(Character.toCodePoint(slice[i], slice[++i]));
+                    len--;
+                }
+                packed += INCREMENTS[k];
+                dots = (k & DOT) != 0 ? dots + 1 : 0;
+                if (dots == 3) {
+                    ellipsisDots += 3;
                     dots = 0;
                 }
-            } else {
-                dots = 0;
-                if (c == '…') {
-                    ellipsis++;
+                if (++sinceFlush == BLOCK) {
+                    unpack(packed);
+                    packed = 0;
+                    sinceFlush = 0;
                 }
             }
+            unpack(packed);
+            from = to;
         }
         out[0] = len;
-        out[1] = ratio(space, len);
-        out[2] = ratio(nonAlphaDigit, len);
-        out[3] = ratio(digit, len);
-        out[4] = ratio(upper, len);
-        out[5] = ratio(ellipsis, len);
-        out[6] = ratio(punct, len);
+        out[1] = ratio(totals[0], len);
+        out[2] = ratio(totals[2], len);
+        out[3] = ratio(totals[1], len);
+        out[4] = ratio(totals[3], len);
+        out[5] = ratio(ellipsisDots + totals[5], len);
+        out[6] = ratio(totals[4], len);
+    }
+
+    private void unpack(long packed) {
+        for (int f = 0; f < totals.length; f++) {
+            totals[f] += (packed >>> (f * FIELD)) & BLOCK;
+        }
     }
 }
