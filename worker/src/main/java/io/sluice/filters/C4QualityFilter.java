@@ -6,6 +6,7 @@ import io.sluice.pipeline.Filter;
 import io.sluice.pipeline.Verdict;
 import io.sluice.text.EnglishText;
 import io.sluice.text.PyText;
+import io.sluice.text.WordSpans;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -64,17 +65,28 @@ public final class C4QualityFilter extends Filter {
 
     @Override
     public Verdict filter(Document doc) {
-        List<String> units = splitParagraph ? PyText.splitLines(doc.text()) : EnglishText.sentences(doc.text());
+        String text = doc.text();
+        List<String> units = splitParagraph ? PyText.splitLines(text) : EnglishText.sentences(text);
         long sentences = 0;
         StringBuilder kept = new StringBuilder();
         int keptLines = 0;
+        // The words of the text, if an earlier filter tokenized it: the kept lines' words are then counted
+        // for fineweb_quality, which would otherwise tokenize the rewritten text again (see WordCount).
+        WordCount keptWords = splitParagraph ? WordCount.of(Words.peek(text)) : WordCount.NONE;
+        int unitEnd = 0;
         for (String unit : units) {
+            int unitStart = unitEnd;
+            unitEnd = afterLineBreak(text, unitStart + unit.length());
             String line = PyText.strip(unit);
+            int lineStart = unitStart + leadingSpaces(unit);
             if (maxWordLength != -1 && PyText.longestWord(line) > maxWordLength) {
                 continue;
             }
+            boolean edited = false;
             if (removeCitations && line.indexOf('[') >= 0) {
-                line = CITATION.matcher(line).replaceAll("");
+                String cleaned = CITATION.matcher(line).replaceAll("");
+                edited = cleaned.length() != line.length();
+                line = cleaned;
             }
             if (filterNoTerminalPunct && (!endsWithEndPunctuation(line) || line.endsWith("..."))) {
                 continue;
@@ -104,12 +116,55 @@ public final class C4QualityFilter extends Filter {
                 kept.append(splitParagraph ? '\n' : ' ');
             }
             kept.append(line);
+            keptWords = edited ? WordCount.NONE : keptWords.plusLine(lineStart, lineStart + line.length());
         }
         if (sentences < minNumSentences) {
             return Verdict.drop("too_few_sentences");
         }
         doc.setText(PyText.strip(kept.toString()));
+        if (doc.text() != text && keptWords.known()) {
+            Words.rememberCount(doc.text(), keptWords.total);
+        }
         return Verdict.KEEP;
+    }
+
+    /**
+     * The number of words of the kept lines, from the words of the original text. Exact because words
+     * never span whitespace, and so never a line break: spaCy cuts the text at whitespace first, and
+     * none of its multi-token special cases contains whitespace; a kept line is a stripped original line,
+     * whose words are the original's words inside it. Not known when a line lost a citation mark (its
+     * text changed) or when the original's words were not at hand.
+     */
+    private record WordCount(WordSpans words, int total) {
+        static final WordCount NONE = new WordCount(null, 0);
+
+        static WordCount of(WordSpans words) {
+            return words == null ? NONE : new WordCount(words, 0);
+        }
+
+        boolean known() {
+            return words != null;
+        }
+
+        WordCount plusLine(int from, int to) {
+            return words == null ? this : new WordCount(words, total + words.countIn(from, to));
+        }
+    }
+
+    /** Where the next line of {@code splitlines()} starts, given where this one's text ends. */
+    private static int afterLineBreak(String text, int end) {
+        if (end >= text.length()) {
+            return end;
+        }
+        return end + (text.charAt(end) == '\r' && end + 1 < text.length() && text.charAt(end + 1) == '\n' ? 2 : 1);
+    }
+
+    private static int leadingSpaces(String s) {
+        int i = 0;
+        while (i < s.length() && PyText.isSpace(s.charAt(i))) {
+            i++;
+        }
+        return i;
     }
 
     private static boolean endsWithEndPunctuation(String line) {

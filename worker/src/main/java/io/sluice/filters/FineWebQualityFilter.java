@@ -84,7 +84,7 @@ public final class FineWebQualityFilter extends Filter {
             return Verdict.drop("char_dup_ratio");
         }
 
-        int words = Words.of(text).size();
+        int words = Words.count(text); // after c4_quality, counted from the words of the lines it kept
         if (words > 0 && (double) PyText.count(text, '\n') / words > newLineRatio) {
             return Verdict.drop("list_ratio");
         }

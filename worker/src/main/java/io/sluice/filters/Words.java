@@ -15,6 +15,9 @@ final class Words {
 
     private String text;
     private WordSpans words;
+    /** A text whose word count a filter that wrote it already knew (see {@link #rememberCount}). */
+    private String countedText;
+    private int count;
 
     private Words() {
     }
@@ -26,5 +29,32 @@ final class Words {
             last.text = text;
         }
         return last.words;
+    }
+
+    /** The words of {@code text} if they are at hand on this thread, else null; never tokenizes. */
+    static WordSpans peek(String text) {
+        Words last = LAST.get();
+        return last.text == text ? last.words : null;
+    }
+
+    /**
+     * Records the number of words of a text a filter just made, when it could tell without tokenizing
+     * (c4_quality, from the words of the lines it kept), for a later {@link #count}.
+     */
+    static void rememberCount(String text, int count) {
+        Words last = LAST.get();
+        last.countedText = text;
+        last.count = count;
+    }
+
+    /** Whether {@link #count} of {@code text} will answer without tokenizing. */
+    static boolean hasCount(String text) {
+        return LAST.get().countedText == text;
+    }
+
+    /** The number of words of {@code text}: remembered, or from {@link #of}. */
+    static int count(String text) {
+        Words last = LAST.get();
+        return last.countedText == text ? last.count : of(text).size();
     }
 }

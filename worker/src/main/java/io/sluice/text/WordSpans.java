@@ -61,6 +61,25 @@ public final class WordSpans {
         return text.substring(starts[i], ends[i]);
     }
 
+    /** The number of words that start in {@code [from, to)} of the text (binary search: starts ascend). */
+    public int countIn(int from, int to) {
+        return firstAtOrAfter(to) - firstAtOrAfter(from);
+    }
+
+    private int firstAtOrAfter(int offset) {
+        int lo = 0;
+        int hi = size;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (starts[mid] < offset) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     /** Are words a and b the same string? */
     public boolean sameWord(int a, int b) {
         int length = ends[a] - starts[a];
