@@ -1,7 +1,6 @@
 package io.sluice.filters;
 
 import io.sluice.text.WordSpans;
-import java.util.Arrays;
 
 /**
  * Word n-grams of one document compared as the strings datatrove builds ({@code sep.join(words[i:i+n])})
@@ -193,23 +192,26 @@ final class NGrams {
         }
     }
 
-    /** An open-addressing set of windows of one size n; each slot remembers a count. */
+    /**
+     * An open-addressing set of windows of one size n; with {@code counting}, each slot also counts.
+     * Slots hold the window's first word + 1, so a new table's zeroed arrays are already empty: nine
+     * tables per document are built, and filling them with a marker first cost a pass over each.
+     */
     private final class WindowTable {
         final int n;
-        final int[] start;
+        final int[] startPlusOne;
         final long[] hashes;
         final int[] counts;
         final int mask;
         final long[] windowHashes;
 
-        WindowTable(int n, int expected) {
+        WindowTable(int n, int expected, boolean counting) {
             this.n = n;
             windowHashes = windowHashes(n);
             int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
-            start = new int[cap];
-            Arrays.fill(start, -1);
+            startPlusOne = new int[cap];
             hashes = new long[cap];
-            counts = new int[cap];
+            counts = counting ? new int[cap] : null;
             mask = cap - 1;
         }
 
@@ -218,15 +220,21 @@ final class NGrams {
             long h = windowHashes[i];
             long m = h * 0x9E3779B97F4A7C15L;
             int s = (int) (m ^ (m >>> 32)) & mask;
-            while (start[s] != -1) {
-                if (hashes[s] == h && same(start[s], i, n)) {
+            int occupant;
+            while ((occupant = startPlusOne[s]) != 0) {
+                if (hashes[s] == h && same(occupant - 1, i, n)) {
                     return s;
                 }
                 s = (s + 1) & mask;
             }
-            start[s] = i;
+            startPlusOne[s] = i + 1;
             hashes[s] = h;
             return s;
+        }
+
+        /** The first window equal to the one in slot s. */
+        int start(int s) {
+            return startPlusOne[s] - 1;
         }
     }
 
@@ -240,13 +248,13 @@ final class NGrams {
         if (windows <= 0) {
             return 0;
         }
-        WindowTable table = new WindowTable(n, windows);
+        WindowTable table = new WindowTable(n, windows, true);
         int bestCount = 0;
         int bestFirst = Integer.MAX_VALUE;
         for (int i = 0; i < windows; i++) {
             int s = table.slot(i);
             int c = ++table.counts[s];
-            int first = table.start[s];
+            int first = table.start(s);
             if (c > bestCount || (c == bestCount && first < bestFirst)) {
                 bestCount = c;
                 bestFirst = first;
@@ -264,12 +272,12 @@ final class NGrams {
         if (windows <= 0) {
             return 0;
         }
-        WindowTable table = new WindowTable(n, windows);
+        WindowTable table = new WindowTable(n, windows, false);
         long repeated = 0;
         int i = 0;
         while (i < windows) {
             int s = table.slot(i);
-            if (table.start[s] != i) {
+            if (table.start(s) != i) {
                 repeated += codePoints(i, n);
                 i += n;
             } else {
