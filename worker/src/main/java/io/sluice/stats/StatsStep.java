@@ -53,8 +53,8 @@ public abstract class StatsStep implements Step {
     private QuantileSketch[] sketches;
     private HistogramBins[] histograms;
     /** Per domain, one MetricStats per stat: one map lookup per document and group, not one per stat. */
-    private final Map<String, MetricStats[]> fqdn = new LinkedHashMap<>();
-    private final Map<String, MetricStats[]> suffix = new LinkedHashMap<>();
+    private Map<String, MetricStats[]> fqdn;
+    private Map<String, MetricStats[]> suffix;
     private int rank;
     private long documents;
 
@@ -140,6 +140,8 @@ public abstract class StatsStep implements Step {
         summary = new MetricStats[n];
         sketches = new QuantileSketch[n];
         histograms = new HistogramBins[n];
+        fqdn = new LinkedHashMap<>();
+        suffix = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             summary[i] = new MetricStats();
             sketches[i] = new QuantileSketch();
