@@ -39,7 +39,8 @@ public final class PipelineStats {
         return null;
     }
 
-    public void write(Path file) throws IOException {
+    /** @param shared whether other processes may write the same file at once (a stage's stats.json) */
+    public void write(Path file, boolean shared) throws IOException {
         ArrayNode arr = JSON.createArrayNode();
         for (StepStats s : steps) {
             ObjectNode o = arr.addObject();
@@ -50,7 +51,12 @@ public final class PipelineStats {
                 st.put(e.getKey(), e.getValue());
             }
         }
-        AtomicFile.write(file, JSON.writeValueAsBytes(arr));
+        byte[] bytes = JSON.writeValueAsBytes(arr);
+        if (shared) {
+            AtomicFile.writeShared(file, bytes);
+        } else {
+            AtomicFile.write(file, bytes);
+        }
     }
 
     public static PipelineStats read(Path file) throws IOException {

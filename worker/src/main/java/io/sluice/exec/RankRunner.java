@@ -52,7 +52,7 @@ final class RankRunner {
                 List<StepStats> stats = pipeline.stats();
                 pipeline.run(pieces, i -> new StepContext(rank, stage.tasks(), stats.get(i), log, stageDir, progress));
                 PipelineStats ps = new PipelineStats(stats);
-                ps.write(stageDir.resolve("stats").resolve(String.format("%05d.json", rank)));
+                ps.write(stageDir.resolve("stats").resolve(String.format("%05d.json", rank)), false);
                 Completions.markComplete(stageDir, rank);
                 log.info("rank " + rank + " completed: " + summary(ps));
                 return ps;

@@ -147,7 +147,7 @@ public final class StageRunner {
                 merged.mergeFrom(PipelineStats.read(f));
             }
         }
-        merged.write(stageDir.resolve("stats.json"));
+        merged.write(stageDir.resolve("stats.json"), true);
         return merged;
     }
 

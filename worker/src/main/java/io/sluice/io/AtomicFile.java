@@ -44,13 +44,26 @@ public final class AtomicFile extends FilterOutputStream {
     }
 
     /**
-     * Writes all of {@code bytes} to {@code target} atomically. Files such as a stage's
-     * {@code stats.json} or {@code shard_plan.json} may be written by several processes at once (Slurm
-     * array elements), so the temporary name here is unique to the process and thread; the last
-     * rename wins and every version is complete.
+     * Writes all of {@code bytes} to {@code target} atomically, for a file one process writes (a rank's
+     * outputs, its stats and completion marker). The temporary name is fixed, so a run killed before
+     * the rename leaves a temporary file that the next attempt overwrites and renames: a killed and
+     * re-run rank leaves exactly the files of an uninterrupted one.
      */
     public static void write(Path target, byte[] bytes) throws IOException {
-        String unique = "." + ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
+        write(target, bytes, "");
+    }
+
+    /**
+     * {@link #write} for a file several processes may write at once, such as a stage's
+     * {@code stats.json} or {@code shard_plan.json} (Slurm array elements): the temporary name is unique
+     * to the process and thread, the last rename wins and every version is complete. A process killed
+     * between the two steps leaves its temporary file behind.
+     */
+    public static void writeShared(Path target, byte[] bytes) throws IOException {
+        write(target, bytes, "." + ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId());
+    }
+
+    private static void write(Path target, byte[] bytes, String unique) throws IOException {
         try (AtomicFile f = create(target, unique)) {
             f.write(bytes);
             f.commit();

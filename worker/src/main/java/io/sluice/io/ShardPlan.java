@@ -59,7 +59,7 @@ public record ShardPlan(String root, int worldSize, long splitSize, List<FileEnt
     }
 
     public void write(Path file) throws IOException {
-        AtomicFile.write(file, JSON.writeValueAsBytes(this));
+        AtomicFile.writeShared(file, JSON.writeValueAsBytes(this));
     }
 
     public static ShardPlan read(Path file) throws IOException {

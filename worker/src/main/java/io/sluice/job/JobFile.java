@@ -211,7 +211,7 @@ public final class JobFile {
             sl.put("sbatch_args", o.sbatchArgs());
         }
         root.put("slurm", sl);
-        AtomicFile.write(file, JSON.writeValueAsBytes(root));
+        AtomicFile.writeShared(file, JSON.writeValueAsBytes(root)); // every stage's processes write job.json
     }
 
     private static void putIfSet(Map<String, Object> m, String k, Object v) {

@@ -26,7 +26,7 @@ class AtomicFileTest {
                 byte[] content = ("writer " + t + " ").repeat(20_000).getBytes();
                 fs.add(pool.submit(() -> {
                     for (int i = 0; i < 20; i++) {
-                        AtomicFile.write(target, content);
+                        AtomicFile.writeShared(target, content);
                     }
                     return null;
                 }));
@@ -38,6 +38,18 @@ class AtomicFileTest {
         String s = Files.readString(target);
         assertEquals(20_000 * 9, s.length());
         assertTrue(s.equals(s.substring(0, 9).repeat(20_000)), "one writer's whole content");
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(target), files.toList(), "no temporary file is left behind");
+        }
+    }
+
+    /** A single writer's temporary name is fixed: what a killed attempt left is overwritten, not kept. */
+    @Test
+    void aWriteAfterAKilledOneLeavesOnlyTheFile() throws Exception {
+        Path target = dir.resolve("00001");
+        Files.writeString(dir.resolve("00001.tmp"), "half-written by a killed attempt");
+        AtomicFile.write(target, "done".getBytes());
+        assertEquals("done", Files.readString(target));
         try (var files = Files.list(dir)) {
             assertEquals(List.of(target), files.toList(), "no temporary file is left behind");
         }
