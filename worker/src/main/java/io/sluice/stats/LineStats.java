@@ -3,9 +3,8 @@ package io.sluice.stats;
 import io.sluice.job.StepArgs;
 import io.sluice.text.PyText;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Step {@code line_stats} (datatrove's {@code LineStats}); lines are {@code text.split("\n")}.
@@ -39,61 +38,70 @@ public final class LineStats extends StatsStep {
         declare(names, StatArgs.firstIntegral(names.size()));
     }
 
+    /**
+     * Works on the line offsets: each line is read once for its hash (duplicates), its length and its
+     * first non-space character; no substring is made.
+     */
     @Override
     protected void extract(String text, double[] out) {
-        List<String> all = PyText.split(text, "\n");
-        List<String> lines = all;
-        if (ignoreEmptyLines) {
-            lines = new ArrayList<>();
-            for (String l : all) {
-                if (!PyText.isBlank(l)) {
-                    lines.add(l);
-                }
-            }
-        }
-        int n = lines.size();
-        int[] lengths = new int[n];
+        int textLength = text.length();
+        int all = 1 + PyText.count(text, '\n'); // the parts of text.split("\n")
+        int[] lengths = new int[all];
+        TextRegionSet seen = new TextRegionSet(text, all);
+        int n = 0;
         long totalLength = 0;
         long terminal = 0;
         long bullets = 0;
         long dupLines = 0;
         long dupChars = 0;
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < n; i++) {
-            String line = lines.get(i);
-            lengths[i] = PyText.len(line);
-            totalLength += lengths[i];
-            if (!line.isEmpty()) {
-                char last = line.charAt(line.length() - 1);
-                if (last == '.' || last == '?' || last == '!' || last == '"' || last == '\'') {
-                    terminal++;
+        for (int start = 0; start <= textLength; ) {
+            int end = text.indexOf('\n', start);
+            if (end < 0) {
+                end = textLength;
+            }
+            int h = 0;
+            boolean surrogates = false;
+            char firstNonSpace = 0;
+            boolean blank = true;
+            for (int i = start; i < end; i++) {
+                char c = text.charAt(i);
+                h = 31 * h + c;
+                surrogates |= Character.isSurrogate(c);
+                if (blank && !PyText.isSpace(c)) {
+                    blank = false;
+                    firstNonSpace = c;
                 }
             }
-            if (isBullet(line)) {
-                bullets++;
+            if (!(ignoreEmptyLines && blank)) {
+                int length = surrogates ? text.codePointCount(start, end) : end - start;
+                lengths[n++] = length;
+                totalLength += length;
+                if (end > start) {
+                    char last = text.charAt(end - 1);
+                    if (last == '.' || last == '?' || last == '!' || last == '"' || last == '\'') {
+                        terminal++;
+                    }
+                }
+                if (firstNonSpace == '-' || firstNonSpace == '*' || firstNonSpace == '•') {
+                    bullets++;
+                }
+                if (!seen.add(start, end, h)) {
+                    dupLines++;
+                    dupChars += length;
+                }
             }
-            if (!seen.add(line)) {
-                dupLines++;
-                dupChars += lengths[i];
-            }
+            start = end + 1;
+        }
+        if (n < all) {
+            lengths = Arrays.copyOf(lengths, n);
         }
         int i = 0;
-        out[i++] = all.size();
+        out[i++] = all;
         out[i++] = ratio(totalLength, n);
         i = shareByLength(lengths, shortMax, longMin, out, i);
         out[i++] = ratio(terminal, n);
         out[i++] = ratio(bullets, n);
         out[i++] = ratio(dupLines, n);
         out[i] = ratio(dupChars, totalLength);
-    }
-
-    private static boolean isBullet(String line) {
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (!PyText.isSpace(c)) {
-                return c == '-' || c == '*' || c == '•';
-            }
-        }
-        return false;
     }
 }

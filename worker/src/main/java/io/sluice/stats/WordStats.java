@@ -6,7 +6,6 @@ import io.sluice.text.PyText;
 import io.sluice.text.WordSet;
 import io.sluice.text.WordSpans;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -52,7 +51,7 @@ public final class WordStats extends StatsStep {
         WordSpans words = EnglishText.wordSpans(SharedTokens.of(text));
         int n = words.size();
         int[] lengths = new int[n];
-        DistinctWords distinct = new DistinctWords(text, n);
+        TextRegionSet distinct = new TextRegionSet(text, n);
         long totalLength = 0;
         long upper = 0;
         long title = 0;
@@ -120,49 +119,5 @@ public final class WordStats extends StatsStep {
         out[i++] = ratio(upper, n);
         out[i++] = ratio(title, n);
         out[i] = ratio(stop, n);
-    }
-
-    /**
-     * The distinct words of one document, as offsets into its text: an open-addressing table of
-     * (hash, start, end), compared character by character on a hash match.
-     */
-    private static final class DistinctWords {
-        private final String text;
-        private final int[] hashes;
-        private final int[] starts;
-        private final int[] ends;
-        private final int mask;
-        private int size;
-
-        DistinctWords(String text, int expected) {
-            this.text = text;
-            int capacity = Integer.highestOneBit(Math.max(16, expected * 2) - 1) << 1;
-            hashes = new int[capacity];
-            starts = new int[capacity];
-            ends = new int[capacity];
-            Arrays.fill(starts, -1);
-            mask = capacity - 1;
-        }
-
-        void add(int start, int end, int h) {
-            int m = h * 0x9E3779B9;
-            int slot = (m ^ (m >>> 16)) & mask;
-            int length = end - start;
-            while (starts[slot] >= 0) {
-                if (hashes[slot] == h && ends[slot] - starts[slot] == length
-                        && text.regionMatches(starts[slot], text, start, length)) {
-                    return;
-                }
-                slot = (slot + 1) & mask;
-            }
-            hashes[slot] = h;
-            starts[slot] = start;
-            ends[slot] = end;
-            size++;
-        }
-
-        int size() {
-            return size;
-        }
     }
 }

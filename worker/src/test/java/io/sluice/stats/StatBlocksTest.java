@@ -96,6 +96,28 @@ class StatBlocksTest {
         assertEquals(9.0 / 35, m.get("line_char_duplicates"));
     }
 
+    /** ignore_empty_lines drops blank lines from everything but n_lines; lengths count code points. */
+    @Test
+    void lineStatsIgnoringEmptyLines() throws IOException {
+        String text = "a\uD83D\uDE00.\n\n  \n  * b\na\uD83D\uDE00.";
+        Step s = StatsRun.create("line_stats", Map.of("output", tmp.resolve("ign").toString(),
+                "groups", List.of("summary"), "ignore_empty_lines", true));
+        s.open(StatsRun.context(0, 1, tmp));
+        Document d = new Document("d", text, new LinkedHashMap<>());
+        s.process(d, x -> { });
+        Map<String, Object> m = d.metadata();
+        assertEquals(5L, m.get("n_lines"), "counted before dropping the blank ones");
+        assertEquals(11.0 / 3, m.get("avg_line_length"), "3 + 5 + 3 code points");
+        assertEquals(2.0 / 3, m.get("lines_ending_with_terminal_mark_ratio"));
+        assertEquals(1.0 / 3, m.get("bullet_point_lines_ratio"), "'  * b'");
+        assertEquals(1.0 / 3, m.get("line_duplicates"));
+        assertEquals(3.0 / 11, m.get("line_char_duplicates"));
+
+        Map<String, Object> all = statsOf("line_stats", text);
+        assertEquals(13.0 / 5, all.get("avg_line_length"), "3 + 0 + 2 + 5 + 3");
+        assertEquals(1.0 / 5, all.get("line_duplicates"));
+    }
+
     @Test
     void paragraphStats() throws IOException {
         Map<String, Object> m = statsOf("paragraph_stats", MIXED + "\n\n- The cat is BIG!\n\n \n\n");
