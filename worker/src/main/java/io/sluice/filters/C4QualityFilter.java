@@ -71,8 +71,13 @@ public final class C4QualityFilter extends Filter {
         StringBuilder kept = new StringBuilder();
         int keptLines = 0;
         // The words of the text, if an earlier filter tokenized it: the kept lines' words are then counted
-        // for fineweb_quality, which would otherwise tokenize the rewritten text again (see WordCount).
-        WordCount keptWords = splitParagraph ? WordCount.of(Words.peek(text)) : WordCount.NONE;
+        // for fineweb_quality, which would otherwise tokenize the rewritten text again. Exact because words
+        // never span whitespace, so never a line break (spaCy cuts the text at whitespace first and none of
+        // its multi-token special cases holds whitespace): a kept line is a stripped original line, whose
+        // words are the original's words inside it. Unknown once a kept line lost a citation mark.
+        WordSpans originalWords = splitParagraph ? Words.peek(text) : null;
+        boolean countKnown = originalWords != null;
+        int keptWordCount = 0;
         int unitEnd = 0;
         for (String unit : units) {
             int unitStart = unitEnd;
@@ -116,39 +121,19 @@ public final class C4QualityFilter extends Filter {
                 kept.append(splitParagraph ? '\n' : ' ');
             }
             kept.append(line);
-            keptWords = edited ? WordCount.NONE : keptWords.plusLine(lineStart, lineStart + line.length());
+            countKnown &= !edited;
+            if (countKnown) {
+                keptWordCount += originalWords.countIn(lineStart, lineStart + line.length());
+            }
         }
         if (sentences < minNumSentences) {
             return Verdict.drop("too_few_sentences");
         }
         doc.setText(PyText.strip(kept.toString()));
-        if (doc.text() != text && keptWords.known()) {
-            Words.rememberCount(doc.text(), keptWords.total);
+        if (doc.text() != text && countKnown) {
+            Words.rememberCount(doc.text(), keptWordCount);
         }
         return Verdict.KEEP;
-    }
-
-    /**
-     * The number of words of the kept lines, from the words of the original text. Exact because words
-     * never span whitespace, and so never a line break: spaCy cuts the text at whitespace first, and
-     * none of its multi-token special cases contains whitespace; a kept line is a stripped original line,
-     * whose words are the original's words inside it. Not known when a line lost a citation mark (its
-     * text changed) or when the original's words were not at hand.
-     */
-    private record WordCount(WordSpans words, int total) {
-        static final WordCount NONE = new WordCount(null, 0);
-
-        static WordCount of(WordSpans words) {
-            return words == null ? NONE : new WordCount(words, 0);
-        }
-
-        boolean known() {
-            return words != null;
-        }
-
-        WordCount plusLine(int from, int to) {
-            return words == null ? this : new WordCount(words, total + words.countIn(from, to));
-        }
     }
 
     /** Where the next line of {@code splitlines()} starts, given where this one's text ends. */

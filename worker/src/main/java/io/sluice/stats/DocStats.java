@@ -2,6 +2,7 @@ package io.sluice.stats;
 
 import io.sluice.job.StepArgs;
 import io.sluice.text.PyText;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -96,7 +97,7 @@ public final class DocStats extends StatsStep {
 
     @Override
     protected void extract(String text, double[] out) {
-        java.util.Arrays.fill(totals, 0);
+        Arrays.fill(totals, 0);
         long len = text.length(); // less one per surrogate pair
         long ellipsisDots = 0;
         int dots = 0; // run of '.' not yet part of a counted "..."

@@ -70,7 +70,7 @@ public final class TextNormalizer {
                 }
             };
             if (new SimplifiedChunks().split(text, config, joiner)) {
-                return pyStrip(sb.toString());
+                return PyText.strip(sb.toString());
             }
         }
         return simplifyStepByStep(text, config);
@@ -99,7 +99,7 @@ public final class TextNormalizer {
         if (config.normUnicodeDiacritics()) {
             text = stripMarks(text);
         }
-        return pyStrip(text);
+        return PyText.strip(text);
     }
 
     /** The end of the number starting at {@code i}: digits, then optionally a separator and more digits. */
@@ -240,18 +240,5 @@ public final class TextNormalizer {
     /** Is {@code c} one of {@link #PUNCTUATION}? */
     static boolean isPunctuation(char c) {
         return PUNCT_BMP[c];
-    }
-
-    /** Python's {@code str.strip()}. */
-    public static String pyStrip(String s) {
-        int start = 0;
-        int end = s.length();
-        while (start < end && PyText.isSpace(s.charAt(start))) {
-            start++;
-        }
-        while (end > start && PyText.isSpace(s.charAt(end - 1))) {
-            end--;
-        }
-        return start == 0 && end == s.length() ? s : s.substring(start, end);
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.text;
 
+import java.util.Arrays;
+
 /**
  * The words of a text as offsets into it: what datatrove's {@code word_tokenize} returns (token texts,
  * whitespace tokens dropped), without a {@code String} per word. Steps that only measure words (lengths,
@@ -61,23 +63,14 @@ public final class WordSpans {
         return text.substring(starts[i], ends[i]);
     }
 
-    /** The number of words that start in {@code [from, to)} of the text (binary search: starts ascend). */
+    /** The number of words that start in {@code [from, to)} of the text. */
     public int countIn(int from, int to) {
         return firstAtOrAfter(to) - firstAtOrAfter(from);
     }
 
     private int firstAtOrAfter(int offset) {
-        int lo = 0;
-        int hi = size;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (starts[mid] < offset) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        int i = Arrays.binarySearch(starts, 0, size, offset); // tokens are never empty: starts ascend strictly
+        return i >= 0 ? i : -i - 1;
     }
 
     /** Are words a and b the same string? */
