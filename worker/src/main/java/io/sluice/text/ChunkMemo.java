@@ -1,5 +1,7 @@
 package io.sluice.text;
 
+import java.util.Arrays;
+
 /**
  * A per-thread memo of how the tokenizer's rules split a chunk (a run of non-whitespace): chunk text
  * -> its tokens as offsets relative to the chunk. A chunk's tokens depend on its characters alone
@@ -12,11 +14,14 @@ package io.sluice.text;
 final class ChunkMemo {
     static final int MAX_CHUNK = 40;
     private static final int MAX_ENTRIES = 1 << 15;
+    private static final int MAX_REUSED_CHARS = 1 << 20;
     private static final ThreadLocal<ChunkMemo> MEMO = ThreadLocal.withInitial(ChunkMemo::new);
 
     /** The tokenizer's scratch space for this thread (a tokenization never starts another one on the same thread). */
     final SpacyEnglishTokenizer.Affixes affixes = new SpacyEnglishTokenizer.Affixes();
-    private String[] keys = new String[1 << 10];
+    /** The characters of the text being tokenized (see {@link #charsOf}). */
+    private char[] chars = new char[1 << 12];
+    private char[][] keys = new char[1 << 10][];
     private int[] keyHashes = new int[keys.length];
     /** Per key: token i is [start + v[2i], start + v[2i+1]) for a chunk starting at start. */
     private int[][] values = new int[keys.length][];
@@ -29,13 +34,33 @@ final class ChunkMemo {
         return MEMO.get();
     }
 
+    /**
+     * The characters of {@code text} in an array that this thread reuses for every text up to a
+     * megabyte (longer texts get an array of their own, so that one huge document does not pin its
+     * size to the thread). Only the first {@code text.length()} characters are the text's; the one
+     * after them, if any, is 0, so that {@code Character.codePointAt} over the whole array never pairs
+     * a lone high surrogate at the text's end with a stale character.
+     */
+    char[] charsOf(String text) {
+        int length = text.length();
+        if (length >= MAX_REUSED_CHARS) {
+            return text.toCharArray();
+        }
+        if (chars.length <= length) {
+            chars = new char[Math.min(MAX_REUSED_CHARS, Math.max(length + 1, 2 * chars.length))];
+        }
+        text.getChars(0, length, chars, 0);
+        chars[length] = 0;
+        return chars;
+    }
+
     /** The memoised relative token offsets of {@code text[start:end]} (hash {@code h}), or null. */
-    int[] get(String text, int start, int end, int h) {
+    int[] get(char[] text, int start, int end, int h) {
         int length = end - start;
         int mask = keys.length - 1;
-        for (int slot = mix(h) & mask; keys[slot] != null; slot = (slot + 1) & mask) {
-            String k = keys[slot];
-            if (keyHashes[slot] == h && k.length() == length && text.regionMatches(start, k, 0, length)) {
+        char[] k;
+        for (int slot = mix(h) & mask; (k = keys[slot]) != null; slot = (slot + 1) & mask) {
+            if (keyHashes[slot] == h && k.length == length && Arrays.equals(k, 0, length, text, start, end)) {
                 return values[slot];
             }
         }
@@ -43,33 +68,33 @@ final class ChunkMemo {
     }
 
     /** Remembers the tokens {@code out[from:]} as the split of {@code text[start:end]} (hash {@code h}). */
-    void put(String text, int start, int end, int h, Tokens out, int from) {
+    void put(char[] text, int start, int end, int h, Tokens out, int from) {
         int[] offsets = new int[2 * (out.size() - from)];
         for (int i = from; i < out.size(); i++) {
             offsets[2 * (i - from)] = out.start(i) - start;
             offsets[2 * (i - from) + 1] = out.end(i) - start;
         }
         if (size >= MAX_ENTRIES) {
-            keys = new String[keys.length];
+            keys = new char[keys.length][];
             keyHashes = new int[keys.length];
             values = new int[keys.length][];
             size = 0;
         } else if (2 * (size + 1) > keys.length) {
             grow();
         }
-        insert(text.substring(start, end), h, offsets);
+        insert(Arrays.copyOfRange(text, start, end), h, offsets);
         size++;
     }
 
-    static int hash(String text, int start, int end) {
+    static int hash(char[] text, int start, int end) {
         int h = 0;
         for (int i = start; i < end; i++) {
-            h = 31 * h + text.charAt(i);
+            h = 31 * h + text[i];
         }
         return h;
     }
 
-    private void insert(String key, int h, int[] offsets) {
+    private void insert(char[] key, int h, int[] offsets) {
         int mask = keys.length - 1;
         int slot = mix(h) & mask;
         while (keys[slot] != null) {
@@ -81,10 +106,10 @@ final class ChunkMemo {
     }
 
     private void grow() {
-        String[] oldKeys = keys;
+        char[][] oldKeys = keys;
         int[] oldHashes = keyHashes;
         int[][] oldValues = values;
-        keys = new String[oldKeys.length * 2];
+        keys = new char[oldKeys.length * 2][];
         keyHashes = new int[keys.length];
         values = new int[keys.length][];
         for (int i = 0; i < oldKeys.length; i++) {

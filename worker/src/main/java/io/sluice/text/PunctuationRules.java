@@ -24,6 +24,8 @@ import java.util.List;
  *   <li>infix: {@code re.finditer}, scanning left to right, alternatives tried in order.</li>
  * </ul>
  * All positions are UTF-16 indices into {@code s}; {@code [from, to)} is the substring spaCy searches.
+ * {@code s} may be longer than the text (the tokenizer's reused array); reading a code point that way
+ * is safe because the character after the text is never a low surrogate (see {@link ChunkMemo#charsOf}).
  */
 final class PunctuationRules {
     private PunctuationRules() {
@@ -32,22 +34,22 @@ final class PunctuationRules {
     // ---- prefixes ----
 
     /** Length of the prefix split off {@code s[from:to]}, 0 if none. */
-    static int prefixLength(String s, int from, int to) {
+    static int prefixLength(char[] s, int from, int to) {
         if (from >= to) {
             return 0;
         }
-        char c = s.charAt(from);
+        char c = s[from];
         switch (c) {
             case '.':
-                return from + 1 < to && s.charAt(from + 1) == '.' ? dotRun(s, from, to) : 0;
+                return from + 1 < to && s[from + 1] == '.' ? dotRun(s, from, to) : 0;
             case '+': // "+" unless it is the sign of a number
-                return from + 1 < to && isAsciiDigit(s.charAt(from + 1)) ? 0 : 1;
+                return from + 1 < to && isAsciiDigit(s[from + 1]) ? 0 : 1;
             case 'U':
-                return s.startsWith("US$", from) && from + 3 <= to ? 3 : 0;
+                return from + 3 <= to && startsWith(s, from, "US$") ? 3 : 0;
             case 'C', 'A':
-                return from + 1 < to && s.charAt(from + 1) == '$' ? 2 : 0;
+                return from + 1 < to && s[from + 1] == '$' ? 2 : 0;
             default:
-                int cp = s.codePointAt(from);
+                int cp = Character.codePointAt(s, from);
                 return PREFIX_CHAR.contains(cp) ? Character.charCount(cp) : 0;
         }
     }
@@ -58,21 +60,21 @@ final class PunctuationRules {
     private enum Before {
         ANYTHING, ASCII_DIGIT, DEGREE_SIGN_AND_TEMPERATURE_UNIT, DOT_SUFFIX_CLASS, TWO_UPPER_CASE_LETTERS;
 
-        boolean holds(String s, int from, int pos) {
+        boolean holds(char[] s, int from, int pos) {
             return switch (this) {
                 case ANYTHING -> true;
-                case ASCII_DIGIT -> pos > from && isAsciiDigit(s.charAt(pos - 1));
-                case DEGREE_SIGN_AND_TEMPERATURE_UNIT -> pos - 2 >= from && s.charAt(pos - 2) == '\u00b0'
-                        && "FfCcKk".indexOf(s.charAt(pos - 1)) >= 0;
-                case DOT_SUFFIX_CLASS -> pos > from && DOT_SUFFIX_AFTER.contains(s.codePointBefore(pos));
+                case ASCII_DIGIT -> pos > from && isAsciiDigit(s[pos - 1]);
+                case DEGREE_SIGN_AND_TEMPERATURE_UNIT -> pos - 2 >= from && s[pos - 2] == '\u00b0'
+                        && "FfCcKk".indexOf(s[pos - 1]) >= 0;
+                case DOT_SUFFIX_CLASS -> pos > from && DOT_SUFFIX_AFTER.contains(Character.codePointBefore(s, pos));
                 case TWO_UPPER_CASE_LETTERS -> {
                     if (pos <= from) {
                         yield false;
                     }
-                    int last = s.codePointBefore(pos);
+                    int last = Character.codePointBefore(s, pos);
                     int lastStart = pos - Character.charCount(last);
                     yield lastStart > from && ALPHA_UPPER.contains(last)
-                            && ALPHA_UPPER.contains(s.codePointBefore(lastStart));
+                            && ALPHA_UPPER.contains(Character.codePointBefore(s, lastStart));
                 }
             };
         }
@@ -137,27 +139,27 @@ final class PunctuationRules {
     }
 
     /** Length of the suffix split off {@code s[from:to]}, 0 if none. */
-    static int suffixLength(String s, int from, int to) {
+    static int suffixLength(char[] s, int from, int to) {
         if (from >= to) {
             return 0;
         }
         int dots = 0;
-        while (to - dots - 1 >= from && s.charAt(to - dots - 1) == '.') {
+        while (to - dots - 1 >= from && s[to - dots - 1] == '.') {
             dots++;
         }
         if (dots >= 2) {
             return dots; // an ellipsis "..", "...": nothing else ending in '.' starts further left
         }
-        SuffixAlternative[] candidates = SUFFIXES_BY_LAST_CHAR[s.charAt(to - 1)];
+        SuffixAlternative[] candidates = SUFFIXES_BY_LAST_CHAR[s[to - 1]];
         if (candidates != null) {
             for (SuffixAlternative a : candidates) {
                 int length = a.text().length();
-                if (length <= to - from && s.startsWith(a.text(), to - length) && a.before().holds(s, from, to - length)) {
+                if (length <= to - from && startsWith(s, to - length, a.text()) && a.before().holds(s, from, to - length)) {
                     return length; // longest first, so this one starts leftmost
                 }
             }
         }
-        int cp = s.codePointBefore(to);
+        int cp = Character.codePointBefore(s, to);
         return SUFFIX_CHAR.contains(cp) ? Character.charCount(cp) : 0;
     }
 
@@ -171,19 +173,19 @@ final class PunctuationRules {
      * upper-case letter, ',' between letters, hyphens after a letter or digit and before a letter,
      * {@code : < > = /} after a letter or digit and before a letter.
      */
-    static int infixLength(String s, int from, int to, int i) {
-        char c = s.charAt(i);
+    static int infixLength(char[] s, int from, int to, int i) {
+        char c = s[i];
         if (c == '.') {
-            if (i + 1 < to && s.charAt(i + 1) == '.') {
+            if (i + 1 < to && s[i + 1] == '.') {
                 return dotRun(s, i, to);
             }
-            return i > from && i + 1 < to && isLowerOrQuote(s.codePointBefore(i)) && isUpperOrQuote(s.codePointAt(i + 1))
+            return i > from && i + 1 < to && isLowerOrQuote(Character.codePointBefore(s, i)) && isUpperOrQuote(Character.codePointAt(s, i + 1))
                     ? 1 : 0;
         }
         if (c == '\u2026') {
             return 1;
         }
-        int cp = s.codePointAt(i);
+        int cp = Character.codePointAt(s, i);
         if (ICONS.contains(cp)) {
             return Character.charCount(cp);
         }
@@ -195,10 +197,10 @@ final class PunctuationRules {
             case '\u2013', '\u2014', '~':
                 return hyphenLength(s, from, to, i);
             case ',':
-                return i > from && i + 1 < to && ALPHA.contains(s.codePointBefore(i)) && ALPHA.contains(s.codePointAt(i + 1))
+                return i > from && i + 1 < to && ALPHA.contains(Character.codePointBefore(s, i)) && ALPHA.contains(Character.codePointAt(s, i + 1))
                         ? 1 : 0;
             case ':', '<', '>', '=', '/':
-                return afterLetterOrDigit(s, from, i) && i + 1 < to && ALPHA.contains(s.codePointAt(i + 1)) ? 1 : 0;
+                return afterLetterOrDigit(s, from, i) && i + 1 < to && ALPHA.contains(Character.codePointAt(s, i + 1)) ? 1 : 0;
             default:
                 return 0;
         }
@@ -221,32 +223,32 @@ final class PunctuationRules {
         }
     }
 
-    private static boolean signBetweenDigits(String s, int from, int to, int i) {
-        if (i <= from || i + 1 >= to || !isAsciiDigit(s.charAt(i - 1))) {
+    private static boolean signBetweenDigits(char[] s, int from, int to, int i) {
+        if (i <= from || i + 1 >= to || !isAsciiDigit(s[i - 1])) {
             return false;
         }
-        char next = s.charAt(i + 1);
+        char next = s[i + 1];
         return isAsciiDigit(next) || next == '-';
     }
 
-    private static int hyphenLength(String s, int from, int to, int i) {
+    private static int hyphenLength(char[] s, int from, int to, int i) {
         if (!afterLetterOrDigit(s, from, i)) {
             return 0;
         }
         for (String hyphen : HYPHENS) {
             int end = i + hyphen.length();
-            if (end < to && s.startsWith(hyphen, i) && ALPHA.contains(s.codePointAt(end))) {
+            if (end < to && startsWith(s, i, hyphen) && ALPHA.contains(Character.codePointAt(s, end))) {
                 return hyphen.length();
             }
         }
         return 0;
     }
 
-    private static boolean afterLetterOrDigit(String s, int from, int i) {
+    private static boolean afterLetterOrDigit(char[] s, int from, int i) {
         if (i <= from) {
             return false;
         }
-        int before = s.codePointBefore(i);
+        int before = Character.codePointBefore(s, i);
         return isAsciiDigit(before) || ALPHA.contains(before);
     }
 
@@ -258,12 +260,22 @@ final class PunctuationRules {
         return ALPHA_UPPER.contains(cp) || QUOTES.contains(cp);
     }
 
-    private static int dotRun(String s, int i, int to) {
+    private static int dotRun(char[] s, int i, int to) {
         int end = i;
-        while (end < to && s.charAt(end) == '.') {
+        while (end < to && s[end] == '.') {
             end++;
         }
         return end - i;
+    }
+
+    /** Does {@code s} hold {@code prefix} at {@code pos}? The caller knows the region is long enough. */
+    static boolean startsWith(char[] s, int pos, String prefix) {
+        for (int k = 0; k < prefix.length(); k++) {
+            if (s[pos + k] != prefix.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static boolean isAsciiDigit(int c) {

@@ -1,5 +1,6 @@
 package io.sluice.text;
 
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -8,6 +9,8 @@ import java.util.Map;
  */
 final class RegionMap<V> {
     private final String[] keys;
+    /** The keys again as arrays, for the tokenizer's lookups over a text's characters. */
+    private final char[][] keyChars;
     private final Object[] values;
     private final int mask;
     private final int maxKeyLength;
@@ -22,6 +25,7 @@ final class RegionMap<V> {
     RegionMap(Map<String, V> entries) {
         int capacity = Integer.highestOneBit(Math.max(4, entries.size() * 4) - 1) << 1;
         keys = new String[capacity];
+        keyChars = new char[capacity][];
         values = new Object[capacity];
         mask = capacity - 1;
         int max = 0;
@@ -32,6 +36,7 @@ final class RegionMap<V> {
                 slot = (slot + 1) & mask;
             }
             keys[slot] = key;
+            keyChars[slot] = key.toCharArray();
             values[slot] = e.getValue();
             max = Math.max(max, key.length());
             int bit = filterBit(key, 0, key.length());
@@ -66,6 +71,26 @@ final class RegionMap<V> {
                 return (V) values[slot];
             }
             slot = (slot + 1) & mask;
+        }
+        return null;
+    }
+
+    /** {@link #get(String, int, int)} for a region of a char array (both hash alike). */
+    @SuppressWarnings("unchecked")
+    V get(char[] s, int from, int to) {
+        if (!mayContain(s, from, to)) {
+            return null;
+        }
+        int h = 0;
+        for (int i = from; i < to; i++) {
+            h = 31 * h + s[i];
+        }
+        int length = to - from;
+        char[] key;
+        for (int slot = spread(h) & mask; (key = keyChars[slot]) != null; slot = (slot + 1) & mask) {
+            if (key.length == length && Arrays.equals(key, 0, length, s, from, to)) {
+                return (V) values[slot];
+            }
         }
         return null;
     }

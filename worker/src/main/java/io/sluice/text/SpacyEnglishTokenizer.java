@@ -98,8 +98,10 @@ public final class SpacyEnglishTokenizer {
     /** Tokenizes {@code text} into {@code out} (reused, its previous content is dropped). */
     public void tokenize(String text, Tokens out) {
         out.reset(text);
-        tokenizeWithoutMatcher(text, out, true);
-        mergeMultiTokenSpecialCases(out);
+        ChunkMemo memo = ChunkMemo.forThisThread();
+        char[] chars = memo.charsOf(text);
+        tokenizeWithoutMatcher(chars, text.length(), out, memo);
+        mergeMultiTokenSpecialCases(chars, out);
     }
 
     /** See {@link EnglishText#isWholeWord}: the chunking loop's fast path for letters-only chunks. */
@@ -109,30 +111,28 @@ public final class SpacyEnglishTokenizer {
 
     /** {@link #keepsLettersWhole(String, int, int)} for {@code chars[0:length]}. */
     boolean keepsLettersWhole(char[] chars, int length) {
-        return !specialCases.mayContain(chars, 0, length)
-                || !specialCases.containsKey(new String(chars, 0, length), 0, length);
+        return specialCases.get(chars, 0, length) == null;
     }
 
-    /** Steps 1-4 of the class comment; {@code withSpecialCases=false} is spaCy's pattern-building mode. */
-    private void tokenizeWithoutMatcher(String text, Tokens out, boolean withSpecialCases) {
-        int length = text.length();
-        if (length == 0) {
-            return;
-        }
-        // pattern building (no special cases) is a one-off at startup: not worth memoising
-        ChunkMemo memo = withSpecialCases ? ChunkMemo.forThisThread() : null;
-        Affixes affixes = memo != null ? memo.affixes : new Affixes();
+    /**
+     * Steps 1-4 of the class comment. {@code chars} holds the text's characters (the hot loops read an
+     * array rather than pay String.charAt's checks per character); {@code memo} is null in spaCy's
+     * pattern-building mode, without special cases, a one-off at startup not worth memoising.
+     */
+    private void tokenizeWithoutMatcher(char[] chars, int length, Tokens out, ChunkMemo memo) {
+        boolean withSpecialCases = memo != null;
+        Affixes affixes = withSpecialCases ? memo.affixes : new Affixes();
         // One run of whitespace or of other characters per turn. Python's whitespace is all in the BMP,
         // so UTF-16 units suffice here.
         int i = 0;
         while (i < length) {
             int start = i;
-            if (CHAR_KIND[text.charAt(i)] == SPACE) {
+            if (CHAR_KIND[chars[i]] == SPACE) {
                 do {
                     i++;
-                } while (i < length && CHAR_KIND[text.charAt(i)] == SPACE);
+                } while (i < length && CHAR_KIND[chars[i]] == SPACE);
                 // A single space right after a chunk is that chunk's trailing whitespace, not a token.
-                if (start > 0 && text.charAt(start) == ' ') {
+                if (start > 0 && chars[start] == ' ') {
                     start++;
                 }
                 if (start < i) {
@@ -141,20 +141,20 @@ public final class SpacyEnglishTokenizer {
                 continue;
             }
             byte kind;
-            while ((kind = CHAR_KIND[text.charAt(i)]) == ASCII_LETTER && ++i < length) {
+            while ((kind = CHAR_KIND[chars[i]]) == ASCII_LETTER && ++i < length) {
                 // the most common chunk, a plain word: letters up to a space or the end
             }
             if (i == length || kind == SPACE) {
                 // fast path: no prefix, suffix, infix or URL rule applies to plain letters
-                if (!withSpecialCases || !addSpecialCase(text, start, i, out)) {
+                if (!withSpecialCases || !addSpecialCase(chars, start, i, out)) {
                     out.add(start, i);
                 }
                 continue;
             }
-            while (i < length && CHAR_KIND[text.charAt(i)] != SPACE) {
+            while (i < length && CHAR_KIND[chars[i]] != SPACE) {
                 i++;
             }
-            addChunk(text, start, i, out, affixes, memo);
+            addChunk(chars, start, i, out, affixes, memo);
         }
     }
 
@@ -162,20 +162,20 @@ public final class SpacyEnglishTokenizer {
      * Adds the tokens of one chunk that is not plain letters; {@code memo} is null in pattern-building mode
      * (no special cases).
      */
-    private void addChunk(String text, int start, int end, Tokens out, Affixes affixes, ChunkMemo memo) {
+    private void addChunk(char[] chars, int start, int end, Tokens out, Affixes affixes, ChunkMemo memo) {
         boolean withSpecialCases = memo != null;
-        if (withSpecialCases && addSpecialCase(text, start, end, out)) {
+        if (withSpecialCases && addSpecialCase(chars, start, end, out)) {
             return;
         }
-        if (withSpecialCases && addWordWithOneMark(text, start, end, out)) {
+        if (withSpecialCases && addWordWithOneMark(chars, start, end, out)) {
             return;
         }
         if (memo == null || end - start > ChunkMemo.MAX_CHUNK) {
-            addChunkByRules(text, start, end, out, affixes, withSpecialCases);
+            addChunkByRules(chars, start, end, out, affixes, withSpecialCases);
             return;
         }
-        int h = ChunkMemo.hash(text, start, end);
-        int[] offsets = memo.get(text, start, end, h);
+        int h = ChunkMemo.hash(chars, start, end);
+        int[] offsets = memo.get(chars, start, end, h);
         if (offsets != null) {
             for (int i = 0; i < offsets.length; i += 2) {
                 out.add(start + offsets[i], start + offsets[i + 1]);
@@ -183,12 +183,12 @@ public final class SpacyEnglishTokenizer {
             return;
         }
         int before = out.size();
-        addChunkByRules(text, start, end, out, affixes, true);
-        memo.put(text, start, end, h, out, before);
+        addChunkByRules(chars, start, end, out, affixes, true);
+        memo.put(chars, start, end, h, out, before);
     }
 
     /** Steps 3-4 of the class comment for a chunk that is not itself a special case. */
-    private void addChunkByRules(String text, int start, int end, Tokens out, Affixes affixes,
+    private void addChunkByRules(char[] chars, int start, int end, Tokens out, Affixes affixes,
             boolean withSpecialCases) {
         final int chunkStart = start;
         final int chunkEnd = end;
@@ -197,20 +197,20 @@ public final class SpacyEnglishTokenizer {
         int lastLength = -1;
         while (start < end && end - start != lastLength) {
             boolean shrunk = start != chunkStart || end != chunkEnd; // the whole chunk was looked up above
-            if (withSpecialCases && shrunk && specialCases.containsKey(text, start, end)) {
+            if (withSpecialCases && shrunk && specialCases.get(chars, start, end) != null) {
                 break;
             }
             lastLength = end - start;
-            int prefix = PunctuationRules.prefixLength(text, start, end);
+            int prefix = PunctuationRules.prefixLength(chars, start, end);
             if (prefix != 0 && withSpecialCases && start + prefix < end
-                    && specialCases.containsKey(text, start + prefix, end)) {
+                    && specialCases.get(chars, start + prefix, end) != null) {
                 affixes.addPrefix(start, start + prefix);
                 start += prefix;
                 break;
             }
-            int suffix = PunctuationRules.suffixLength(text, start + prefix, end);
+            int suffix = PunctuationRules.suffixLength(chars, start + prefix, end);
             if (suffix != 0 && withSpecialCases && end - suffix > start
-                    && specialCases.containsKey(text, start, end - suffix)) {
+                    && specialCases.get(chars, start, end - suffix) != null) {
                 affixes.addSuffix(end - suffix, end);
                 end -= suffix;
                 break;
@@ -230,12 +230,12 @@ public final class SpacyEnglishTokenizer {
         }
         if (start < end) {
             boolean shrunk = start != chunkStart || end != chunkEnd;
-            if (withSpecialCases && shrunk && addSpecialCase(text, start, end, out)) {
+            if (withSpecialCases && shrunk && addSpecialCase(chars, start, end, out)) {
                 // done
-            } else if (UrlMatcher.matches(text, start, end)) {
+            } else if (UrlMatcher.matches(chars, start, end)) {
                 out.add(start, end);
             } else {
-                addSplitAtInfixes(text, start, end, out);
+                addSplitAtInfixes(chars, start, end, out);
             }
         }
         for (int i = affixes.suffixCount - 1; i >= 0; i--) {
@@ -249,28 +249,28 @@ public final class SpacyEnglishTokenizer {
      * letters, which no further rule cuts, so the tokens are the mark and the word (or the word's
      * special-case pieces). Returns false, adding nothing, for any other chunk.
      */
-    private boolean addWordWithOneMark(String text, int start, int end, Tokens out) {
+    private boolean addWordWithOneMark(char[] chars, int start, int end, Tokens out) {
         if (end - start < 2) {
             return false;
         }
-        if (asciiLetters(text, start, end - 1) && PunctuationRules.prefixLength(text, start, end) == 0
-                && PunctuationRules.suffixLength(text, start, end) == 1) {
-            addWord(text, start, end - 1, out);
+        if (asciiLetters(chars, start, end - 1) && PunctuationRules.prefixLength(chars, start, end) == 0
+                && PunctuationRules.suffixLength(chars, start, end) == 1) {
+            addWord(chars, start, end - 1, out);
             out.add(end - 1, end);
             return true;
         }
-        if (asciiLetters(text, start + 1, end) && PunctuationRules.prefixLength(text, start, end) == 1
-                && PunctuationRules.suffixLength(text, start + 1, end) == 0) {
+        if (asciiLetters(chars, start + 1, end) && PunctuationRules.prefixLength(chars, start, end) == 1
+                && PunctuationRules.suffixLength(chars, start + 1, end) == 0) {
             out.add(start, start + 1);
-            addWord(text, start + 1, end, out);
+            addWord(chars, start + 1, end, out);
             return true;
         }
         return false;
     }
 
-    private static boolean asciiLetters(String text, int start, int end) {
+    private static boolean asciiLetters(char[] chars, int start, int end) {
         for (int i = start; i < end; i++) {
-            if (CHAR_KIND[text.charAt(i)] != ASCII_LETTER) {
+            if (CHAR_KIND[chars[i]] != ASCII_LETTER) {
                 return false;
             }
         }
@@ -278,14 +278,14 @@ public final class SpacyEnglishTokenizer {
     }
 
     /** A run of ASCII letters: its special-case pieces, or itself. */
-    private void addWord(String text, int start, int end, Tokens out) {
-        if (!addSpecialCase(text, start, end, out)) {
+    private void addWord(char[] chars, int start, int end, Tokens out) {
+        if (!addSpecialCase(chars, start, end, out)) {
             out.add(start, end);
         }
     }
 
-    private boolean addSpecialCase(String text, int start, int end, Tokens out) {
-        int[] pieces = specialCases.get(text, start, end);
+    private boolean addSpecialCase(char[] chars, int start, int end, Tokens out) {
+        int[] pieces = specialCases.get(chars, start, end);
         if (pieces == null) {
             return false;
         }
@@ -297,14 +297,14 @@ public final class SpacyEnglishTokenizer {
     }
 
     /** Cuts {@code text[start:end]} before and after each infix; an infix at the very start is not cut off. */
-    private static void addSplitAtInfixes(String text, int start, int end, Tokens out) {
+    private static void addSplitAtInfixes(char[] text, int start, int end, Tokens out) {
         int tokenStart = start;
         int i = start;
         while (i < end) {
-            char c = text.charAt(i);
+            char c = text[i];
             int infix = PunctuationRules.mayStartInfix(c) ? PunctuationRules.infixLength(text, start, end, i) : 0;
             if (infix == 0) {
-                i += Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(text.charAt(i + 1)) ? 2 : 1;
+                i += Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(text[i + 1]) ? 2 : 1;
                 continue;
             }
             if (i != start) {
@@ -333,13 +333,15 @@ public final class SpacyEnglishTokenizer {
         Tokens scratch = new Tokens(16);
         for (String chunk : chunks) {
             int n = chunk.length();
-            boolean cutByRules = PunctuationRules.prefixLength(chunk, 0, n) != 0
-                    || PunctuationRules.suffixLength(chunk, 0, n) != 0 || hasInfix(chunk) || chunk.indexOf(' ') >= 0;
+            char[] chunkChars = chunk.toCharArray();
+            boolean cutByRules = PunctuationRules.prefixLength(chunkChars, 0, n) != 0
+                    || PunctuationRules.suffixLength(chunkChars, 0, n) != 0 || hasInfix(chunkChars)
+                    || chunk.indexOf(' ') >= 0;
             if (!cutByRules) {
                 continue;
             }
             scratch.reset(chunk);
-            tokenizeWithoutMatcher(chunk, scratch, false);
+            tokenizeWithoutMatcher(chunkChars, n, scratch, null);
             if (scratch.size() == 1 && specialCases.get(chunk, 0, n).length == 1) {
                 // A one-token match that the special case leaves whole ("'", "—") changes no token, and it
                 // cannot hide a longer match (those are kept first): without it, a text full of quotes or
@@ -377,9 +379,9 @@ public final class SpacyEnglishTokenizer {
         }
     }
 
-    private static boolean hasInfix(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (PunctuationRules.mayStartInfix(s.charAt(i)) && PunctuationRules.infixLength(s, 0, s.length(), i) > 0) {
+    private static boolean hasInfix(char[] s) {
+        for (int i = 0; i < s.length; i++) {
+            if (PunctuationRules.mayStartInfix(s[i]) && PunctuationRules.infixLength(s, 0, s.length, i) > 0) {
                 return true;
             }
         }
@@ -394,8 +396,7 @@ public final class SpacyEnglishTokenizer {
      * that do not overlap an already kept or rejected one at their first or last token (spaCy's
      * _filter_special_spans), and replaces each kept one whose text is exactly a special case.
      */
-    private void mergeMultiTokenSpecialCases(Tokens tokens) {
-        String text = tokens.text();
+    private void mergeMultiTokenSpecialCases(char[] text, Tokens tokens) {
         List<Match> matches = new ArrayList<>(); // allocates no array while empty
         int n = tokens.size();
         for (int i = 0; i < n; i++) {
@@ -405,7 +406,7 @@ public final class SpacyEnglishTokenizer {
                     && (i + 1 == n || !patternSecondTokens.mayContain(text, tokens.start(i + 1), tokens.end(i + 1)))) {
                 continue;
             }
-            char first = text.charAt(start);
+            char first = text[start];
             PatternGroup group = end - start == 1 && first < 128 ? specialPatternsByAsciiChar[first]
                     : specialPatternsByFirstToken.get(text, start, end);
             if (group == null) {
@@ -420,7 +421,7 @@ public final class SpacyEnglishTokenizer {
                 continue;
             }
             for (String[] pattern : patterns) {
-                if (i + pattern.length <= n && matchesAt(tokens, i, pattern)) {
+                if (i + pattern.length <= n && matchesAt(text, tokens, i, pattern)) {
                     matches.add(new Match(i, i + pattern.length));
                 }
             }
@@ -452,7 +453,7 @@ public final class SpacyEnglishTokenizer {
             }
             if (merged == null) {
                 merged = new Tokens(n + 16);
-                merged.reset(text);
+                merged.reset(tokens.text());
             }
             for (; next < m.start; next++) {
                 merged.add(tokens.start(next), tokens.end(next));
@@ -473,13 +474,17 @@ public final class SpacyEnglishTokenizer {
     }
 
     /** Do the tokens from {@code first} on equal the pattern? Its first two tokens are known to match. */
-    private static boolean matchesAt(Tokens tokens, int first, String[] pattern) {
-        String text = tokens.text();
+    private static boolean matchesAt(char[] text, Tokens tokens, int first, String[] pattern) {
         for (int k = 2; k < pattern.length; k++) {
             int start = tokens.start(first + k);
             int length = tokens.end(first + k) - start;
-            if (length != pattern[k].length() || !text.regionMatches(start, pattern[k], 0, length)) {
+            if (length != pattern[k].length()) {
                 return false;
+            }
+            for (int j = 0; j < length; j++) {
+                if (text[start + j] != pattern[k].charAt(j)) {
+                    return false;
+                }
             }
         }
         return true;

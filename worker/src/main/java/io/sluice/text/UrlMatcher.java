@@ -1,5 +1,6 @@
 package io.sluice.text;
 
+import java.nio.CharBuffer;
 import java.util.regex.Pattern;
 
 /**
@@ -29,7 +30,7 @@ final class UrlMatcher {
             Pattern.DOTALL);
 
     /** Does spaCy's URL_MATCH match the whole of {@code s[from:to]} (a chunk without whitespace)? */
-    static boolean matches(String s, int from, int to) {
+    static boolean matches(char[] s, int from, int to) {
         if (!containsDot(s, from, to)) {
             return false; // both a host name and an IPv4 address need a dot
         }
@@ -41,35 +42,46 @@ final class UrlMatcher {
             return true;
         }
         for (int at = from + 1; at < to; at++) {
-            if (s.charAt(at) == '@' && hostAndRestMatch(s, at + 1, to)) {
+            if (s[at] == '@' && hostAndRestMatch(s, at + 1, to)) {
                 return true; // "user@" or "user:password@" (any non-empty text before the '@')
             }
         }
         return false;
     }
 
-    private static boolean containsDot(String s, int from, int to) {
+    private static boolean containsDot(char[] s, int from, int to) {
         for (int i = from; i < to; i++) {
-            if (s.charAt(i) == '.') {
+            if (s[i] == '.') {
                 return true;
             }
         }
         return false;
     }
 
+    /** An IPv4 address has three dots: numbers such as "1.5" need not run the regex. */
+    private static int dotCount(char[] s, int from, int to) {
+        int dots = 0;
+        for (int i = from; i < to; i++) {
+            if (s[i] == '.') {
+                dots++;
+            }
+        }
+        return dots;
+    }
+
     /** End of a leading {@code [\w+\-.]{2,}://}, or -1. */
-    private static int schemeEnd(String s, int from, int to) {
+    private static int schemeEnd(char[] s, int from, int to) {
         int i = from;
         int count = 0;
         while (i < to) {
-            int cp = s.codePointAt(i);
+            int cp = Character.codePointAt(s, i);
             if (!isSchemeChar(cp)) {
                 break;
             }
             count++;
             i += Character.charCount(cp);
         }
-        return count >= 2 && i + 3 <= to && s.startsWith("://", i) ? i + 3 : -1;
+        return count >= 2 && i + 3 <= to && PunctuationRules.startsWith(s, i, "://") ? i + 3 : -1;
     }
 
     /** Python's {@code \w} (str.isalnum() or '_') plus '+', '-', '.'. */
@@ -85,17 +97,18 @@ final class UrlMatcher {
                 || type == Character.OTHER_NUMBER;
     }
 
-    private static boolean hostAndRestMatch(String s, int host, int to) {
+    private static boolean hostAndRestMatch(char[] s, int host, int to) {
         if (host >= to) {
             return false;
         }
-        char first = s.charAt(host);
-        if (first >= '1' && first <= '9' && IPV4_AND_REST.matcher(s).region(host, to).matches()) {
+        char first = s[host];
+        if (first >= '1' && first <= '9' && dotCount(s, host, to) >= 3
+                && IPV4_AND_REST.matcher(CharBuffer.wrap(s)).region(host, to).matches()) {
             return true;
         }
         int end = host;
         while (end < to) {
-            int cp = s.codePointAt(end);
+            int cp = Character.codePointAt(s, end);
             if (!isHostChar(cp)) {
                 break;
             }
@@ -105,11 +118,11 @@ final class UrlMatcher {
     }
 
     /** {@code (?::\d{2,5})?(?:[/?#]\S*)?$} at {@code i}. */
-    private static boolean restMatches(String s, int i, int to) {
+    private static boolean restMatches(char[] s, int i, int to) {
         if (i == to) {
             return true;
         }
-        char c = s.charAt(i);
+        char c = s[i];
         if (c == '/' || c == '?' || c == '#') {
             return true;
         }
@@ -119,7 +132,7 @@ final class UrlMatcher {
         int j = i + 1;
         int digits = 0;
         while (j < to) {
-            int cp = s.codePointAt(j);
+            int cp = Character.codePointAt(s, j);
             if (Character.getType(cp) != Character.DECIMAL_DIGIT_NUMBER) {
                 break;
             }
@@ -129,13 +142,13 @@ final class UrlMatcher {
         if (digits < 2 || digits > 5) {
             return false;
         }
-        return j == to || s.charAt(j) == '/' || s.charAt(j) == '?' || s.charAt(j) == '#';
+        return j == to || s[j] == '/' || s[j] == '?' || s[j] == '#';
     }
 
     /** {@code (?:label\.)+tld} over exactly {@code s[from:to]}. */
-    private static boolean hostNameMatches(String s, int from, int to) {
+    private static boolean hostNameMatches(char[] s, int from, int to) {
         int lastDot = to - 1;
-        while (lastDot >= from && s.charAt(lastDot) != '.') {
+        while (lastDot >= from && s[lastDot] != '.') {
             lastDot--;
         }
         if (lastDot < from) {
@@ -143,7 +156,7 @@ final class UrlMatcher {
         }
         int tldLength = 0;
         for (int i = lastDot + 1; i < to; ) {
-            int cp = s.codePointAt(i);
+            int cp = Character.codePointAt(s, i);
             if (!SpacyCharClasses.ALPHA_LOWER.contains(cp)) {
                 return false;
             }
@@ -155,7 +168,10 @@ final class UrlMatcher {
         }
         int labelStart = from;
         while (labelStart < lastDot) {
-            int dot = s.indexOf('.', labelStart);
+            int dot = labelStart;
+            while (s[dot] != '.') {
+                dot++; // there is one: lastDot
+            }
             if (!labelMatches(s, labelStart, dot)) {
                 return false;
             }
@@ -165,16 +181,16 @@ final class UrlMatcher {
     }
 
     /** {@code (?:[H][H_-]{0,62})?[H]} where H is {@code [A-Za-z0-9\u00a1-\uffff]}. */
-    private static boolean labelMatches(String s, int from, int to) {
+    private static boolean labelMatches(char[] s, int from, int to) {
         int length = to - from;
         if (length < 1 || length > 64) {
             return false;
         }
-        if (!isLabelEdgeChar(s.charAt(from)) || !isLabelEdgeChar(s.charAt(to - 1))) {
+        if (!isLabelEdgeChar(s[from]) || !isLabelEdgeChar(s[to - 1])) {
             return false;
         }
         for (int i = from + 1; i < to - 1; i++) {
-            char c = s.charAt(i);
+            char c = s[i];
             if (!isLabelEdgeChar(c) && c != '_' && c != '-') {
                 return false;
             }

@@ -141,6 +141,16 @@ class SpacyEnglishTokenizerTest {
     }
 
     @Test
+    void aLoneSurrogateAtTheEndIsNotPairedWithTheTextBefore() {
+        // The tokenizer reads texts through an array it reuses; the first text leaves a low surrogate
+        // where the second one ends. An emoji is a prefix, so pairing the lone high surrogate with that
+        // stale half would cut a two-unit token from a one-unit chunk.
+        assertTokens("ab \uD83D\uDE00", "ab", "\uD83D\uDE00");
+        assertTokens("ab \uD83D", "ab", "\uD83D");
+        assertTokens("ab (\uD83D", "ab", "(", "\uD83D");
+    }
+
+    @Test
     void exceptionTableMatchesSpacysSize() {
         var table = EnglishTokenizerExceptions.build();
         assertEquals(1347, table.size()); // len(spacy.blank("en").tokenizer.rules) in spaCy 3.8
