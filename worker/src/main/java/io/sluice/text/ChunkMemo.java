@@ -19,11 +19,15 @@ final class ChunkMemo {
 
     /** The tokenizer's scratch space for this thread (a tokenization never starts another one on the same thread). */
     final SpacyEnglishTokenizer.Affixes affixes = new SpacyEnglishTokenizer.Affixes();
+    final SpacyEnglishTokenizer.MatchStarts matchStarts = new SpacyEnglishTokenizer.MatchStarts();
     /** The characters of the text being tokenized (see {@link #charsOf}). */
     private char[] chars = new char[1 << 12];
     private char[][] keys = new char[1 << 10][];
     private int[] keyHashes = new int[keys.length];
-    /** Per key: token i is [start + v[2i], start + v[2i+1]) for a chunk starting at start. */
+    /**
+     * Per key: token i is [start + v[2i], start + v[2i+1]) for a chunk starting at start; the last element
+     * is 1 when a token may take part in a multi-token special case, else 0.
+     */
     private int[][] values = new int[keys.length][];
     private int size;
 
@@ -54,7 +58,7 @@ final class ChunkMemo {
         return chars;
     }
 
-    /** The memoised relative token offsets of {@code text[start:end]} (hash {@code h}), or null. */
+    /** The memoised entry of {@code text[start:end]} (hash {@code h}), or null. */
     int[] get(char[] text, int start, int end, int h) {
         int length = end - start;
         int mask = keys.length - 1;
@@ -67,9 +71,20 @@ final class ChunkMemo {
         return null;
     }
 
+    /** The number of tokens of an entry. */
+    static int tokenCount(int[] entry) {
+        return entry.length / 2;
+    }
+
+    /** The flag an entry was {@link #put} with. */
+    static boolean mayTakePartInMatch(int[] entry) {
+        return entry[entry.length - 1] != 0;
+    }
+
     /** Remembers the tokens {@code out[from:]} as the split of {@code text[start:end]} (hash {@code h}). */
-    void put(char[] text, int start, int end, int h, Tokens out, int from) {
-        int[] offsets = new int[2 * (out.size() - from)];
+    void put(char[] text, int start, int end, int h, Tokens out, int from, boolean mayTakePartInMatch) {
+        int[] offsets = new int[2 * (out.size() - from) + 1];
+        offsets[offsets.length - 1] = mayTakePartInMatch ? 1 : 0;
         for (int i = from; i < out.size(); i++) {
             offsets[2 * (i - from)] = out.start(i) - start;
             offsets[2 * (i - from) + 1] = out.end(i) - start;

@@ -3,8 +3,10 @@ package io.sluice.text;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A re-implementation of the tokenizer of spaCy's {@code spacy.blank("en")} (spaCy 3.8), which is
@@ -57,6 +59,15 @@ public final class SpacyEnglishTokenizer {
      */
     private final RegionMap<Boolean> patternSecondTokens;
     private final RegionMap<Boolean> oneTokenPatterns;
+    /**
+     * What the chunking loop's fast path asks of a plain word, in one lookup: the keys of the three maps
+     * above. Most words are none of them, and one filter test per word says so.
+     */
+    private final RegionMap<WordFacts> wordFacts;
+
+    /** A special case's piece lengths (or null), and whether the text is a pattern's second or only token. */
+    private record WordFacts(int[] pieces, boolean secondToken, boolean oneTokenPattern) {
+    }
 
     private SpacyEnglishTokenizer(Map<String, String[]> exceptions) {
         Map<String, int[]> lengths = new HashMap<>();
@@ -78,9 +89,23 @@ public final class SpacyEnglishTokenizer {
         this.specialPatternsByFirstToken = new RegionMap<>(groups);
         this.patternSecondTokens = new RegionMap<>(seconds);
         this.oneTokenPatterns = new RegionMap<>(singles);
+        Map<String, WordFacts> facts = new HashMap<>();
+        for (String key : union(lengths.keySet(), seconds.keySet(), singles.keySet())) {
+            facts.put(key, new WordFacts(lengths.get(key), seconds.containsKey(key), singles.containsKey(key)));
+        }
+        this.wordFacts = new RegionMap<>(facts);
         for (char c = 0; c < 128; c++) {
             specialPatternsByAsciiChar[c] = specialPatternsByFirstToken.get(String.valueOf(c), 0, 1);
         }
+    }
+
+    @SafeVarargs
+    private static Set<String> union(Set<String>... sets) {
+        Set<String> all = new HashSet<>();
+        for (Set<String> set : sets) {
+            all.addAll(set);
+        }
+        return all;
     }
 
     /** The English tokenizer (shared; thread-safe). */
@@ -100,8 +125,9 @@ public final class SpacyEnglishTokenizer {
         out.reset(text);
         ChunkMemo memo = ChunkMemo.forThisThread();
         char[] chars = memo.charsOf(text);
+        memo.matchStarts.clear();
         tokenizeWithoutMatcher(chars, text.length(), out, memo);
-        mergeMultiTokenSpecialCases(chars, out);
+        mergeMultiTokenSpecialCases(chars, out, memo.matchStarts);
     }
 
     /** See {@link EnglishText#isWholeWord}: the chunking loop's fast path for letters-only chunks. */
@@ -137,6 +163,9 @@ public final class SpacyEnglishTokenizer {
                 }
                 if (start < i) {
                     out.add(start, i); // no rule splits whitespace; special cases like "\n" keep it whole too
+                    if (withSpecialCases) {
+                        noteMatchStarts(chars, out, out.size() - 1, memo.matchStarts);
+                    }
                 }
                 continue;
             }
@@ -146,45 +175,120 @@ public final class SpacyEnglishTokenizer {
             }
             if (i == length || kind == SPACE) {
                 // fast path: no prefix, suffix, infix or URL rule applies to plain letters
-                if (!withSpecialCases || !addSpecialCase(chars, start, i, out)) {
+                WordFacts facts = withSpecialCases ? wordFacts.get(chars, start, i) : null;
+                if (facts == null) {
                     out.add(start, i);
+                } else {
+                    addPlainWord(chars, start, i, out, facts, memo.matchStarts);
                 }
                 continue;
             }
             while (i < length && CHAR_KIND[chars[i]] != SPACE) {
                 i++;
             }
-            addChunk(chars, start, i, out, affixes, memo);
+            int before = out.size();
+            if (addChunk(chars, start, i, out, affixes, memo) && withSpecialCases) {
+                noteMatchStarts(chars, out, before, memo.matchStarts);
+            }
+        }
+    }
+
+    /** A plain word that is a special case or may take part in one that spans tokens. */
+    private void addPlainWord(char[] chars, int start, int end, Tokens out, WordFacts facts, MatchStarts starts) {
+        int before = out.size();
+        if (facts.pieces() == null) {
+            out.add(start, end);
+        } else {
+            for (int length : facts.pieces()) {
+                out.add(start, start + length);
+                start += length;
+            }
+        }
+        noteMatchStarts(chars, out, before, starts);
+    }
+
+    /**
+     * Notes, for the tokens from {@code from} on, where a multi-token special case may start (step 5):
+     * at a token that may be a one-token pattern, and one token before a token that may be a pattern's
+     * second token. Done as tokens are made, so that the matcher visits only these places rather than
+     * every token of the text; plain words, most tokens, are settled by one lookup in {@code wordFacts}.
+     */
+    private void noteMatchStarts(char[] chars, Tokens out, int from, MatchStarts starts) {
+        for (int t = from; t < out.size(); t++) {
+            int s = out.start(t);
+            int e = out.end(t);
+            if (t > 0 && patternSecondTokens.mayContain(chars, s, e)) {
+                starts.add(t - 1);
+            }
+            if (oneTokenPatterns.mayContain(chars, s, e)) {
+                starts.add(t);
+            }
+        }
+    }
+
+    /** Does any of the tokens from {@code from} on start or continue a possible match (see {@link #noteMatchStarts})? */
+    private boolean mayTakePartInMatch(char[] chars, Tokens out, int from) {
+        for (int t = from; t < out.size(); t++) {
+            int s = out.start(t);
+            int e = out.end(t);
+            if (patternSecondTokens.mayContain(chars, s, e) || oneTokenPatterns.mayContain(chars, s, e)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The token indices at which the matcher looks for patterns, ascending, each once. */
+    static final class MatchStarts {
+        private int[] starts = new int[64];
+        private int size;
+
+        void clear() {
+            size = 0;
+        }
+
+        void add(int start) {
+            if (size > 0 && starts[size - 1] == start) {
+                return;
+            }
+            if (size == starts.length) {
+                starts = Arrays.copyOf(starts, size * 2);
+            }
+            starts[size++] = start;
         }
     }
 
     /**
      * Adds the tokens of one chunk that is not plain letters; {@code memo} is null in pattern-building mode
-     * (no special cases).
+     * (no special cases). Returns false when none of the tokens can take part in a multi-token special
+     * case (known from the memo), true when they may.
      */
-    private void addChunk(char[] chars, int start, int end, Tokens out, Affixes affixes, ChunkMemo memo) {
+    private boolean addChunk(char[] chars, int start, int end, Tokens out, Affixes affixes, ChunkMemo memo) {
         boolean withSpecialCases = memo != null;
         if (withSpecialCases && addSpecialCase(chars, start, end, out)) {
-            return;
+            return true;
         }
         if (withSpecialCases && addWordWithOneMark(chars, start, end, out)) {
-            return;
+            return true;
         }
         if (memo == null || end - start > ChunkMemo.MAX_CHUNK) {
             addChunkByRules(chars, start, end, out, affixes, withSpecialCases);
-            return;
+            return true;
         }
         int h = ChunkMemo.hash(chars, start, end);
-        int[] offsets = memo.get(chars, start, end, h);
-        if (offsets != null) {
-            for (int i = 0; i < offsets.length; i += 2) {
-                out.add(start + offsets[i], start + offsets[i + 1]);
+        int[] entry = memo.get(chars, start, end, h);
+        if (entry != null) {
+            int pairs = ChunkMemo.tokenCount(entry) * 2;
+            for (int i = 0; i < pairs; i += 2) {
+                out.add(start + entry[i], start + entry[i + 1]);
             }
-            return;
+            return ChunkMemo.mayTakePartInMatch(entry);
         }
         int before = out.size();
         addChunkByRules(chars, start, end, out, affixes, true);
-        memo.put(chars, start, end, h, out, before);
+        boolean mayMatch = mayTakePartInMatch(chars, out, before);
+        memo.put(chars, start, end, h, out, before, mayMatch);
+        return mayMatch;
     }
 
     /** Steps 3-4 of the class comment for a chunk that is not itself a special case. */
@@ -396,16 +500,13 @@ public final class SpacyEnglishTokenizer {
      * that do not overlap an already kept or rejected one at their first or last token (spaCy's
      * _filter_special_spans), and replaces each kept one whose text is exactly a special case.
      */
-    private void mergeMultiTokenSpecialCases(char[] text, Tokens tokens) {
+    private void mergeMultiTokenSpecialCases(char[] text, Tokens tokens, MatchStarts matchStarts) {
         List<Match> matches = new ArrayList<>(); // allocates no array while empty
         int n = tokens.size();
-        for (int i = 0; i < n; i++) {
+        for (int c = 0; c < matchStarts.size; c++) {
+            int i = matchStarts.starts[c];
             int start = tokens.start(i);
             int end = tokens.end(i);
-            if (!oneTokenPatterns.mayContain(text, start, end)
-                    && (i + 1 == n || !patternSecondTokens.mayContain(text, tokens.start(i + 1), tokens.end(i + 1)))) {
-                continue;
-            }
             char first = text[start];
             PatternGroup group = end - start == 1 && first < 128 ? specialPatternsByAsciiChar[first]
                     : specialPatternsByFirstToken.get(text, start, end);
