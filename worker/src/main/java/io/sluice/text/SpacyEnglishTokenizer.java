@@ -186,10 +186,7 @@ public final class SpacyEnglishTokenizer {
             while (i < length && CHAR_KIND[chars[i]] != SPACE) {
                 i++;
             }
-            int before = out.size();
-            if (addChunk(chars, start, i, out, affixes, memo) && withSpecialCases) {
-                noteMatchStarts(chars, out, before, memo.matchStarts);
-            }
+            addChunk(chars, start, i, out, affixes, memo);
         }
     }
 
@@ -212,30 +209,25 @@ public final class SpacyEnglishTokenizer {
      * at a token that may be a one-token pattern, and one token before a token that may be a pattern's
      * second token. Done as tokens are made, so that the matcher visits only these places rather than
      * every token of the text; plain words, most tokens, are settled by one lookup in {@code wordFacts}.
+     * Returns whether any of the tokens may take part in a match (what the chunk memo keeps).
      */
-    private void noteMatchStarts(char[] chars, Tokens out, int from, MatchStarts starts) {
+    private boolean noteMatchStarts(char[] chars, Tokens out, int from, MatchStarts starts) {
+        boolean any = false;
         for (int t = from; t < out.size(); t++) {
             int s = out.start(t);
             int e = out.end(t);
-            if (t > 0 && patternSecondTokens.mayContain(chars, s, e)) {
-                starts.add(t - 1);
+            if (patternSecondTokens.mayContain(chars, s, e)) {
+                any = true;
+                if (t > 0) {
+                    starts.add(t - 1);
+                }
             }
             if (oneTokenPatterns.mayContain(chars, s, e)) {
+                any = true;
                 starts.add(t);
             }
         }
-    }
-
-    /** Does any of the tokens from {@code from} on start or continue a possible match (see {@link #noteMatchStarts})? */
-    private boolean mayTakePartInMatch(char[] chars, Tokens out, int from) {
-        for (int t = from; t < out.size(); t++) {
-            int s = out.start(t);
-            int e = out.end(t);
-            if (patternSecondTokens.mayContain(chars, s, e) || oneTokenPatterns.mayContain(chars, s, e)) {
-                return true;
-            }
-        }
-        return false;
+        return any;
     }
 
     /** The token indices at which the matcher looks for patterns, ascending, each once. */
@@ -259,36 +251,42 @@ public final class SpacyEnglishTokenizer {
     }
 
     /**
-     * Adds the tokens of one chunk that is not plain letters; {@code memo} is null in pattern-building mode
-     * (no special cases). Returns false when none of the tokens can take part in a multi-token special
-     * case (known from the memo), true when they may.
+     * Adds the tokens of one chunk that is not plain letters, and notes where matches may start;
+     * {@code memo} is null in pattern-building mode (no special cases, no matcher).
      */
-    private boolean addChunk(char[] chars, int start, int end, Tokens out, Affixes affixes, ChunkMemo memo) {
-        boolean withSpecialCases = memo != null;
-        if (withSpecialCases && addSpecialCase(chars, start, end, out)) {
-            return true;
-        }
-        if (withSpecialCases && addWordWithOneMark(chars, start, end, out)) {
-            return true;
-        }
-        if (memo == null || end - start > ChunkMemo.MAX_CHUNK) {
-            addChunkByRules(chars, start, end, out, affixes, withSpecialCases);
-            return true;
-        }
-        int h = ChunkMemo.hash(chars, start, end);
-        int[] entry = memo.get(chars, start, end, h);
-        if (entry != null) {
-            int pairs = ChunkMemo.tokenCount(entry) * 2;
-            for (int i = 0; i < pairs; i += 2) {
-                out.add(start + entry[i], start + entry[i + 1]);
-            }
-            return ChunkMemo.mayTakePartInMatch(entry);
+    private void addChunk(char[] chars, int start, int end, Tokens out, Affixes affixes, ChunkMemo memo) {
+        if (memo == null) {
+            addChunkByRules(chars, start, end, out, affixes, false);
+            return;
         }
         int before = out.size();
-        addChunkByRules(chars, start, end, out, affixes, true);
-        boolean mayMatch = mayTakePartInMatch(chars, out, before);
-        memo.put(chars, start, end, h, out, before, mayMatch);
-        return mayMatch;
+        if (addSpecialCase(chars, start, end, out) || addWordWithOneMark(chars, start, end, out)) {
+            noteMatchStarts(chars, out, before, memo.matchStarts);
+        } else if (end - start > ChunkMemo.MAX_CHUNK) {
+            addChunkByRules(chars, start, end, out, affixes, true);
+            noteMatchStarts(chars, out, before, memo.matchStarts);
+        } else {
+            addMemoisedChunk(chars, start, end, out, affixes, memo);
+        }
+    }
+
+    /** A short chunk through the memo: its tokens from there, or from the rules and then remembered. */
+    private void addMemoisedChunk(char[] chars, int start, int end, Tokens out, Affixes affixes, ChunkMemo memo) {
+        int before = out.size();
+        int h = ChunkMemo.hash(chars, start, end);
+        int[] entry = memo.get(chars, start, end, h);
+        if (entry == null) {
+            addChunkByRules(chars, start, end, out, affixes, true);
+            memo.put(chars, start, end, h, out, before, noteMatchStarts(chars, out, before, memo.matchStarts));
+            return;
+        }
+        int pairs = ChunkMemo.tokenCount(entry) * 2;
+        for (int i = 0; i < pairs; i += 2) {
+            out.add(start + entry[i], start + entry[i + 1]);
+        }
+        if (ChunkMemo.mayTakePartInMatch(entry)) {
+            noteMatchStarts(chars, out, before, memo.matchStarts);
+        }
     }
 
     /** Steps 3-4 of the class comment for a chunk that is not itself a special case. */
