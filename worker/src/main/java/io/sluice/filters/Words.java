@@ -1,6 +1,7 @@
 package io.sluice.filters;
 
 import io.sluice.text.EnglishText;
+import io.sluice.text.Tokens;
 import io.sluice.text.WordSpans;
 
 /**
@@ -15,6 +16,8 @@ final class Words {
 
     private String text;
     private WordSpans words;
+    /** The token list the words are taken from, reused for the thread's next text. */
+    private final Tokens tokens = new Tokens(1 << 12);
     /** A text whose word count a filter that wrote it already knew (see {@link #rememberCount}). */
     private String countedText;
     private int count;
@@ -25,7 +28,10 @@ final class Words {
     static WordSpans of(String text) {
         Words last = LAST.get();
         if (last.text != text) {
-            last.words = EnglishText.wordSpans(EnglishText.tokenize(text));
+            last.text = null; // not a valid entry should tokenizing fail
+            last.tokens.release(1 << 18); // a huge document's arrays are not kept
+            EnglishText.tokenize(text, last.tokens);
+            last.words = EnglishText.wordSpans(last.tokens);
             last.text = text;
         }
         return last.words;

@@ -20,6 +20,7 @@ public final class LineStats extends StatsStep {
     private final int[] shortMax;
     private final int[] longMin;
     private final boolean ignoreEmptyLines;
+    private final TextRegionSet seen = new TextRegionSet();
 
     public LineStats(StepArgs args) {
         super(args);
@@ -47,7 +48,7 @@ public final class LineStats extends StatsStep {
         int textLength = text.length();
         int all = 1 + PyText.count(text, '\n'); // the parts of text.split("\n")
         int[] lengths = new int[all];
-        TextRegionSet seen = new TextRegionSet(text, all);
+        seen.clear(text, all);
         int n = 0;
         long totalLength = 0;
         long terminal = 0;

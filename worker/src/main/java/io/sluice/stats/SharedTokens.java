@@ -6,23 +6,26 @@ import io.sluice.text.Tokens;
 /**
  * The tokens of the document being processed, shared by {@code word_stats} and {@code sentence_stats}
  * in the same pipeline so a document is tokenized once (like datatrove's small tokenizer cache). One
- * entry per thread (a rank runs on one thread), matched by identity of the text string.
+ * entry per thread (a rank runs on one thread), matched by identity of the text string. The token list
+ * is reused for the thread's next document, so a caller reads it before asking for another text's.
  */
 final class SharedTokens {
-    private record Entry(String text, Tokens tokens) {
-    }
+    private static final ThreadLocal<SharedTokens> LAST = ThreadLocal.withInitial(SharedTokens::new);
 
-    private static final ThreadLocal<Entry> LAST = new ThreadLocal<>();
+    private String text;
+    private final Tokens tokens = new Tokens(1 << 12);
 
     private SharedTokens() {
     }
 
     static Tokens of(String text) {
-        Entry e = LAST.get();
-        if (e == null || e.text != text) {
-            e = new Entry(text, EnglishText.tokenize(text));
-            LAST.set(e);
+        SharedTokens last = LAST.get();
+        if (last.text != text) {
+            last.text = null; // not a valid entry should tokenizing fail
+            last.tokens.release(1 << 18); // a huge document's arrays are not kept
+            EnglishText.tokenize(text, last.tokens);
+            last.text = text;
         }
-        return e.tokens;
+        return last.tokens;
     }
 }

@@ -4,7 +4,7 @@ import io.sluice.job.StepArgs;
 import io.sluice.text.EnglishText;
 import io.sluice.text.PyText;
 import io.sluice.text.WordSet;
-import io.sluice.text.WordSpans;
+import io.sluice.text.Tokens;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,6 +24,7 @@ public final class WordStats extends StatsStep {
     private final WordSet stopWords;
     private final int[] shortThresholds;
     private final int[] longThresholds;
+    private final TextRegionSet distinct = new TextRegionSet();
 
     public WordStats(StepArgs args) {
         super(args);
@@ -44,21 +45,27 @@ public final class WordStats extends StatsStep {
 
     /**
      * Works on the token offsets, not on word strings: each word is read once for its hash (for the
-     * distinct count), its length and its case; stop words are looked up in place; no substring is made.
+     * distinct count), its length and its case; stop words are looked up in place; no substring, word
+     * list or per-document table is made.
      */
     @Override
     protected void extract(String text, double[] out) {
-        WordSpans words = EnglishText.wordSpans(SharedTokens.of(text));
-        int n = words.size();
-        int[] lengths = new int[n];
-        TextRegionSet distinct = new TextRegionSet(text, n);
+        Tokens tokens = SharedTokens.of(text);
+        distinct.clear(text, tokens.size());
+        long[] shortCounts = new long[shortThresholds.length];
+        long[] longCounts = new long[longThresholds.length];
+        int n = 0;
         long totalLength = 0;
         long upper = 0;
         long title = 0;
         long stop = 0;
-        for (int w = 0; w < n; w++) {
-            int start = words.start(w);
-            int end = words.end(w);
+        for (int t = 0; t < tokens.size(); t++) {
+            if (tokens.isSpace(t)) {
+                continue; // datatrove's words are the tokens stripped, empty ones dropped
+            }
+            n++;
+            int start = tokens.start(t);
+            int end = tokens.end(t);
             // one pass: the String hash, and str.isupper / str.istitle for an ASCII word
             int h = 0;
             boolean ascii = true;
@@ -84,8 +91,13 @@ public final class WordStats extends StatsStep {
                 }
             }
             int length = ascii ? end - start : text.codePointCount(start, end);
-            lengths[w] = length;
             totalLength += length;
+            for (int k = 0; k < shortThresholds.length; k++) {
+                shortCounts[k] += length <= shortThresholds[k] ? 1 : 0;
+            }
+            for (int k = 0; k < longThresholds.length; k++) {
+                longCounts[k] += length >= longThresholds[k] ? 1 : 0;
+            }
             if (ascii ? anyUpper && !anyLower : PyText.isUpperWord(text, start, end)) {
                 upper++;
             }
@@ -101,18 +113,10 @@ public final class WordStats extends StatsStep {
         out[i++] = n;
         out[i++] = ratio(totalLength, n);
         out[i++] = ratio(n, PyText.countLines(text));
-        for (int k : shortThresholds) {
-            long c = 0;
-            for (int w = 0; w < n; w++) {
-                c += lengths[w] <= k ? 1 : 0;
-            }
+        for (long c : shortCounts) {
             out[i++] = ratio(c, n);
         }
-        for (int k : longThresholds) {
-            long c = 0;
-            for (int w = 0; w < n; w++) {
-                c += lengths[w] >= k ? 1 : 0;
-            }
+        for (long c : longCounts) {
             out[i++] = ratio(c, n);
         }
         out[i++] = ratio(distinct.size(), n);

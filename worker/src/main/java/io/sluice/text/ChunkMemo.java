@@ -20,6 +20,8 @@ final class ChunkMemo {
     /** The tokenizer's scratch space for this thread (a tokenization never starts another one on the same thread). */
     final SpacyEnglishTokenizer.Affixes affixes = new SpacyEnglishTokenizer.Affixes();
     final SpacyEnglishTokenizer.MatchStarts matchStarts = new SpacyEnglishTokenizer.MatchStarts();
+    /** Where the matcher builds a token list it changes (see {@link Tokens#swap}). */
+    final Tokens mergedTokens = new Tokens(1 << 10);
     /** The characters of the text being tokenized (see {@link #charsOf}). */
     private char[] chars = new char[1 << 12];
     private char[][] keys = new char[1 << 10][];

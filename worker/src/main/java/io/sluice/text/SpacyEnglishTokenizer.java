@@ -127,7 +127,7 @@ public final class SpacyEnglishTokenizer {
         char[] chars = memo.charsOf(text);
         memo.matchStarts.clear();
         tokenizeWithoutMatcher(chars, text.length(), out, memo);
-        mergeMultiTokenSpecialCases(chars, out, memo.matchStarts);
+        mergeMultiTokenSpecialCases(chars, out, memo.matchStarts, memo.mergedTokens);
     }
 
     /** See {@link EnglishText#isWholeWord}: the chunking loop's fast path for letters-only chunks. */
@@ -230,10 +230,27 @@ public final class SpacyEnglishTokenizer {
         return any;
     }
 
-    /** The token indices at which the matcher looks for patterns, ascending, each once. */
+    /** Scratch arrays for more tokens than this are not kept for the next text (one huge text would pin them). */
+    static final int MAX_KEPT_TOKENS = 1 << 18;
+
+    /**
+     * The token indices at which the matcher looks for patterns, ascending, each once; and the matcher's
+     * per-token flags, kept all false between texts.
+     */
     static final class MatchStarts {
         private int[] starts = new int[64];
         private int size;
+        private boolean[] covered = new boolean[64];
+
+        boolean[] coveredFlags(int tokens) {
+            if (tokens > MAX_KEPT_TOKENS) {
+                return new boolean[tokens];
+            }
+            if (covered.length < tokens) {
+                covered = new boolean[Math.max(tokens, 2 * covered.length)];
+            }
+            return covered;
+        }
 
         void clear() {
             size = 0;
@@ -498,7 +515,7 @@ public final class SpacyEnglishTokenizer {
      * that do not overlap an already kept or rejected one at their first or last token (spaCy's
      * _filter_special_spans), and replaces each kept one whose text is exactly a special case.
      */
-    private void mergeMultiTokenSpecialCases(char[] text, Tokens tokens, MatchStarts matchStarts) {
+    private void mergeMultiTokenSpecialCases(char[] text, Tokens tokens, MatchStarts matchStarts, Tokens scratch) {
         List<Match> matches = new ArrayList<>(); // allocates no array while empty
         int n = tokens.size();
         for (int c = 0; c < matchStarts.size; c++) {
@@ -531,13 +548,16 @@ public final class SpacyEnglishTokenizer {
         matches.sort((a, b) -> a.end - a.start != b.end - b.start
                 ? (b.end - b.start) - (a.end - a.start)
                 : a.start - b.start);
-        boolean[] seen = new boolean[n];
+        boolean[] seen = matchStarts.coveredFlags(n);
         List<Match> kept = new ArrayList<>();
         for (Match m : matches) {
             if (!seen[m.start] && !seen[m.end - 1]) {
                 kept.add(m);
             }
             Arrays.fill(seen, m.start, m.end, true);
+        }
+        for (Match m : matches) {
+            Arrays.fill(seen, m.start, m.end, false); // all false again for the next text
         }
         kept.sort((a, b) -> a.start - b.start);
         // Rebuild the token list in one sweep (merges can be many in a long text), if anything changes.
@@ -551,7 +571,7 @@ public final class SpacyEnglishTokenizer {
                 continue; // e.g. the tokens are separated by whitespace: nothing to merge
             }
             if (merged == null) {
-                merged = new Tokens(n + 16);
+                merged = scratch;
                 merged.reset(tokens.text());
             }
             for (; next < m.start; next++) {
@@ -569,7 +589,8 @@ public final class SpacyEnglishTokenizer {
         for (; next < n; next++) {
             merged.add(tokens.start(next), tokens.end(next));
         }
-        tokens.takeOver(merged);
+        tokens.swap(merged);
+        scratch.release(MAX_KEPT_TOKENS);
     }
 
     /** Do the tokens from {@code first} on equal the pattern? Its first two tokens are known to match. */

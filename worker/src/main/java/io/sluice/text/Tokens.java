@@ -35,12 +35,35 @@ public final class Tokens {
         size++;
     }
 
-    /** Makes this hold the tokens of {@code other}, taking over its arrays (other must not be used after). */
-    void takeOver(Tokens other) {
+    /**
+     * Exchanges contents with {@code other}: the tokenizer builds a changed token list in a scratch
+     * list it keeps, then swaps, so neither list's arrays are allocated again for the next text.
+     */
+    void swap(Tokens other) {
+        String t = text;
+        int[] s = starts;
+        int[] e = ends;
+        int n = size;
         text = other.text;
         starts = other.starts;
         ends = other.ends;
         size = other.size;
+        other.text = t;
+        other.starts = s;
+        other.ends = e;
+        other.size = n;
+    }
+
+    /**
+     * Drops arrays with room for more than {@code maxTokens} tokens (and with them the tokens), so that a
+     * list reused from text to text does not keep one huge text's arrays.
+     */
+    public void release(int maxTokens) {
+        if (starts.length > maxTokens) {
+            starts = new int[16];
+            ends = new int[16];
+            size = 0;
+        }
     }
 
     /** The tokenized text. */

@@ -151,6 +151,27 @@ class StatBlocksTest {
         assertTrue(e.getMessage().contains("groups"), e.getMessage());
     }
 
+    /**
+     * A step keeps its distinct-word and distinct-line tables from document to document: a document after
+     * a larger one with the same words must count its own repeats only, exactly as a fresh step does.
+     */
+    @Test
+    void oneStepOverManyDocumentsGivesWhatFreshStepsGive() throws IOException {
+        List<String> texts = List.of(("the cat sat\n" + "a dog ran\n").repeat(40), "the cat sat\nthe cat sat",
+                "", "a dog ran\nthe bird", WORDS, MIXED);
+        for (String block : List.of("word_stats", "line_stats")) {
+            Step shared = StatsRun.create(block, Map.of("output", tmp.resolve("shared-" + block).toString(),
+                    "groups", List.of("summary")));
+            shared.open(StatsRun.context(0, 1, tmp));
+            for (String text : texts) {
+                Document d = new Document("d", text, new LinkedHashMap<>());
+                shared.process(d, x -> { });
+                assertEquals(statsOf(block, text), d.metadata(), () -> block + " of '" + text + "'");
+            }
+            shared.finish(x -> { });
+        }
+    }
+
     /** Documents without words, lines or sentences give zeros, never NaN or a division error. */
     @Test
     void emptyDocumentsGiveZerosNotNaN() throws IOException {

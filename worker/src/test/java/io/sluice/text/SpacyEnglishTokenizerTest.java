@@ -151,6 +151,31 @@ class SpacyEnglishTokenizerTest {
     }
 
     @Test
+    void aReusedTokenListGetsTheSameTokensAsAFreshOne() {
+        // The matcher builds a merged list in a scratch list and swaps arrays with the caller's: texts
+        // with merges (":)", "a.") of different sizes, one after another into one list, must each come
+        // out as they do alone.
+        List<String> texts = List.of("Hi :) there a. b", "x", "Great :) :) Ok. a. (c) :-) " + "word ".repeat(300),
+                "", "Yes :) no", "plain words only");
+        Tokens reused = new Tokens(4);
+        for (int round = 0; round < 2; round++) {
+            for (String text : texts) {
+                EnglishText.tokenize(text, reused);
+                Tokens fresh = SpacyEnglishTokenizer.english().tokenize(text);
+                assertEquals(texts(fresh), texts(reused), () -> "tokens of " + text);
+            }
+        }
+    }
+
+    private static List<String> texts(Tokens tokens) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            out.add(tokens.start(i) + ":" + tokens.text(i));
+        }
+        return out;
+    }
+
+    @Test
     void exceptionTableMatchesSpacysSize() {
         var table = EnglishTokenizerExceptions.build();
         assertEquals(1347, table.size()); // len(spacy.blank("en").tokenizer.rules) in spaCy 3.8
