@@ -29,7 +29,6 @@ final class Words {
         Words last = LAST.get();
         if (last.text != text) {
             last.text = null; // not a valid entry should tokenizing fail
-            last.tokens.release(1 << 18); // a huge document's arrays are not kept
             EnglishText.tokenize(text, last.tokens);
             last.words = EnglishText.wordSpans(last.tokens);
             last.text = text;

@@ -22,7 +22,6 @@ final class SharedTokens {
         SharedTokens last = LAST.get();
         if (last.text != text) {
             last.text = null; // not a valid entry should tokenizing fail
-            last.tokens.release(1 << 18); // a huge document's arrays are not kept
             EnglishText.tokenize(text, last.tokens);
             last.text = text;
         }

@@ -120,8 +120,12 @@ public final class SpacyEnglishTokenizer {
         return tokens;
     }
 
-    /** Tokenizes {@code text} into {@code out} (reused, its previous content is dropped). */
+    /**
+     * Tokenizes {@code text} into {@code out} (reused, its previous content is dropped; arrays sized for
+     * more than {@link #MAX_KEPT_TOKENS} tokens are dropped too, so a reused list does not pin them).
+     */
     public void tokenize(String text, Tokens out) {
+        out.release(MAX_KEPT_TOKENS); // a list reused from text to text does not keep a huge text's arrays
         out.reset(text);
         ChunkMemo memo = ChunkMemo.forThisThread();
         char[] chars = memo.charsOf(text);

@@ -58,7 +58,7 @@ public final class Tokens {
      * Drops arrays with room for more than {@code maxTokens} tokens (and with them the tokens), so that a
      * list reused from text to text does not keep one huge text's arrays.
      */
-    public void release(int maxTokens) {
+    void release(int maxTokens) {
         if (starts.length > maxTokens) {
             starts = new int[16];
             ends = new int[16];
