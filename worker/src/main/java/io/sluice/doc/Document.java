@@ -1,7 +1,9 @@
 package io.sluice.doc;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,6 +17,12 @@ import java.util.Map;
  * first {@link #metadata()}. A document that no step modified is written back as its original bytes;
  * {@link #setText}, {@link #putMetadata} and {@link #metadataForUpdate()} mark it modified, and the
  * writer then serialises it.
+ *
+ * <p>Metadata is parsed only when read: {@link #putMetadata} on unparsed metadata is kept aside and
+ * applied, in order, when the map is first built, and {@link #metadataValue} answers "absent" without
+ * parsing when the line's bytes cannot hold the key. The statistics steps add a value per stat to every
+ * document and look for a URL and a token count; parsing each document's metadata for that (with
+ * Jackson, nested values and all) cost more than some of the statistics.
  */
 public final class Document {
     /** Parses the metadata of a line when a step first asks for it. */
@@ -22,11 +30,19 @@ public final class Document {
         Map<String, Object> metadata(byte[] buf, int off, int len);
 
         String text(byte[] buf, int start, int end, boolean escaped);
+
+        /**
+         * False when the metadata of the line {@code buf[off:off+len]}, whose text value is
+         * {@code buf[textStart:textEnd]}, certainly has no key {@code key}; true when it may.
+         */
+        boolean mayHaveKey(byte[] buf, int off, int len, int textStart, int textEnd, String key);
     }
 
     private String id;
     private String text;
     private Map<String, Object> metadata;
+    /** Puts made before the metadata was parsed: key, value, key, value... */
+    private List<Object> pendingPuts;
     private LineParser parser;
     private byte[] lineBuffer;
     private int lineOffset;
@@ -101,6 +117,12 @@ public final class Document {
     public Map<String, Object> metadata() {
         if (metadata == null) {
             metadata = parser == null ? new LinkedHashMap<>() : parser.metadata(lineBuffer, lineOffset, lineLength);
+            if (pendingPuts != null) {
+                for (int i = 0; i < pendingPuts.size(); i += 2) {
+                    metadata.put((String) pendingPuts.get(i), pendingPuts.get(i + 1));
+                }
+                pendingPuts = null;
+            }
         }
         return metadata;
     }
@@ -111,8 +133,39 @@ public final class Document {
         return metadata();
     }
 
+    /** Sets a metadata value and marks the document modified; does not parse the metadata. */
     public void putMetadata(String key, Object value) {
-        metadataForUpdate().put(key, value);
+        modified = true;
+        if (metadata != null) {
+            metadata.put(key, value);
+            return;
+        }
+        if (pendingPuts == null) {
+            pendingPuts = new ArrayList<>();
+        }
+        pendingPuts.add(key);
+        pendingPuts.add(value);
+    }
+
+    /**
+     * {@code metadata().get(key)}, without parsing the metadata when a value was put under the key or
+     * the line cannot hold it.
+     */
+    public Object metadataValue(String key) {
+        if (metadata != null) {
+            return metadata.get(key);
+        }
+        if (pendingPuts != null) {
+            for (int i = pendingPuts.size() - 2; i >= 0; i -= 2) {
+                if (pendingPuts.get(i).equals(key)) {
+                    return pendingPuts.get(i + 1);
+                }
+            }
+        }
+        if (parser == null || !parser.mayHaveKey(lineBuffer, lineOffset, lineLength, textStart, textEnd, key)) {
+            return null;
+        }
+        return metadata().get(key);
     }
 
     public void setText(String newText) {

@@ -11,11 +11,14 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads JSON lines from one {@link InputPiece} with no per-line copy: the (decompressed) bytes go into
@@ -31,6 +34,7 @@ import java.util.Map;
  */
 public final class JsonlReader {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Map<String, byte[]> QUOTED_KEYS = new ConcurrentHashMap<>();
 
     /** What the reader does with one bad line; corrupt compressed streams always end the file. */
     public enum OnError { FAIL, SKIP }
@@ -71,7 +75,33 @@ public final class JsonlReader {
             public String text(byte[] b, int start, int end, boolean escaped) {
                 return JsonLineScanner.decode(b, start, end, escaped);
             }
+
+            @Override
+            public boolean mayHaveKey(byte[] b, int off, int len, int textStart, int textEnd, String key) {
+                return (options.defaultMetadata() != null && options.defaultMetadata().containsKey(key))
+                        || mayHold(b, off, textStart, key) || mayHold(b, textEnd, off + len, key);
+            }
         };
+    }
+
+    /**
+     * False when the JSON bytes {@code b[from:to]} certainly hold no object key {@code key}: neither the
+     * quoted key nor any backslash (an escaped spelling of it) occurs there. The text value, most of a
+     * line, is left out by the caller.
+     */
+    static boolean mayHold(byte[] b, int from, int to, String key) {
+        byte[] quoted = QUOTED_KEYS.computeIfAbsent(key, k -> ('"' + k + '"').getBytes(StandardCharsets.UTF_8));
+        byte first = quoted[0];
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
+            if (c == '\\') {
+                return true;
+            }
+            if (c == first && i + quoted.length <= to && Arrays.equals(b, i, i + quoted.length, quoted, 0, quoted.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -253,7 +283,7 @@ public final class JsonlReader {
     }
 
     private static String ascii(int s, int e, byte[] b) {
-        return new String(b, s, e - s, java.nio.charset.StandardCharsets.US_ASCII);
+        return new String(b, s, e - s, StandardCharsets.US_ASCII);
     }
 
     private static String where(InputPiece piece, boolean split, long lineIndex, long byteOffset) {

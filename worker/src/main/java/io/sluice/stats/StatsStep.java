@@ -187,9 +187,8 @@ public abstract class StatsStep implements Step {
                 default -> throw new IllegalStateException(group);
             }
         }
-        Map<String, Object> meta = doc.metadataForUpdate();
         for (int i = 0; i < names.length; i++) {
-            meta.put(names[i], integral[i] ? (Object) (long) values[i] : (Object) values[i]);
+            doc.putMetadata(names[i], integral[i] ? (Object) (long) values[i] : (Object) values[i]);
         }
         next.accept(doc);
     }
@@ -224,7 +223,7 @@ public abstract class StatsStep implements Step {
     }
 
     private static Long tokenCount(Document doc) {
-        Object t = doc.metadata().get("token_count");
+        Object t = doc.metadataValue("token_count");
         return t instanceof Number num ? num.longValue() : null;
     }
 
@@ -234,11 +233,11 @@ public abstract class StatsStep implements Step {
      * the first time, logged: corpora that mix web pages with other text stay measurable.
      */
     private String domainKey(Document doc, String group) {
-        Object cached = doc.metadata().get(group);
+        Object cached = doc.metadataValue(group);
         if (cached instanceof String s) {
             return s;
         }
-        Object url = lookup(doc.metadata(), urlKey);
+        Object url = lookup(doc, urlKey);
         if (!(url instanceof String u) || u.isEmpty()) {
             boolean fqdnGroup = group.equals("fqdn");
             if ((fqdnGroup ? noUrlFqdn++ : noUrlSuffix++) == 0) {
@@ -248,9 +247,8 @@ public abstract class StatsStep implements Step {
             return null;
         }
         DomainParts.Split split = DomainParts.split(u);
-        Map<String, Object> meta = doc.metadataForUpdate();
-        meta.put("fqdn", split.fqdn());
-        meta.put("suffix", split.suffix());
+        doc.putMetadata("fqdn", split.fqdn());
+        doc.putMetadata("suffix", split.suffix());
         return group.equals("fqdn") ? split.fqdn() : split.suffix();
     }
 
@@ -259,13 +257,17 @@ public abstract class StatsStep implements Step {
     }
 
     /** {@code key} in the metadata, or, when absent and dotted, the path through nested maps. */
-    static Object lookup(Map<String, Object> meta, String key) {
-        Object v = meta.get(key);
+    static Object lookup(Document doc, String key) {
+        Object v = doc.metadataValue(key);
         if (v != null || key.indexOf('.') < 0) {
             return v;
         }
-        Object cur = meta;
-        for (String part : key.split("\\.")) {
+        String[] parts = key.split("\\.");
+        if (doc.metadataValue(parts[0]) == null) {
+            return null;
+        }
+        Object cur = doc.metadata();
+        for (String part : parts) {
             if (!(cur instanceof Map<?, ?> m)) {
                 return null;
             }
