@@ -40,15 +40,16 @@ public final class LineStats extends StatsStep {
     }
 
     /**
-     * Works on the line offsets: each line is read once for its hash (duplicates), its length and its
-     * first non-space character; no substring is made.
+     * Works on the line offsets over a char array of the text: each line is read once for its hash
+     * (duplicates), its length and its first non-space character; no substring is made.
      */
     @Override
     protected void extract(String text, double[] out) {
         int textLength = text.length();
+        char[] chars = charsOf(text);
         int all = 1 + PyText.count(text, '\n'); // the parts of text.split("\n")
         int[] lengths = new int[all];
-        seen.clear(text, all);
+        seen.clear(chars, all);
         int n = 0;
         long totalLength = 0;
         long terminal = 0;
@@ -56,16 +57,12 @@ public final class LineStats extends StatsStep {
         long dupLines = 0;
         long dupChars = 0;
         for (int start = 0; start <= textLength; ) {
-            int end = text.indexOf('\n', start);
-            if (end < 0) {
-                end = textLength;
-            }
+            int end = start;
             int h = 0;
             boolean surrogates = false;
             char firstNonSpace = 0;
             boolean blank = true;
-            for (int i = start; i < end; i++) {
-                char c = text.charAt(i);
+            for (char c; end < textLength && (c = chars[end]) != '\n'; end++) {
                 h = 31 * h + c;
                 surrogates |= Character.isSurrogate(c);
                 if (blank && !PyText.isSpace(c)) {
@@ -74,11 +71,11 @@ public final class LineStats extends StatsStep {
                 }
             }
             if (!(ignoreEmptyLines && blank)) {
-                int length = surrogates ? text.codePointCount(start, end) : end - start;
+                int length = surrogates ? Character.codePointCount(chars, start, end - start) : end - start;
                 lengths[n++] = length;
                 totalLength += length;
                 if (end > start) {
-                    char last = text.charAt(end - 1);
+                    char last = chars[end - 1];
                     if (last == '.' || last == '?' || last == '!' || last == '"' || last == '\'') {
                         terminal++;
                     }

@@ -127,6 +127,27 @@ public abstract class StatsStep implements Step {
         return i;
     }
 
+    /**
+     * The characters of {@code text} in an array this step reuses (the hot loops read an array rather
+     * than pay {@code String.charAt}'s checks per character); valid until the next call. Arrays of more
+     * than a million characters are not kept, so one huge document does not pin its size.
+     */
+    protected final char[] charsOf(String text) {
+        int n = text.length();
+        char[] c = chars;
+        if (c.length < n || c.length > MAX_KEPT_CHARS) {
+            c = new char[Math.max(n, 1 << 12)];
+            if (c.length <= MAX_KEPT_CHARS) {
+                chars = c;
+            }
+        }
+        text.getChars(0, n, c, 0);
+        return c;
+    }
+
+    private static final int MAX_KEPT_CHARS = 1 << 20;
+    private char[] chars = new char[0];
+
     /** {@code a / b}, or 0 when b is 0 (datatrove would divide by zero on such documents). */
     protected static double ratio(double a, double b) {
         return b == 0 ? 0.0 : a / b;

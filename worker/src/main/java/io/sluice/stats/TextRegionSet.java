@@ -1,9 +1,12 @@
 package io.sluice.stats;
 
+import java.util.Arrays;
+
 /**
  * A set of regions of one text, two regions being equal when their characters are: the distinct words
  * or lines of a document without a substring and a hash-set entry each. Open addressing over
- * (hash, start, end), compared character by character on a hash match.
+ * (hash, start, length), compared character by character on a hash match; a slot's four ints sit
+ * together, so a probe touches one cache line.
  *
  * <p>One set serves a step's documents one after another ({@link #clear}): a step runs on one thread,
  * and a fresh table per document cost more than the lookups (zeroing, and page faults for the large
@@ -14,25 +17,20 @@ final class TextRegionSet {
     /** Tables larger than this are not kept for the next document (one huge document would pin them). */
     private static final int MAX_KEPT_CAPACITY = 1 << 16;
 
-    private String text = "";
-    private int[] stamps = new int[0];
-    private int[] hashes = new int[0];
-    private int[] starts = new int[0];
-    private int[] ends = new int[0];
+    private char[] text = new char[0];
+    /** Per slot: stamp, hash, start, length. */
+    private int[] slots = new int[0];
     private int stamp;
     private int mask;
     private int size;
 
     /** Empties the set for regions of {@code newText}, with room for {@code expected} of them. */
-    void clear(String newText, int expected) {
+    void clear(char[] newText, int expected) {
         text = newText;
         size = 0;
         int capacity = Integer.highestOneBit(Math.max(16, expected * 2) - 1) << 1;
-        if (capacity > stamps.length || stamps.length > MAX_KEPT_CAPACITY || stamp == Integer.MAX_VALUE) {
-            stamps = new int[capacity];
-            hashes = new int[capacity];
-            starts = new int[capacity];
-            ends = new int[capacity];
+        if (4 * capacity > slots.length || slots.length > 4 * MAX_KEPT_CAPACITY || stamp == Integer.MAX_VALUE) {
+            slots = new int[4 * capacity];
             stamp = 0;
         }
         stamp++;
@@ -49,18 +47,34 @@ final class TextRegionSet {
         int m = h * 0x9E3779B9;
         int slot = (m ^ (m >>> 16)) & mask;
         int length = end - start;
-        while (stamps[slot] == stamp) {
-            if (hashes[slot] == h && ends[slot] - starts[slot] == length
-                    && text.regionMatches(starts[slot], text, start, length)) {
+        int[] s = slots;
+        while (true) {
+            int b = slot << 2;
+            if (s[b] != stamp) {
+                s[b] = stamp;
+                s[b + 1] = h;
+                s[b + 2] = start;
+                s[b + 3] = length;
+                size++;
+                return true;
+            }
+            if (s[b + 1] == h && s[b + 3] == length && same(s[b + 2], start, length)) {
                 return false;
             }
             slot = (slot + 1) & mask;
         }
-        stamps[slot] = stamp;
-        hashes[slot] = h;
-        starts[slot] = start;
-        ends[slot] = end;
-        size++;
+    }
+
+    private boolean same(int a, int b, int length) {
+        char[] t = text;
+        if (length > 16) {
+            return Arrays.equals(t, a, a + length, t, b, b + length);
+        }
+        for (int k = 0; k < length; k++) {
+            if (t[a + k] != t[b + k]) {
+                return false;
+            }
+        }
         return true;
     }
 

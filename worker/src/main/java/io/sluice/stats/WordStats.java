@@ -21,6 +21,16 @@ import java.util.List;
 public final class WordStats extends StatsStep {
     static final List<String> GOPHER_STOP_WORDS = List.of("the", "be", "to", "of", "and", "that", "have", "with");
 
+    /** Per ASCII character: 1 for an upper-case letter, 2 for a lower-case one, else 0. */
+    private static final byte[] ASCII_CASE = new byte[128];
+
+    static {
+        for (char c = 'A'; c <= 'Z'; c++) {
+            ASCII_CASE[c] = 1;
+            ASCII_CASE[Character.toLowerCase(c)] = 2;
+        }
+    }
+
     private final WordSet stopWords;
     private final int[] shortThresholds;
     private final int[] longThresholds;
@@ -44,14 +54,17 @@ public final class WordStats extends StatsStep {
     }
 
     /**
-     * Works on the token offsets, not on word strings: each word is read once for its hash (for the
-     * distinct count), its length and its case; stop words are looked up in place; no substring, word
-     * list or per-document table is made.
+     * Works on the token offsets over a char array of the text: each word is read once for its hash (for
+     * the distinct count), its length and its case; stop words are looked up in place; no substring,
+     * word list or per-document table is made. The lines of {@code splitlines()} are counted from the
+     * whitespace tokens alone: every line break is Python whitespace, and the one whitespace character
+     * that is not part of a token, a single space after a word, is not a line break.
      */
     @Override
     protected void extract(String text, double[] out) {
         Tokens tokens = SharedTokens.of(text);
-        distinct.clear(text, tokens.size());
+        char[] chars = charsOf(text);
+        distinct.clear(chars, tokens.size());
         long[] shortCounts = new long[shortThresholds.length];
         long[] longCounts = new long[longThresholds.length];
         int n = 0;
@@ -59,38 +72,38 @@ public final class WordStats extends StatsStep {
         long upper = 0;
         long title = 0;
         long stop = 0;
+        int lineBreaks = 0;
         for (int t = 0; t < tokens.size(); t++) {
-            if (tokens.isSpace(t)) {
-                continue; // datatrove's words are the tokens stripped, empty ones dropped
-            }
-            n++;
             int start = tokens.start(t);
             int end = tokens.end(t);
-            // one pass: the String hash, and str.isupper / str.istitle for an ASCII word
-            int h = 0;
-            boolean ascii = true;
-            boolean anyUpper = false;
-            boolean anyLower = false;
-            boolean titleSoFar = true;
-            boolean previousCased = false;
-            for (int i = start; i < end; i++) {
-                char c = text.charAt(i);
-                h = 31 * h + c;
-                if (c >= 0x80) {
-                    ascii = false;
-                } else if (c >= 'A' && c <= 'Z') {
-                    anyUpper = true;
-                    titleSoFar &= !previousCased;
-                    previousCased = true;
-                } else if (c >= 'a' && c <= 'z') {
-                    anyLower = true;
-                    titleSoFar &= previousCased;
-                    previousCased = true;
-                } else {
-                    previousCased = false;
-                }
+            if (PyText.isSpace(chars[start])) {
+                // datatrove's words are the tokens stripped, empty ones dropped; count the breaks here
+                lineBreaks += lineBreaks(chars, start, end);
+                continue;
             }
-            int length = ascii ? end - start : text.codePointCount(start, end);
+            n++;
+            // one pass: the String hash, and str.isupper / str.istitle for an ASCII word, branch-free (a
+            // word's first letter is often a capital, so a branch per letter kind mispredicted)
+            int h = 0;
+            int any = 0; // bit 0: an upper-case letter, bit 1: a lower-case one
+            int notTitle = 0;
+            int previousCased = 0;
+            int orAll = 0;
+            for (int i = start; i < end; i++) {
+                char c = chars[i];
+                h = 31 * h + c;
+                orAll |= c;
+                int kind = ASCII_CASE[c & 0x7F];
+                int cased = (kind | kind >> 1) & 1;
+                notTitle |= (kind & previousCased) | (kind >> 1 & ~previousCased & 1);
+                any |= kind;
+                previousCased = cased;
+            }
+            boolean ascii = orAll < 0x80;
+            boolean anyUpper = (any & 1) != 0;
+            boolean anyLower = (any & 2) != 0;
+            boolean titleSoFar = notTitle == 0;
+            int length = ascii ? end - start : Character.codePointCount(chars, start, end - start);
             totalLength += length;
             for (int k = 0; k < shortThresholds.length; k++) {
                 shortCounts[k] += length <= shortThresholds[k] ? 1 : 0;
@@ -104,15 +117,17 @@ public final class WordStats extends StatsStep {
             if (ascii ? titleSoFar && (anyUpper || anyLower) : PyText.isTitleWord(text, start, end)) {
                 title++;
             }
-            if (stopWords.contains(text, start, end, h)) {
+            if (stopWords.contains(chars, start, end, h)) {
                 stop++;
             }
             distinct.add(start, end, h);
         }
+        int textLength = text.length();
+        int lines = lineBreaks + (textLength > 0 && !PyText.isLineBreak(chars[textLength - 1]) ? 1 : 0);
         int i = 0;
         out[i++] = n;
         out[i++] = ratio(totalLength, n);
-        out[i++] = ratio(n, PyText.countLines(text));
+        out[i++] = ratio(n, lines);
         for (long c : shortCounts) {
             out[i++] = ratio(c, n);
         }
@@ -123,5 +138,20 @@ public final class WordStats extends StatsStep {
         out[i++] = ratio(upper, n);
         out[i++] = ratio(title, n);
         out[i] = ratio(stop, n);
+    }
+
+    /** The line breaks of {@code splitlines()} in {@code chars[start:end]}, "\r\n" counting once. */
+    private static int lineBreaks(char[] chars, int start, int end) {
+        int breaks = 0;
+        for (int i = start; i < end; i++) {
+            char c = chars[i];
+            if (PyText.isLineBreak(c)) {
+                breaks++;
+                if (c == '\r' && i + 1 < end && chars[i + 1] == '\n') {
+                    i++;
+                }
+            }
+        }
+        return breaks;
     }
 }

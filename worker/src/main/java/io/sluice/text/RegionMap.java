@@ -76,7 +76,6 @@ final class RegionMap<V> {
     }
 
     /** {@link #get(String, int, int)} for a region of a char array (both hash alike). */
-    @SuppressWarnings("unchecked")
     V get(char[] s, int from, int to) {
         if (!mayContain(s, from, to)) {
             return null;
@@ -85,6 +84,16 @@ final class RegionMap<V> {
         for (int i = from; i < to; i++) {
             h = 31 * h + s[i];
         }
+        return find(s, from, to, h);
+    }
+
+    /** {@link #get(char[], int, int)} when the caller has the region's {@code String.hashCode} at hand. */
+    V get(char[] s, int from, int to, int stringHash) {
+        return mayContain(s, from, to) ? find(s, from, to, stringHash) : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private V find(char[] s, int from, int to, int h) {
         int length = to - from;
         char[] key;
         for (int slot = spread(h) & mask; (key = keyChars[slot]) != null; slot = (slot + 1) & mask) {

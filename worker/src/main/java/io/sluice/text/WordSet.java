@@ -36,6 +36,11 @@ public final class WordSet {
         return index.get(text, from, to, stringHash) != null;
     }
 
+    /** {@link #contains(String, int, int, int)} for a region of a char array. */
+    public boolean contains(char[] text, int from, int to, int stringHash) {
+        return index.get(text, from, to, stringHash) != null;
+    }
+
     /** Number of distinct words. */
     public int size() {
         return size;

@@ -81,6 +81,24 @@ class StatBlocksTest {
         assertEquals(2.0 / 9, m.get("stop_word_ratio"), "with, the (case-sensitive)");
     }
 
+    /**
+     * word_stats counts splitlines()' lines from the whitespace tokens; every kind of break, "\r\n" as one,
+     * breaks at either end and beside spaces must give what counting the text itself gives.
+     */
+    @Test
+    void wordsPerLineCountLinesAsSplitlines() throws IOException {
+        List<String> texts = List.of("a b\nc", "a b\n", "\na", "a\r\nb\r\n", "a\rb\r", "a\u000bb\fc\u001cd\u001de\u001ef",
+                "a\u0085b\u2028c\u2029d", "a \nb", "a\n \n b", "a\r\n\r\nb \r", "one\n\n\n", "\u2028", "x\u00a0\ny",
+                "words  \t\n  more\u3000words");
+        for (String text : texts) {
+            Map<String, Object> m = statsOf("word_stats", text);
+            long words = (Long) m.get("n_words");
+            int lines = io.sluice.text.PyText.countLines(text);
+            assertEquals((double) words / lines, m.get("avg_words_per_line"),
+                    () -> lines + " lines in '" + text.replace("\n", "\\n").replace("\r", "\\r") + "'");
+        }
+    }
+
     @Test
     void lineStats() throws IOException {
         Map<String, Object> m = statsOf("line_stats", MIXED);
