@@ -22,7 +22,7 @@ final class SimplifiedWords implements SimplifiedChunks.Sink {
 
     @Override
     public void letters(char[] chars, int length) {
-        if (EnglishText.isWholeWord(chars, length)) {
+        if (EnglishText.isWholeLowercaseWord(chars, length)) {
             out.addAscii(chars, length);
         } else {
             addWords(new String(chars, 0, length));

@@ -50,9 +50,12 @@ public final class EnglishText {
         return SpacyEnglishTokenizer.english().keepsLettersWhole(text, start, end);
     }
 
-    /** {@link #isWholeWord(String, int, int)} for {@code chars[0:length]}, with no string made for most words. */
-    public static boolean isWholeWord(char[] chars, int length) {
-        return SpacyEnglishTokenizer.english().keepsLettersWhole(chars, length);
+    /**
+     * {@link #isWholeWord(String, int, int)} for {@code chars[0:length]}, which must be lower-case letters
+     * a-z (simplified text's words), with no string made.
+     */
+    public static boolean isWholeLowercaseWord(char[] chars, int length) {
+        return SpacyEnglishTokenizer.english().keepsLowercaseLettersWhole(chars, length);
     }
 
     /** {@link #words(Tokens)} as offsets into the text, for steps that need no word strings. */

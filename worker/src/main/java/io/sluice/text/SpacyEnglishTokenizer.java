@@ -48,6 +48,8 @@ public final class SpacyEnglishTokenizer {
 
     /** chunk -> lengths (UTF-16) of the tokens it is split into. */
     private final RegionMap<int[]> specialCases;
+    /** The special cases that are lower-case letters a-z only ("dont", "cannot", "gonna"). */
+    private final RegionMap<int[]> lowercaseWordCases;
     /** first token text -> patterns (as produced without special cases) of special cases starting with it. */
     private final RegionMap<PatternGroup> specialPatternsByFirstToken;
     /** The same for one-character ASCII first tokens (".", ",", "a", "(" ...), the most frequent, by index. */
@@ -73,6 +75,13 @@ public final class SpacyEnglishTokenizer {
         Map<String, int[]> lengths = new HashMap<>();
         exceptions.forEach((chunk, pieces) -> lengths.put(chunk, Arrays.stream(pieces).mapToInt(String::length).toArray()));
         this.specialCases = new RegionMap<>(lengths);
+        Map<String, int[]> lowercase = new HashMap<>();
+        lengths.forEach((chunk, pieces) -> {
+            if (chunk.chars().allMatch(c -> c >= 'a' && c <= 'z')) {
+                lowercase.put(chunk, pieces);
+            }
+        });
+        this.lowercaseWordCases = new RegionMap<>(lowercase);
         Map<String, PatternGroup> groups = new HashMap<>();
         Map<String, Boolean> seconds = new HashMap<>();
         Map<String, Boolean> singles = new HashMap<>();
@@ -139,9 +148,13 @@ public final class SpacyEnglishTokenizer {
         return !specialCases.containsKey(text, start, end);
     }
 
-    /** {@link #keepsLettersWhole(String, int, int)} for {@code chars[0:length]}. */
-    boolean keepsLettersWhole(char[] chars, int length) {
-        return specialCases.get(chars, 0, length) == null;
+    /**
+     * {@link #keepsLettersWhole(String, int, int)} for {@code chars[0:length]}, lower-case letters a-z
+     * only: asked of the lower-cased words of simplified text, in a table of the 162 special cases that
+     * are such words, whose quick test rejects most words sooner than the full table's.
+     */
+    boolean keepsLowercaseLettersWhole(char[] chars, int length) {
+        return lowercaseWordCases.get(chars, 0, length) == null;
     }
 
     /**
