@@ -15,6 +15,11 @@ public final class Bytes {
         return KERNEL.indexOfNewline(b, from, to);
     }
 
+    /** Index of the first {@code value} in [from, to), or -1. */
+    public static int indexOf(byte[] b, int from, int to, byte value) {
+        return KERNEL.indexOf(b, from, to, value);
+    }
+
     /** Index of the first quote, backslash, control or non-ASCII byte in [from, to), or {@code to}. */
     public static int indexOfStringSpecial(byte[] b, int from, int to) {
         return KERNEL.indexOfStringSpecial(b, from, to);

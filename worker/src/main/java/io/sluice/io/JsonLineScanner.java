@@ -316,9 +316,9 @@ public final class JsonLineScanner {
         int n = 0;
         int p = start;
         while (p < end) {
-            int q = p;
-            while (q < end && b[q] != '\\') {
-                q++;
+            int q = Bytes.indexOf(b, p, end, (byte) '\\');
+            if (q < 0) {
+                q = end;
             }
             System.arraycopy(b, p, out, n, q - p);
             n += q - p;

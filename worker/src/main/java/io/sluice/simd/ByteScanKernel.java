@@ -8,7 +8,12 @@ public interface ByteScanKernel {
     String name();
 
     /** Index of the first {@code '\n'} in [from, to), or -1. */
-    int indexOfNewline(byte[] b, int from, int to);
+    default int indexOfNewline(byte[] b, int from, int to) {
+        return indexOf(b, from, to, (byte) '\n');
+    }
+
+    /** Index of the first byte equal to {@code value} in [from, to), or -1. */
+    int indexOf(byte[] b, int from, int to, byte value);
 
     /**
      * Index of the first byte in [from, to) that is a quote, a backslash, below 0x20 or above 0x7F

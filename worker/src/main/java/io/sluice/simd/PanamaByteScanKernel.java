@@ -20,15 +20,15 @@ public final class PanamaByteScanKernel implements ByteScanKernel {
     }
 
     @Override
-    public int indexOfNewline(byte[] b, int from, int to) {
+    public int indexOf(byte[] b, int from, int to, byte value) {
         int i = from;
         for (; i + LANES <= to; i += LANES) {
-            var hit = ByteVector.fromArray(SPECIES, b, i).eq((byte) '\n');
+            var hit = ByteVector.fromArray(SPECIES, b, i).eq(value);
             if (hit.anyTrue()) {
                 return i + hit.firstTrue();
             }
         }
-        return tail.indexOfNewline(b, i, to);
+        return tail.indexOf(b, i, to, value);
     }
 
     @Override

@@ -13,7 +13,6 @@ public final class ScalarByteScanKernel implements ByteScanKernel {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGHS = 0x8080808080808080L;
-    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
     private static final long QUOTES = 0x2222222222222222L;
     private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
     private static final long SPACES = 0x2020202020202020L;
@@ -29,15 +28,16 @@ public final class ScalarByteScanKernel implements ByteScanKernel {
     }
 
     @Override
-    public int indexOfNewline(byte[] b, int from, int to) {
+    public int indexOf(byte[] b, int from, int to, byte value) {
+        long pattern = ONES * (value & 0xFF);
         int i = from;
         for (; i + 8 <= to; i += 8) {
-            if (hasZero((long) LONGS.get(b, i) ^ NEWLINES) != 0) {
+            if (hasZero((long) LONGS.get(b, i) ^ pattern) != 0) {
                 break;
             }
         }
         for (; i < to; i++) {
-            if (b[i] == '\n') {
+            if (b[i] == value) {
                 return i;
             }
         }

@@ -30,9 +30,21 @@ class ByteScanKernelTest {
             int to = from + (b.length == from ? 0 : r.nextInt(b.length - from + 1));
             assertEquals(naiveNewline(b, from, to), scalar.indexOfNewline(b, from, to));
             assertEquals(naiveNewline(b, from, to), panama.indexOfNewline(b, from, to));
+            byte value = alphabet[r.nextInt(alphabet.length)]; // the backslash and bytes above 0x7F among them
+            assertEquals(naiveIndexOf(b, from, to, value), scalar.indexOf(b, from, to, value), "value " + value);
+            assertEquals(naiveIndexOf(b, from, to, value), panama.indexOf(b, from, to, value), "value " + value);
             assertEquals(naiveSpecial(b, from, to), scalar.indexOfStringSpecial(b, from, to));
             assertEquals(naiveSpecial(b, from, to), panama.indexOfStringSpecial(b, from, to));
         }
+    }
+
+    private static int naiveIndexOf(byte[] b, int from, int to, byte value) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == value) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static int naiveNewline(byte[] b, int from, int to) {
