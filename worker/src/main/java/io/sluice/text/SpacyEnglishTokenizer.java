@@ -294,7 +294,17 @@ public final class SpacyEnglishTokenizer {
             return;
         }
         int before = out.size();
-        if (addSpecialCase(chars, start, end, out) || addWordWithOneMark(chars, start, end, out)) {
+        if (end - start <= ChunkMemo.INLINE) {
+            int found = memo.addInline(chars, start, end, out);
+            if (found == 0) {
+                if (!addSpecialCase(chars, start, end, out) && !addWordWithOneMark(chars, start, end, out)) {
+                    addChunkByRules(chars, start, end, out, affixes, true);
+                }
+                memo.putInline(chars, start, end, out, before, noteMatchStarts(chars, out, before, memo.matchStarts));
+            } else if (found == 2) {
+                noteMatchStarts(chars, out, before, memo.matchStarts);
+            }
+        } else if (addSpecialCase(chars, start, end, out) || addWordWithOneMark(chars, start, end, out)) {
             noteMatchStarts(chars, out, before, memo.matchStarts);
         } else if (end - start > ChunkMemo.MAX_CHUNK) {
             addChunkByRules(chars, start, end, out, affixes, true);
