@@ -84,7 +84,8 @@ public final class C4QualityFilter extends Filter {
             unitEnd = afterLineBreak(text, unitStart + unit.length());
             String line = PyText.strip(unit);
             int lineStart = unitStart + leadingSpaces(unit);
-            if (maxWordLength != -1 && PyText.longestWord(line) > maxWordLength) {
+            // a word has no more code points than its line has chars: most lines need no scan
+            if (maxWordLength != -1 && line.length() > maxWordLength && PyText.longestWord(line) > maxWordLength) {
                 continue;
             }
             boolean edited = false;
