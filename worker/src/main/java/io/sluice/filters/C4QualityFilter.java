@@ -98,7 +98,7 @@ public final class C4QualityFilter extends Filter {
                 continue;
             }
             // words are counted before the citations were removed, as datatrove does
-            if (PyText.countWords(unit) < minWordsPerLine) {
+            if (PyText.countWords(unit, minWordsPerLine) < minWordsPerLine) {
                 continue;
             }
             String lower = PyText.lower(line);

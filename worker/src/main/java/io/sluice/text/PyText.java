@@ -168,16 +168,23 @@ public final class PyText {
 
     /** {@code len(s.split())} without building the words. */
     public static int countWords(String s) {
-        int n = 0;
+        return (int) countWords(s, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@code min(len(s.split()), limit)}: stops at the {@code limit}-th word, for callers that only
+     * compare the count with a minimum. Char by char: every Python space is in the BMP, so neither half
+     * of a surrogate pair is one.
+     */
+    public static long countWords(String s, long limit) {
+        long n = 0;
         boolean inWord = false;
-        for (int i = 0; i < s.length(); ) {
-            int c = s.codePointAt(i);
-            boolean space = isSpace(c);
-            if (!space && !inWord) {
-                n++;
+        for (int i = 0, length = s.length(); i < length; i++) {
+            boolean space = (CLASS[s.charAt(i)] & SPACE) != 0;
+            if (!space && !inWord && ++n >= limit) {
+                return n;
             }
             inWord = !space;
-            i += Character.charCount(c);
         }
         return n;
     }

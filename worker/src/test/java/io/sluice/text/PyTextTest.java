@@ -81,4 +81,19 @@ class PyTextTest {
         assertEquals("i\u0307stanbul i\u0307zmir iğdır ", lowered.substring(0, 23));
         assertEquals(turkish.length() + 400_000, lowered.length());
     }
+
+    @Test
+    void wordCountsAreThoseOfSplit() {
+        // len(s.split()), printed by CPython
+        Object[][] cases = {{"", 0}, {"  ", 0}, {"a", 1}, {" a  b ", 2}, {"a\u00a0b\u3000c\u001cd\u0085e", 5},
+                {"\ud83d\ude00 \ud83d\ude00\ud83d\ude00", 2}, {"x\u200bY", 1}, {"one two three four", 4}};
+        for (Object[] c : cases) {
+            String s = (String) c[0];
+            int words = (Integer) c[1];
+            assertEquals(words, PyText.countWords(s), s);
+            for (int limit = 1; limit <= 5; limit++) {
+                assertEquals(Math.min(words, limit), PyText.countWords(s, limit), s + " up to " + limit);
+            }
+        }
+    }
 }
