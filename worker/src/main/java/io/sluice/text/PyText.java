@@ -172,9 +172,10 @@ public final class PyText {
     }
 
     /**
-     * {@code min(len(s.split()), limit)}: stops at the {@code limit}-th word, for callers that only
-     * compare the count with a minimum. Char by char: every Python space is in the BMP, so neither half
-     * of a surrogate pair is one.
+     * {@code len(s.split())} when it is below {@code limit}, else a count of at least {@code limit}
+     * ({@code limit} itself when that is positive): stops at the {@code limit}-th word, for callers that
+     * only compare the count with a minimum. Char by char: every Python space is in the BMP, so neither
+     * half of a surrogate pair is one.
      */
     public static long countWords(String s, long limit) {
         long n = 0;
