@@ -84,8 +84,7 @@ public final class C4QualityFilter extends Filter {
             unitEnd = afterLineBreak(text, unitStart + unit.length());
             String line = PyText.strip(unit);
             int lineStart = unitStart + leadingSpaces(unit);
-            // a word has no more code points than its line has chars: most lines need no scan
-            if (maxWordLength != -1 && line.length() > maxWordLength && PyText.longestWord(line) > maxWordLength) {
+            if (maxWordLength != -1 && PyText.hasWordLongerThan(line, maxWordLength)) {
                 continue;
             }
             boolean edited = false;

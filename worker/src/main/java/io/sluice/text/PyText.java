@@ -181,7 +181,7 @@ public final class PyText {
         long n = 0;
         boolean inWord = false;
         for (int i = 0, length = s.length(); i < length; i++) {
-            boolean space = (CLASS[s.charAt(i)] & SPACE) != 0;
+            boolean space = isSpace(s.charAt(i));
             if (!space && !inWord && ++n >= limit) {
                 return n;
             }
@@ -190,17 +190,26 @@ public final class PyText {
         return n;
     }
 
-    /** {@code max(len(w) for w in s.split())}, 0 when there is no word. */
-    public static int longestWord(String s) {
-        int longest = 0;
-        int current = 0;
-        for (int i = 0; i < s.length(); ) {
-            int c = s.codePointAt(i);
-            current = isSpace(c) ? 0 : current + 1;
-            longest = Math.max(longest, current);
-            i += Character.charCount(c);
+    /**
+     * Python's {@code any(len(w) > max for w in s.split())}: whether a word has more than {@code max}
+     * code points. A word has no more code points than {@code s} has chars, so a short {@code s} is not
+     * scanned; a low surrogate right after a high one ends a code point that was already counted.
+     */
+    public static boolean hasWordLongerThan(String s, long max) {
+        if (s.length() <= max) {
+            return false;
         }
-        return longest;
+        long current = 0;
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (isSpace(c)) {
+                current = 0;
+            } else if (!(Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1)))
+                    && ++current > max) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -96,4 +96,15 @@ class PyTextTest {
             }
         }
     }
+
+    @Test
+    void longWordsAreCountedInCodePoints() {
+        // any(len(w) > max for w in s.split()), as CPython answers for these (surrogates as json.loads makes them)
+        Object[][] cases = {{"", 0, false}, {"ab", 1, true}, {"ab c", 2, false}, {"a\u00a0bc", 2, false},
+                {"\ud83d\ude00\ud83d\ude00 x", 2, false}, {"\ud83d\ude00\ud83d\ude00\ud83d\ude00", 2, true},
+                {"\ud83d\ud83d\ude00", 1, true}, {"\ud83d\ude00\ude00", 2, false}, {"\ud83d\ude00\ude00", 1, true}};
+        for (Object[] c : cases) {
+            assertEquals(c[2], PyText.hasWordLongerThan((String) c[0], (Integer) c[1]), c[0] + " over " + c[1]);
+        }
+    }
 }
