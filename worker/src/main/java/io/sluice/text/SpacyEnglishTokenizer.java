@@ -294,23 +294,29 @@ public final class SpacyEnglishTokenizer {
             return;
         }
         int before = out.size();
-        if (end - start <= ChunkMemo.INLINE) {
+        int length = end - start;
+        if (length <= ChunkMemo.INLINE) {
             int found = memo.addInline(chars, start, end, out);
             if (found == 0) {
-                if (!addSpecialCase(chars, start, end, out) && !addWordWithOneMark(chars, start, end, out)) {
-                    addChunkByRules(chars, start, end, out, affixes, true);
-                }
+                addWithoutMemo(chars, start, end, out, affixes);
                 memo.putInline(chars, start, end, out, before, noteMatchStarts(chars, out, before, memo.matchStarts));
             } else if (found == 2) {
                 noteMatchStarts(chars, out, before, memo.matchStarts);
             }
-        } else if (addSpecialCase(chars, start, end, out) || addWordWithOneMark(chars, start, end, out)) {
+        } else if (length > ChunkMemo.MAX_CHUNK) {
+            addWithoutMemo(chars, start, end, out, affixes);
             noteMatchStarts(chars, out, before, memo.matchStarts);
-        } else if (end - start > ChunkMemo.MAX_CHUNK) {
-            addChunkByRules(chars, start, end, out, affixes, true);
+        } else if (addSpecialCase(chars, start, end, out) || addWordWithOneMark(chars, start, end, out)) {
             noteMatchStarts(chars, out, before, memo.matchStarts);
         } else {
             addMemoisedChunk(chars, start, end, out, affixes, memo);
+        }
+    }
+
+    /** A chunk as a special case, a word with one mark, or else by the prefix, suffix and infix rules. */
+    private void addWithoutMemo(char[] chars, int start, int end, Tokens out, Affixes affixes) {
+        if (!addSpecialCase(chars, start, end, out) && !addWordWithOneMark(chars, start, end, out)) {
+            addChunkByRules(chars, start, end, out, affixes, true);
         }
     }
 
