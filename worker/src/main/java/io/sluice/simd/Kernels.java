@@ -26,11 +26,18 @@ public final class Kernels {
         return Holder.BYTE_SCAN;
     }
 
+    /** The character classifier of the text steps, chosen on first use. */
+    public static CharClassKernel charClasses() {
+        return Holder.CHAR_CLASSES;
+    }
+
     private static final class Holder {
         static final MinhashKernel MINHASH = choose("MinHash", MinhashKernel.class,
                 "io.sluice.simd.PanamaMinhashKernel", ScalarMinhashKernel::new, MinhashKernel::name);
         static final ByteScanKernel BYTE_SCAN = choose("byte scan", ByteScanKernel.class,
                 "io.sluice.simd.PanamaByteScanKernel", ScalarByteScanKernel::new, ByteScanKernel::name);
+        static final CharClassKernel CHAR_CLASSES = choose("character class", CharClassKernel.class,
+                "io.sluice.simd.PanamaCharClassKernel", ScalarCharClassKernel::new, CharClassKernel::name);
     }
 
     private static <K> K choose(String what, Class<K> type, String panamaClass, Supplier<K> scalar,
@@ -79,6 +86,7 @@ public final class Kernels {
 
     /** Names of the chosen kernels, for logs and benchmark output. */
     public static String describe() {
-        return "MinHash: " + minhash().name() + ", byte scan: " + byteScan().name();
+        return "MinHash: " + minhash().name() + ", byte scan: " + byteScan().name()
+                + ", character classes: " + charClasses().name();
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.text;
 
+import io.sluice.simd.CharClassKernel;
 import java.util.Arrays;
 
 /**
@@ -38,6 +39,8 @@ final class ChunkMemo {
     final Tokens mergedTokens = new Tokens(1 << 10);
     /** The characters of the text being tokenized (see {@link #charsOf}). */
     private char[] chars = new char[1 << 12];
+    /** The character classes of the text being tokenized (see {@link #classesOf}). */
+    private long[] classBits = new long[1 << 8];
     private char[][] keys = new char[1 << 10][];
     private int[] keyHashes = new int[keys.length];
     /**
@@ -74,6 +77,18 @@ final class ChunkMemo {
         text.getChars(0, length, c, 0);
         Arrays.fill(c, length, needed, '\0');
         return c;
+    }
+
+    /**
+     * The {@link CharClasses} bitmaps of {@code chars[0:length]}, in an array this thread reuses up to the
+     * size of a megabyte of text.
+     */
+    long[] classesOf(char[] chars, int length) {
+        long[] bits = CharClasses.of(chars, length, classBits);
+        if (bits != classBits && bits.length <= CharClassKernel.bitsLength(MAX_REUSED_CHARS)) {
+            classBits = bits;
+        }
+        return bits;
     }
 
     /** Characters {@code s[from + 4k : from + 4k + 4]} as a long, those at or past {@code to} as 0. */

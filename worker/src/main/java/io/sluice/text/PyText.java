@@ -1,5 +1,6 @@
 package io.sluice.text;
 
+import io.sluice.simd.CharClassKernel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +27,7 @@ public final class PyText {
 
     static {
         for (int c = 0; c < 0x10000; c++) {
-            CLASS[c] = (byte) ((definesSpace(c) ? SPACE : 0) | (definesLineBreak(c) ? LINE_BREAK : 0));
+            CLASS[c] = (byte) ((CharClassKernel.isSpace(c) ? SPACE : 0) | (definesLineBreak(c) ? LINE_BREAK : 0));
         }
         // The JDK loads the character data of each Unicode plane on first use. A plane first met in the
         // data while C2-compiled code that inlines Character's lookups is running sends that code back to
@@ -48,12 +49,6 @@ public final class PyText {
     /** A line break for Python's {@code splitlines()}: \n \v \f \r \x1c \x1d \x1e \x85 U+2028 U+2029. */
     public static boolean isLineBreak(char c) {
         return (CLASS[c] & LINE_BREAK) != 0;
-    }
-
-    private static boolean definesSpace(int cp) {
-        return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20) || cp == 0x85 || cp == 0xA0 || cp == 0x1680
-                || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F
-                || cp == 0x3000;
     }
 
     private static boolean definesLineBreak(int c) {

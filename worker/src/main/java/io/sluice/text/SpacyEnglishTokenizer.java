@@ -165,15 +165,13 @@ public final class SpacyEnglishTokenizer {
     private void tokenizeWithoutMatcher(char[] chars, int length, Tokens out, ChunkMemo memo) {
         boolean withSpecialCases = memo != null;
         Affixes affixes = withSpecialCases ? memo.affixes : new Affixes();
-        // One run of whitespace or of other characters per turn. Python's whitespace is all in the BMP,
-        // so UTF-16 units suffice here.
+        long[] bits = withSpecialCases ? memo.classesOf(chars, length) : CharClasses.of(chars, length, null);
+        // One run of whitespace or of other characters per turn.
         int i = 0;
         while (i < length) {
             int start = i;
-            if (CHAR_KIND[chars[i]] == SPACE) {
-                do {
-                    i++;
-                } while (i < length && CHAR_KIND[chars[i]] == SPACE);
+            if (CharClasses.isSpace(bits, i)) {
+                i = CharClasses.nextNonSpace(bits, i, length);
                 // A single space right after a chunk is that chunk's trailing whitespace, not a token.
                 if (start > 0 && chars[start] == ' ') {
                     start++;
@@ -186,12 +184,9 @@ public final class SpacyEnglishTokenizer {
                 }
                 continue;
             }
-            byte kind;
-            while ((kind = CHAR_KIND[chars[i]]) == ASCII_LETTER && ++i < length) {
-                // the most common chunk, a plain word: letters up to a space or the end
-            }
-            if (i == length || kind == SPACE) {
-                // fast path: no prefix, suffix, infix or URL rule applies to plain letters
+            i = CharClasses.nextSpace(bits, i);
+            if (CharClasses.allAsciiLetters(bits, start, i)) {
+                // the most common chunk, a plain word: no prefix, suffix, infix or URL rule applies to it
                 WordFacts facts = withSpecialCases ? wordFacts.get(chars, start, i) : null;
                 if (facts == null) {
                     out.add(start, i);
@@ -199,9 +194,6 @@ public final class SpacyEnglishTokenizer {
                     addPlainWord(chars, start, i, out, facts, memo.matchStarts);
                 }
                 continue;
-            }
-            while (i < length && CHAR_KIND[chars[i]] != SPACE) {
-                i++;
             }
             addChunk(chars, start, i, out, affixes, memo);
         }

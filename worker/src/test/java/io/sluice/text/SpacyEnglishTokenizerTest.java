@@ -182,4 +182,44 @@ class SpacyEnglishTokenizerTest {
         assertArrayEquals(new String[] {"How", "'d", "'y"}, table.get("How'd'y"));
         assertArrayEquals(new String[] {"\u00b0", "F", "."}, table.get("\u00b0F."));
     }
+
+    /**
+     * The chunking runs on 64-character bitmaps ({@link CharClasses}): words and whitespace runs that cross
+     * a bitmap word, words longer than one or two bitmap words, and whitespace at the text's end, checked
+     * against spaCy's rule for text of plain words (each word a token; a whitespace run a token except
+     * one single space after a word).
+     */
+    @Test
+    void plainWordsAndWhitespaceAcrossBitmapWords() {
+        java.util.Random r = new java.util.Random(3);
+        String[] spaces = {" ", " ", " ", "  ", "\n", " \n\n", "\t", "\u00a0", "\u3000 ", "\r\n"};
+        for (int round = 0; round < 2000; round++) {
+            StringBuilder text = new StringBuilder();
+            List<String> expected = new ArrayList<>();
+            if (r.nextInt(4) == 0) {
+                String lead = spaces[r.nextInt(spaces.length)];
+                text.append(lead);
+                expected.add(lead);
+            }
+            int words = r.nextInt(40);
+            for (int w = 0; w < words; w++) {
+                int length = r.nextInt(10) == 0 ? 60 + r.nextInt(150) : 1 + r.nextInt(9);
+                StringBuilder word = new StringBuilder();
+                for (int k = 0; k < length; k++) {
+                    word.append("xqzXQZ".charAt(r.nextInt(6))); // no special case is made of these letters
+                }
+                text.append(word);
+                expected.add(word.toString());
+                if (w < words - 1 || r.nextBoolean()) {
+                    String gap = spaces[r.nextInt(spaces.length)];
+                    text.append(gap);
+                    String token = gap.startsWith(" ") ? gap.substring(1) : gap;
+                    if (!token.isEmpty()) {
+                        expected.add(token);
+                    }
+                }
+            }
+            assertTokens(text.toString(), expected.toArray(String[]::new));
+        }
+    }
 }
