@@ -80,6 +80,20 @@ ${3:-}
 YAML
 }
 
+# warm STATS_DIR: MB/s per core once the JVM is warm, from the per-rank files of the last run: the
+# ranks after each worker's first (ranks >= CORES), their read bytes over their summed step times. The
+# first rank on each worker also pays for JVM start-up and most of the JIT compilation (about 8 CPU-s
+# of C2 per job): 2-3 times its steady time on this corpus, amortised on shards of real size.
+warm() {
+  awk -v c="$CORES" '
+    FNR == 1 { rank = substr(FILENAME, length(FILENAME) - 9, 5) + 0; seen = 0 }
+    rank < c { next }
+    /"bytes" :/ && !seen { gsub(/[^0-9]/, ""); bytes += $0; seen = 1 }
+    prev ~ /"time_stats"/ && /"total" :/ { sub(/.*: /, ""); t += $0 }
+    { prev = $0 }
+    END { printf "%.1f", bytes / 1e6 / t }' "$1"/[0-9]*.json
+}
+
 header() { # TITLE
   echo
   echo "### $1: $(date -u +%Y-%m-%d) on $(nproc) cores ($CORES used), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"

@@ -16,6 +16,7 @@ for ((k = 0; k < ROUNDS; k++)); do
 done
 qs=$(median "${QS[@]}")
 kept=$(grep -o '"forwarded" : [0-9]*' "$WORK/runs/quality/logs/main/stats.json" | tail -1 | grep -o '[0-9]*$')
+qwarm=$(warm "$WORK/runs/quality/logs/main/stats")
 # language ID is far slower: measured on the first 16 x 2000 documents (LID=0 skips it)
 if [ "${LID:-1}" = 1 ]; then
 job lid "      - language_filter: {languages: [en]}"
@@ -28,7 +29,7 @@ fi
   header "Filters (median of $ROUNDS runs: ${QS[*]} s)"
   row "gopher_quality+gopher_repetition+c4+fineweb" "$qs" "$qm"
   echo
-  echo "documents kept by the chain: $kept"
+  echo "documents kept by the chain: $kept; warm JVM (ranks after each worker's first, last run): $qwarm MB/s per core"
   [ "${LID:-1}" = 1 ] && awk -v s="$ls" -v b="$lid_bytes" -v d="$lid_docs" -v c="$CORES" -v m="$lm" \
     'BEGIN{printf "language_filter alone: %d docs, %.1f MB in %.1f s: %.0f docs/s and %.2f MB/s per core, peak RSS %.0f MB\n", d, b/1e6, s, d/s/c, b/1e6/s/c, m/1024}'
 } | tee -a "$ROOT/benchmarks/results/filters.md"

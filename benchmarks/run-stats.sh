@@ -21,6 +21,7 @@ for ((k = 0; k < ROUNDS; k++)); do
   rm -rf "$WORK/runs"
   read -r s m < <(measure bin/launcher run "$WORK/stats.yaml")
   SS+=("$s"); sm=$(peak "$sm" "$m")
+  swarm=$(warm "$WORK/runs/stats/logs/main/stats")
   read -r s m < <(measure bin/launcher run "$WORK/merge.yaml")
   MS+=("$s"); mm=$(peak "$mm" "$m")
 done
@@ -30,4 +31,5 @@ ss=$(median "${SS[@]}"); ms=$(median "${MS[@]}")
   row "doc+word+line stats, groups summary/histogram/fqdn/suffix" "$ss" "$sm"
   echo
   printf "merge_stats over the 16 ranks' files: %.1f s, peak RSS %.0f MB\n" "$ms" "$(echo "$mm/1024" | bc -l)"
+  echo "warm JVM (ranks after each worker's first, last run): $swarm MB/s per core"
 } | tee -a "$ROOT/benchmarks/results/stats.md"
