@@ -31,19 +31,6 @@ import java.util.Set;
  * is never filled, so results depend on the chunk alone. Instances are immutable and thread-safe.
  */
 public final class SpacyEnglishTokenizer {
-    private static final byte OTHER = 0;
-    private static final byte ASCII_LETTER = 1;
-    private static final byte SPACE = 2;
-    /** Per UTF-16 unit: Python whitespace, ASCII letter or other (one table load in the chunking loop). */
-    private static final byte[] CHAR_KIND = new byte[65536];
-
-    static {
-        for (int c = 0; c < 65536; c++) {
-            CHAR_KIND[c] = PyText.isSpace(c) ? SPACE
-                    : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ? ASCII_LETTER : OTHER;
-        }
-    }
-
     private static final SpacyEnglishTokenizer ENGLISH = new SpacyEnglishTokenizer(EnglishTokenizerExceptions.build());
 
     /** chunk -> lengths (UTF-16) of the tokens it is split into. */
@@ -414,7 +401,7 @@ public final class SpacyEnglishTokenizer {
 
     private static boolean asciiLetters(char[] chars, int start, int end) {
         for (int i = start; i < end; i++) {
-            if (CHAR_KIND[chars[i]] != ASCII_LETTER) {
+            if ((char) ((chars[i] | 0x20) - 'a') >= 26) { // not A-Z or a-z
                 return false;
             }
         }
