@@ -28,11 +28,16 @@ public record WorkerCommand(String java, List<String> classPath, String mainClas
      * head, each redone after an uncommon trap) is thrown away as soon as the whole method is compiled.
      * Measured on the benchmark corpus: C2 time in the signature stage 5.1-5.2 -> 3.9-4.1 CPU-s, and
      * wall time, four alternating pairs, 15.6 -> 14.6 s (signatures), 24.3 -> 23.5 s (statistics),
-     * 23.7 -> 23.1 s (the filter chain).
+     * 23.7 -> 23.1 s (the filter chain). And C2 inlines an already compiled method only when its code
+     * is under 1000 bytes (the default is 2500): the text steps' hot methods are large, each inlined
+     * copy made every compilation unit bigger, and an uncommon trap anywhere in one recompiled all of
+     * it. C2 time in the filter chain 12.9 -> 8.7 CPU-s of 42; wall time, three alternating pairs,
+     * 21.9 -> 20.5 s (filter chain), 23.8 -> 22.3 s with 1500 and 1000 (statistics), 14.9 -> 14.7 s
+     * (signatures); 500 was slower.
      */
     public static final List<String> JVM_FLAGS = List.of("--add-modules", "jdk.incubator.vector",
             "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC",
-            "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000");
+            "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-XX:InlineSmallCode=1000");
 
     /**
      * The worker as this launcher would run it: {@code slurm.java_home}'s java if the job names one,

@@ -101,7 +101,7 @@ class LaunchScriptTest {
         Run r = run(script, Map.of("SLURM_ARRAY_TASK_ID", "1"), "1");
         assertEquals(0, r.exit(), r.output());
         assertEquals(List.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
-                "-XX:+UseParallelGC", "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-Xmx1638m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
+                "-XX:+UseParallelGC", "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-XX:InlineSmallCode=1000", "-Xmx1638m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
                 "--job", loggingDir.resolve("job.json").toString(), "--stage", stageName, "--workers", "2",
                 "--first-rank", "6", "--ranks", "3"), r.javaArgs());
         assertTrue(r.output().contains("ranks 6..8"), r.output());
@@ -115,7 +115,7 @@ class LaunchScriptTest {
         Run merge = run(stats, Map.of("SLURM_ARRAY_TASK_ID", "0"));
         assertEquals(0, merge.exit(), merge.output());
         List<String> args = merge.javaArgs();
-        assertEquals(List.of("-XX:+UseParallelGC", "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-Xmx819m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
+        assertEquals(List.of("-XX:+UseParallelGC", "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-XX:InlineSmallCode=1000", "-Xmx819m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
                 "--job", loggingDir.resolve("job.json").toString(), "--stage", stageName, "--workers", "1",
                 "--first-rank", "0", "--ranks", "0"), args.subList(3, args.size()));
     }
