@@ -2,7 +2,6 @@ package io.sluice.text;
 
 import io.sluice.simd.CharClassKernel;
 import io.sluice.simd.Kernels;
-import io.sluice.simd.ScalarCharClassKernel;
 
 /**
  * Questions about runs of a text asked of its character-class bitmaps ({@link CharClassKernel}): where
@@ -12,21 +11,15 @@ import io.sluice.simd.ScalarCharClassKernel;
  */
 public final class CharClasses {
     private static final CharClassKernel KERNEL = Kernels.charClasses();
-    private static final CharClassKernel SCALAR = new ScalarCharClassKernel();
 
     private CharClasses() {
     }
 
-    /**
-     * The bitmaps of {@code chars[0:length]}, in {@code reuse} when it is large enough. Texts shorter than
-     * one bitmap word, such as the single chunks MinHash tokenizes, go to the scalar kernel, which the
-     * Vector API one would hand them to anyway: a stage that never classifies a longer text then never
-     * pays for compiling the vector code (the signature stage was 3% slower for it).
-     */
+    /** The bitmaps of {@code chars[0:length]}, in {@code reuse} when it is large enough. */
     public static long[] of(char[] chars, int length, long[] reuse) {
         int needed = CharClassKernel.bitsLength(length);
         long[] bits = reuse != null && reuse.length >= needed ? reuse : new long[needed];
-        (length < 64 ? SCALAR : KERNEL).classify(chars, length, bits);
+        KERNEL.classify(chars, length, bits);
         return bits;
     }
 
