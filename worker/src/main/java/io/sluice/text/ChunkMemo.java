@@ -103,10 +103,18 @@ final class ChunkMemo {
         return (int) (h >>> (64 - INLINE_SLOTS_LOG)) << 2;
     }
 
+    /** {@link #addInline}'s answers; any other is the match flags of the chunk's tokens. */
+    static final int NOT_FOUND = -1;
+    static final int NO_MATCH = 0;
+    static final int MAY_MATCH_UNKNOWN = -2;
+    /** Where the meta keeps the match flags of the first three tokens (bits 9-56 hold up to 12 token ends). */
+    private static final int FLAGS_SHIFT = 57;
+
     /**
      * Adds the remembered tokens of the chunk {@code text[start:end]} (at most {@link #INLINE}
-     * characters) to {@code out}: returns 0 when it is not remembered (nothing added), 1 when it is, 2 when
-     * one of its tokens may also take part in a multi-token special case.
+     * characters) to {@code out}: returns {@link #NOT_FOUND} when it is not remembered (nothing added),
+     * {@link #NO_MATCH} when none of its tokens may take part in a multi-token special case, the match
+     * flags {@code putInline} was given when they are known, else {@link #MAY_MATCH_UNKNOWN}.
      */
     int addInline(char[] text, int start, int end, Tokens out) {
         long k0 = pack(text, start, end, 0);
@@ -116,7 +124,7 @@ final class ChunkMemo {
         long[] t = inline;
         long meta = t[b + 3];
         if (t[b] != k0 || t[b + 1] != k1 || t[b + 2] != k2 || (meta & (OCCUPIED | 0xF)) != (OCCUPIED | (end - start))) {
-            return 0;
+            return NOT_FOUND;
         }
         int count = (int) (meta >>> 4) & 0xF;
         int from = start;
@@ -125,13 +133,23 @@ final class ChunkMemo {
             out.add(from, to);
             from = to;
         }
-        return (meta & MAY_MATCH) != 0 ? 2 : 1;
+        if ((meta & MAY_MATCH) == 0) {
+            return NO_MATCH;
+        }
+        int flags = (int) (meta >>> FLAGS_SHIFT) & 0x3F;
+        return flags != 0 ? flags : MAY_MATCH_UNKNOWN;
     }
 
-    /** Remembers the tokens {@code out[from:]} as the split of the chunk {@code text[start:end]} (at most {@link #INLINE} characters). */
-    void putInline(char[] text, int start, int end, Tokens out, int from, boolean mayTakePartInMatch) {
+    /**
+     * Remembers the tokens {@code out[from:]} as the split of the chunk {@code text[start:end]} (at most
+     * {@link #INLINE} characters), with the match flags the tokenizer noted for them (0: none may take part).
+     */
+    void putInline(char[] text, int start, int end, Tokens out, int from, int matchFlags) {
         int count = out.size() - from;
-        long meta = OCCUPIED | (end - start) | (long) count << 4 | (mayTakePartInMatch ? MAY_MATCH : 0);
+        long meta = OCCUPIED | (end - start) | (long) count << 4 | (matchFlags != 0 ? MAY_MATCH : 0);
+        if ((matchFlags & SpacyEnglishTokenizer.MORE_TOKENS) == 0) {
+            meta |= (long) (matchFlags & 0x3F) << FLAGS_SHIFT;
+        }
         for (int i = 0; i < count; i++) {
             meta |= (long) (out.end(from + i) - start) << (9 + 4 * i);
         }

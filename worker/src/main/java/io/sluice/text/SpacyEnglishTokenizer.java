@@ -205,25 +205,52 @@ public final class SpacyEnglishTokenizer {
      * at a token that may be a one-token pattern, and one token before a token that may be a pattern's
      * second token. Done as tokens are made, so that the matcher visits only these places rather than
      * every token of the text; plain words, most tokens, are settled by one lookup in {@code wordFacts}.
-     * Returns whether any of the tokens may take part in a match (what the chunk memo keeps).
+     * Returns what the chunk memo keeps of it: 0 when none of the tokens may take part in a match, else
+     * two bits per token for the first three ({@link #SECOND_TOKEN}, {@link #ONE_TOKEN}), or
+     * {@link #MORE_TOKENS} when a later token may.
      */
-    private boolean noteMatchStarts(char[] chars, Tokens out, int from, MatchStarts starts) {
-        boolean any = false;
+    private int noteMatchStarts(char[] chars, Tokens out, int from, MatchStarts starts) {
+        int flags = 0;
         for (int t = from; t < out.size(); t++) {
             int s = out.start(t);
             int e = out.end(t);
+            int bits = 0;
             if (patternSecondTokens.mayContain(chars, s, e)) {
-                any = true;
+                bits = SECOND_TOKEN;
                 if (t > 0) {
                     starts.add(t - 1);
                 }
             }
             if (oneTokenPatterns.mayContain(chars, s, e)) {
-                any = true;
+                bits |= ONE_TOKEN;
+                starts.add(t);
+            }
+            if (bits != 0) {
+                flags |= t - from < 3 ? bits << 2 * (t - from) : MORE_TOKENS;
+            }
+        }
+        return flags;
+    }
+
+    static final int SECOND_TOKEN = 1;
+    static final int ONE_TOKEN = 2;
+    static final int MORE_TOKENS = 1 << 30;
+
+    /**
+     * {@link #noteMatchStarts} for tokens {@code from..from+2} from the flags it returned for them before:
+     * a memoised chunk such as "it." or "(a" need not test its tokens again.
+     */
+    private static void noteMatchStarts(int flags, int from, MatchStarts starts) {
+        for (int k = 0; k < 3; k++) {
+            int bits = flags >>> 2 * k & 3;
+            int t = from + k;
+            if ((bits & SECOND_TOKEN) != 0 && t > 0) {
+                starts.add(t - 1);
+            }
+            if ((bits & ONE_TOKEN) != 0) {
                 starts.add(t);
             }
         }
-        return any;
     }
 
     /** Scratch arrays for more tokens than this are not kept for the next text (one huge text would pin them). */
@@ -276,11 +303,13 @@ public final class SpacyEnglishTokenizer {
         int length = end - start;
         if (length <= ChunkMemo.INLINE) {
             int found = memo.addInline(chars, start, end, out);
-            if (found == 0) {
+            if (found == ChunkMemo.NOT_FOUND) {
                 addWithoutMemo(chars, start, end, out, affixes);
                 memo.putInline(chars, start, end, out, before, noteMatchStarts(chars, out, before, memo.matchStarts));
-            } else if (found == 2) {
+            } else if (found == ChunkMemo.MAY_MATCH_UNKNOWN) {
                 noteMatchStarts(chars, out, before, memo.matchStarts);
+            } else if (found != ChunkMemo.NO_MATCH) {
+                noteMatchStarts(found, before, memo.matchStarts);
             }
         } else if (length > ChunkMemo.MAX_CHUNK) {
             addWithoutMemo(chars, start, end, out, affixes);
@@ -306,7 +335,7 @@ public final class SpacyEnglishTokenizer {
         int[] entry = memo.get(chars, start, end, h);
         if (entry == null) {
             addChunkByRules(chars, start, end, out, affixes, true);
-            memo.put(chars, start, end, h, out, before, noteMatchStarts(chars, out, before, memo.matchStarts));
+            memo.put(chars, start, end, h, out, before, noteMatchStarts(chars, out, before, memo.matchStarts) != 0);
             return;
         }
         int pairs = ChunkMemo.tokenCount(entry) * 2;
