@@ -10,6 +10,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -62,7 +63,7 @@ public class CharClassKernelBench {
     }
 
     @Benchmark
-    @org.openjdk.jmh.annotations.OperationsPerInvocation(LENGTH / 64)
+    @OperationsPerInvocation(LENGTH / 64)
     public long[] classify() {
         k.classify(text, LENGTH, bits);
         return bits;

@@ -143,12 +143,13 @@ final class ChunkMemo {
     /**
      * Remembers the tokens {@code out[from:]} as the split of the chunk {@code text[start:end]} (at most
      * {@link #INLINE} characters), with the match flags the tokenizer noted for them (0: none may take part).
+     * Flags that fit in six bits are kept; larger ones are remembered only as "may take part".
      */
     void putInline(char[] text, int start, int end, Tokens out, int from, int matchFlags) {
         int count = out.size() - from;
         long meta = OCCUPIED | (end - start) | (long) count << 4 | (matchFlags != 0 ? MAY_MATCH : 0);
-        if ((matchFlags & SpacyEnglishTokenizer.MORE_TOKENS) == 0) {
-            meta |= (long) (matchFlags & 0x3F) << FLAGS_SHIFT;
+        if ((matchFlags & ~0x3F) == 0) {
+            meta |= (long) matchFlags << FLAGS_SHIFT;
         }
         for (int i = 0; i < count; i++) {
             meta |= (long) (out.end(from + i) - start) << (9 + 4 * i);

@@ -214,18 +214,10 @@ public final class SpacyEnglishTokenizer {
         for (int t = from; t < out.size(); t++) {
             int s = out.start(t);
             int e = out.end(t);
-            int bits = 0;
-            if (patternSecondTokens.mayContain(chars, s, e)) {
-                bits = SECOND_TOKEN;
-                if (t > 0) {
-                    starts.add(t - 1);
-                }
-            }
-            if (oneTokenPatterns.mayContain(chars, s, e)) {
-                bits |= ONE_TOKEN;
-                starts.add(t);
-            }
+            int bits = (patternSecondTokens.mayContain(chars, s, e) ? SECOND_TOKEN : 0)
+                    | (oneTokenPatterns.mayContain(chars, s, e) ? ONE_TOKEN : 0);
             if (bits != 0) {
+                noteStartsFor(bits, t, starts);
                 flags |= t - from < 3 ? bits << 2 * (t - from) : MORE_TOKENS;
             }
         }
@@ -234,22 +226,26 @@ public final class SpacyEnglishTokenizer {
 
     static final int SECOND_TOKEN = 1;
     static final int ONE_TOKEN = 2;
+    /** Beyond the first three tokens' six bits of flags, so the chunk memo does not keep them ({@link ChunkMemo#putInline}). */
     static final int MORE_TOKENS = 1 << 30;
 
     /**
-     * {@link #noteMatchStarts} for tokens {@code from..from+2} from the flags it returned for them before:
-     * a memoised chunk such as "it." or "(a" need not test its tokens again.
+     * {@link #noteMatchStarts(char[], Tokens, int, MatchStarts)} for tokens {@code from..from+2}, from the
+     * flags it returned for them before: a memoised chunk such as "it." or "(a" need not test its tokens again.
      */
-    private static void noteMatchStarts(int flags, int from, MatchStarts starts) {
+    private static void noteRememberedMatchStarts(int flags, int from, MatchStarts starts) {
         for (int k = 0; k < 3; k++) {
-            int bits = flags >>> 2 * k & 3;
-            int t = from + k;
-            if ((bits & SECOND_TOKEN) != 0 && t > 0) {
-                starts.add(t - 1);
-            }
-            if ((bits & ONE_TOKEN) != 0) {
-                starts.add(t);
-            }
+            noteStartsFor(flags >>> 2 * k & 3, from + k, starts);
+        }
+    }
+
+    /** The match starts that token {@code t}'s two bits call for: the token before it, and itself. */
+    private static void noteStartsFor(int bits, int t, MatchStarts starts) {
+        if ((bits & SECOND_TOKEN) != 0 && t > 0) {
+            starts.add(t - 1);
+        }
+        if ((bits & ONE_TOKEN) != 0) {
+            starts.add(t);
         }
     }
 
@@ -309,7 +305,7 @@ public final class SpacyEnglishTokenizer {
             } else if (found == ChunkMemo.MAY_MATCH_UNKNOWN) {
                 noteMatchStarts(chars, out, before, memo.matchStarts);
             } else if (found != ChunkMemo.NO_MATCH) {
-                noteMatchStarts(found, before, memo.matchStarts);
+                noteRememberedMatchStarts(found, before, memo.matchStarts);
             }
         } else if (length > ChunkMemo.MAX_CHUNK) {
             addWithoutMemo(chars, start, end, out, affixes);
