@@ -3,6 +3,10 @@ package io.sluice.launcher.slurm;
 import io.sluice.job.Job;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,10 +38,23 @@ public record WorkerCommand(String java, List<String> classPath, String mainClas
      * it. C2 time in the filter chain 12.9 -> 8.7 CPU-s of 42; wall time, three alternating pairs,
      * 21.9 -> 20.5 s (filter chain), 23.8 -> 22.3 s with 1500 and 1000 (statistics), 14.9 -> 14.7 s
      * (signatures); 500 was slower.
+     *
+     * <p>The list is the resource {@code worker-jvm.flags}, one flag per line, which {@code bin/launcher}
+     * reads too, so a local run and a Slurm rank start the same JVM.
      */
-    public static final List<String> JVM_FLAGS = List.of("--add-modules", "jdk.incubator.vector",
-            "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC",
-            "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-XX:InlineSmallCode=1000");
+    public static final List<String> JVM_FLAGS = readFlags();
+
+    private static List<String> readFlags() {
+        try (InputStream in = WorkerCommand.class.getResourceAsStream("worker-jvm.flags")) {
+            if (in == null) {
+                throw new IllegalStateException("worker-jvm.flags is missing from the launcher's class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .map(String::strip).filter(line -> !line.isEmpty()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /**
      * The worker as this launcher would run it: {@code slurm.java_home}'s java if the job names one,
