@@ -241,21 +241,24 @@ final class NGrams {
     /**
      * datatrove's {@code find_top_duplicate}: code-point length of the most frequent n-gram times its
      * count; ties in count go to the n-gram seen first ({@code Counter.most_common(1)}). 0 when there is
-     * no n-gram.
+     * no n-gram. Only the n-grams that may occur more than once are counted: when none does, the first
+     * n-gram wins with a count of 1.
      */
     long topDuplicateChars(int n) {
         int windows = words.size() - n + 1;
         if (windows <= 0) {
             return 0;
         }
-        WindowTable table = new WindowTable(n, windows, true);
-        int bestCount = 0;
-        int bestFirst = Integer.MAX_VALUE;
-        for (int i = 0; i < windows; i++) {
-            int s = table.slot(i);
+        int[] candidates = new int[windows];
+        int count = sharedHashWindows(windowHashes(n), windows, candidates);
+        WindowTable table = new WindowTable(n, count, true);
+        int bestCount = 1;
+        int bestFirst = 0;
+        for (int k = 0; k < count; k++) {
+            int s = table.slot(candidates[k]);
             int c = ++table.counts[s];
             int first = table.start(s);
-            if (c > bestCount || (c == bestCount && first < bestFirst)) {
+            if (c > bestCount || (c == bestCount && c > 1 && first < bestFirst)) {
                 bestCount = c;
                 bestFirst = first;
             }
@@ -272,10 +275,19 @@ final class NGrams {
         if (windows <= 0) {
             return 0;
         }
-        WindowTable table = new WindowTable(n, windows, false);
+        // A window whose hash no other window shares is never "seen before", and no later window equals
+        // it: the scan steps over it without a look-up. Most windows of 5 and more words are such.
+        int[] candidates = new int[windows];
+        int count = sharedHashWindows(windowHashes(n), windows, candidates);
+        WindowTable table = new WindowTable(n, count, false);
         long repeated = 0;
         int i = 0;
-        while (i < windows) {
+        for (int k = 0; k < count; k++) {
+            int c = candidates[k];
+            if (c < i) {
+                continue; // inside the n-gram just counted
+            }
+            i = c;
             int s = table.slot(i);
             if (table.start(s) != i) {
                 repeated += codePoints(i, n);
@@ -285,5 +297,31 @@ final class NGrams {
             }
         }
         return repeated;
+    }
+
+    /**
+     * Puts into {@code out}, in order, the windows whose hash may equal another window's, and returns
+     * how many: two bit sets indexed by a part of the hash, one marking hashes seen, the other those
+     * seen again, then a pass keeping the windows whose bit was set twice. At 16 to 32 bits per window
+     * the sets stay in the first-level cache, and at most about one unique window in 16 is kept needlessly.
+     */
+    private static int sharedHashWindows(long[] hashes, int windows, int[] out) {
+        int shift = Long.numberOfLeadingZeros(Math.max(64, Integer.highestOneBit(windows) * 32L) - 1);
+        long[] seen = new long[(int) (-1L >>> shift >>> 6) + 1];
+        long[] seenAgain = new long[seen.length];
+        for (int i = 0; i < windows; i++) {
+            int bit = (int) ((hashes[i] * 0x9E3779B97F4A7C15L) >>> shift);
+            int word = bit >>> 6;
+            long mask = 1L << bit;
+            seenAgain[word] |= seen[word] & mask;
+            seen[word] |= mask;
+        }
+        int count = 0;
+        for (int i = 0; i < windows; i++) {
+            int bit = (int) ((hashes[i] * 0x9E3779B97F4A7C15L) >>> shift);
+            out[count] = i;
+            count += (int) (seenAgain[bit >>> 6] >>> bit) & 1;
+        }
+        return count;
     }
 }
