@@ -63,15 +63,22 @@ public final class GopherQualityFilter extends Filter {
         WordSpans words = Words.of(text);
         int nWords = words.size();
 
-        // "non-symbol" words: tokens with at least one character outside datatrove's PUNCTUATION_SET
+        // "non-symbol" words: tokens with at least one character outside datatrove's PUNCTUATION_SET; and,
+        // for a later test, the words with a letter. Most words start with an ASCII letter, which answers both.
         long nonSymbolWords = 0;
         long nonSymbolChars = 0;
+        int withLetter = 0;
         for (int i = 0; i < nWords; i++) {
             int start = words.start(i);
             int end = words.end(i);
-            if (!Punctuation.isSymbolToken(text, start, end)) {
+            char first = text.charAt(start);
+            boolean asciiLetter = (first | 0x20) >= 'a' && (first | 0x20) <= 'z';
+            if (asciiLetter || !Punctuation.isSymbolToken(text, start, end)) {
                 nonSymbolWords++;
                 nonSymbolChars += text.codePointCount(start, end);
+            }
+            if (asciiLetter || PyText.hasLetter(text, start, end)) {
+                withLetter++;
             }
         }
         if (minDocWords != null && nonSymbolWords < minDocWords) {
@@ -113,12 +120,6 @@ public final class GopherQualityFilter extends Filter {
         }
 
         if (maxNonAlphaWordsRatio != null) {
-            int withLetter = 0;
-            for (int i = 0; i < nWords; i++) {
-                if (PyText.hasLetter(text, words.start(i), words.end(i))) {
-                    withLetter++;
-                }
-            }
             if (Thresholds.ratio(withLetter, nWords) < maxNonAlphaWordsRatio) {
                 return Verdict.drop("gopher_below_alpha_threshold");
             }
