@@ -17,9 +17,10 @@ final class NGrams {
     private final String sep;
     private final long[] wordHash;
     private final long[] wordPow;
-    /** charStart[i]: UTF-16 length of words 0..i-1 (without separators); code points likewise. */
-    private final long[] charStart;
-    private final long[] codePointStart;
+    /** charStart[i]: UTF-16 length of words 0..i-1 (without separators). */
+    private final int[] charStart;
+    /** Whether some word holds a character of a surrogate pair, so that its code points are fewer than its chars. */
+    private final boolean surrogates;
     private final long sepHash;
     private final long sepPow;
     /**
@@ -29,6 +30,7 @@ final class NGrams {
      */
     private long[] windowHash;
     private int windowWords;
+    private int[] candidates;
 
     NGrams(WordSpans words, String sep) {
         this.words = words;
@@ -37,25 +39,24 @@ final class NGrams {
         int n = words.size();
         wordHash = new long[n];
         wordPow = new long[n];
-        charStart = new long[n + 1];
-        codePointStart = new long[n + 1];
+        charStart = new int[n + 1];
+        int orAll = 0;
         for (int i = 0; i < n; i++) {
             int start = words.start(i);
             int end = words.end(i);
             long h = 0;
             long p = 1;
-            boolean surrogates = false;
             for (int k = start; k < end; k++) {
                 char c = text.charAt(k);
                 h = h * P + c;
                 p *= P;
-                surrogates |= Character.isSurrogate(c);
+                orAll |= c;
             }
             wordHash[i] = h;
             wordPow[i] = p;
             charStart[i + 1] = charStart[i] + (end - start);
-            codePointStart[i + 1] = codePointStart[i] + (surrogates ? text.codePointCount(start, end) : end - start);
         }
+        surrogates = orAll >= Character.MIN_SURROGATE; // below it no char is part of a pair
         sepHash = hashOf(sep);
         sepPow = powerOf(sep);
     }
@@ -68,9 +69,17 @@ final class NGrams {
         this.wordHash = other.wordHash;
         this.wordPow = other.wordPow;
         this.charStart = other.charStart;
-        this.codePointStart = other.codePointStart;
+        this.surrogates = other.surrogates;
         this.sepHash = hashOf(sep);
         this.sepPow = powerOf(sep);
+    }
+
+    /** Room for a window list; one array serves every size asked of these n-grams (sizes are asked one at a time). */
+    private int[] candidates() {
+        if (candidates == null) {
+            candidates = new int[words.size()];
+        }
+        return candidates;
     }
 
     NGrams withSeparator(String newSep) {
@@ -95,7 +104,15 @@ final class NGrams {
 
     /** Python {@code len} of the joined n-gram starting at word {@code start}. */
     long codePoints(int start, int n) {
-        return codePointStart[start + n] - codePointStart[start] + (long) (n - 1) * sep.codePointCount(0, sep.length());
+        long wordCodePoints = 0;
+        if (surrogates) {
+            for (int i = start; i < start + n; i++) {
+                wordCodePoints += text.codePointCount(words.start(i), words.end(i));
+            }
+        } else {
+            wordCodePoints = charStart[start + n] - charStart[start];
+        }
+        return wordCodePoints + (long) (n - 1) * sep.codePointCount(0, sep.length());
     }
 
     private long chars(int start, int n) {
@@ -249,7 +266,7 @@ final class NGrams {
         if (windows <= 0) {
             return 0;
         }
-        int[] candidates = new int[windows];
+        int[] candidates = candidates();
         int count = sharedHashWindows(windowHashes(n), windows, candidates);
         WindowTable table = new WindowTable(n, count, true);
         int bestCount = 1;
@@ -277,7 +294,7 @@ final class NGrams {
         }
         // A window whose hash no other window shares is never "seen before", and no later window equals
         // it: the scan steps over it without a look-up. Most windows of 5 and more words are such.
-        int[] candidates = new int[windows];
+        int[] candidates = candidates();
         int count = sharedHashWindows(windowHashes(n), windows, candidates);
         WindowTable table = new WindowTable(n, count, false);
         long repeated = 0;
