@@ -147,8 +147,36 @@ public final class GopherQualityFilter extends Filter {
      * {@code lstrip()} and how many end with an ellipsis after {@code rstrip()}. Counted on line spans
      * of the text, as building every line as a String cost more than the checks.
      */
-    private record LineCounts(int lines, int bullets, int endEllipsis) {
+    record LineCounts(int lines, int bullets, int endEllipsis) {
         static LineCounts of(String text) {
+            return PyText.hasLineBreakOtherThanNewline(text) ? ofAnyBreaks(text) : ofNewlines(text);
+        }
+
+        /**
+         * For a text whose only line break is "\n", the usual case: lines found with {@code indexOf},
+         * a vectorised intrinsic, and only their ends read. A char-by-char scan for every kind of break
+         * cost more than the rest of the Gopher quality rules.
+         */
+        static LineCounts ofNewlines(String text) {
+            int lines = 0;
+            int bullets = 0;
+            int endEllipsis = 0;
+            int n = text.length();
+            for (int start = 0; start < n; ) {
+                int end = text.indexOf('\n', start);
+                if (end < 0) {
+                    end = n;
+                }
+                lines++;
+                bullets += startsWithBullet(text, start, end) ? 1 : 0;
+                endEllipsis += endsWithEllipsis(text, start, end) ? 1 : 0;
+                start = end + 1; // a break at the very end gives no empty last line
+            }
+            return new LineCounts(lines, bullets, endEllipsis);
+        }
+
+        /** For any text: every line break of {@code splitlines()}, "\r\n" counting once. */
+        static LineCounts ofAnyBreaks(String text) {
             int lines = 0;
             int bullets = 0;
             int endEllipsis = 0;
@@ -160,29 +188,32 @@ public final class GopherQualityFilter extends Filter {
                     end++;
                 }
                 lines++;
-                // Python whitespace is all in the BMP, so stripping by UTF-16 unit equals strip by code point.
-                int first = start;
-                while (first < end && PyText.isSpace(text.charAt(first))) {
-                    first++;
-                }
-                if (first < end && (text.charAt(first) == '\u2022' || text.charAt(first) == '-')) {
-                    bullets++;
-                }
-                int last = end;
-                while (last > first && PyText.isSpace(text.charAt(last - 1))) {
-                    last--;
-                }
-                if (last > first && (text.charAt(last - 1) == '\u2026'
-                        || (last - first >= 3 && text.startsWith("...", last - 3)))) {
-                    endEllipsis++;
-                }
+                bullets += startsWithBullet(text, start, end) ? 1 : 0;
+                endEllipsis += endsWithEllipsis(text, start, end) ? 1 : 0;
                 if (end == n) {
                     break; // no break after the last line
                 }
-                // "\r\n" is one break; a break at the very end gives no empty last line
                 start = end + (text.charAt(end) == '\r' && end + 1 < n && text.charAt(end + 1) == '\n' ? 2 : 1);
             }
             return new LineCounts(lines, bullets, endEllipsis);
+        }
+
+        // Python whitespace is all in the BMP, so stripping by UTF-16 unit equals strip by code point.
+        private static boolean startsWithBullet(String text, int start, int end) {
+            int first = start;
+            while (first < end && PyText.isSpace(text.charAt(first))) {
+                first++;
+            }
+            return first < end && (text.charAt(first) == '\u2022' || text.charAt(first) == '-');
+        }
+
+        private static boolean endsWithEllipsis(String text, int start, int end) {
+            int last = end;
+            while (last > start && PyText.isSpace(text.charAt(last - 1))) {
+                last--;
+            }
+            return last > start && (text.charAt(last - 1) == '\u2026'
+                    || (last - start >= 3 && text.startsWith("...", last - 3)));
         }
     }
 }
