@@ -43,7 +43,6 @@ public final class DocStats extends StatsStep {
     private static final int ALPHA = 4;
     private static final int UPPER = 8;
     private static final int PUNCT = 16;
-    private static final int DOT = 32;
     private static final int HORIZONTAL_ELLIPSIS = 64;
     /** A UTF-16 surrogate: the pair is one code point, whose classes are looked up on the slow path. */
     private static final int SURROGATE = 128;
@@ -68,7 +67,7 @@ public final class DocStats extends StatsStep {
     static {
         for (int c = 0; c < BMP.length; c++) {
             int k = Character.isSurrogate((char) c) ? SURROGATE : computeClasses(c);
-            k |= c == '.' ? DOT : c == '\u2026' ? HORIZONTAL_ELLIPSIS : 0;
+            k |= c == '\u2026' ? HORIZONTAL_ELLIPSIS : 0;
             BMP[c] = (byte) k;
         }
         for (int k = 0; k < INCREMENTS.length; k++) {
@@ -99,8 +98,9 @@ public final class DocStats extends StatsStep {
     protected void extract(String text, double[] out) {
         Arrays.fill(totals, 0);
         long len = text.length(); // less one per surrogate pair
-        long ellipsisDots = 0;
-        int dots = 0; // run of '.' not yet part of a counted "..."
+        // str.count("..."): indexOf is a vectorised intrinsic, and a run counter in the loop below was a
+        // dependency from each character to the next
+        long ellipsisDots = 3L * PyText.count(text, "...");
         int n = text.length();
         for (int from = 0; from < n; ) {
             int to = Math.min(n, from + SLICE);
@@ -119,11 +119,6 @@ public final class DocStats extends StatsStep {
                     len--;
                 }
                 packed += INCREMENTS[k];
-                dots = (k & DOT) != 0 ? dots + 1 : 0;
-                if (dots == 3) {
-                    ellipsisDots += 3;
-                    dots = 0;
-                }
                 if (++sinceFlush == BLOCK) {
                     unpack(packed);
                     packed = 0;
