@@ -109,23 +109,23 @@ public final class DocStats extends StatsStep {
             }
             text.getChars(from, to, slice, 0);
             int m = to - from;
-            long packed = 0;
-            int sinceFlush = 0;
-            for (int i = 0; i < m; i++) {
-                int k = BMP[slice[i]] & 0xFF;
-                if (k >= SURROGATE && i + 1 < m && Character.isHighSurrogate(slice[i])
-                        && Character.isLowSurrogate(slice[i + 1])) {
-                    k = computeClasses(Character.toCodePoint(slice[i], slice[++i]));
-                    len--;
+            // BLOCK characters at a time into the packed counters, then into the totals before a field overflows
+            for (int block = 0; block < m; ) {
+                int limit = Math.min(m, block + BLOCK);
+                long packed = 0;
+                int i = block;
+                for (; i < limit; i++) {
+                    int k = BMP[slice[i]] & 0xFF;
+                    if (k >= SURROGATE && i + 1 < m && Character.isHighSurrogate(slice[i])
+                            && Character.isLowSurrogate(slice[i + 1])) {
+                        k = computeClasses(Character.toCodePoint(slice[i], slice[++i]));
+                        len--;
+                    }
+                    packed += INCREMENTS[k];
                 }
-                packed += INCREMENTS[k];
-                if (++sinceFlush == BLOCK) {
-                    unpack(packed);
-                    packed = 0;
-                    sinceFlush = 0;
-                }
+                unpack(packed);
+                block = i;
             }
-            unpack(packed);
             from = to;
         }
         out[0] = len;
