@@ -148,7 +148,7 @@ public final class GopherRepetitionFilter extends Filter {
      * datatrove's {@code find_duplicates}: {count, code points} of the items equal to an earlier one.
      */
     static long[] duplicates(String[] items) {
-        Set<String> seen = new HashSet<>();
+        Set<String> seen = HashSet.newHashSet(items.length);
         long count = 0;
         long chars = 0;
         for (String s : items) {
