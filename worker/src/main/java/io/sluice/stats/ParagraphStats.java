@@ -49,7 +49,7 @@ public final class ParagraphStats extends StatsStep {
         long totalLength = 0;
         long dups = 0;
         long dupChars = 0;
-        Set<String> seen = new HashSet<>();
+        Set<String> seen = HashSet.newHashSet(n);
         for (int i = 0; i < n; i++) {
             lengths[i] = PyText.len(paragraphs.get(i));
             totalLength += lengths[i];
