@@ -148,52 +148,50 @@ public final class GopherQualityFilter extends Filter {
      * of the text, as building every line as a String cost more than the checks.
      */
     record LineCounts(int lines, int bullets, int endEllipsis) {
-        static LineCounts of(String text) {
-            return PyText.hasLineBreakOtherThanNewline(text) ? ofAnyBreaks(text) : ofNewlines(text);
-        }
+        /** Every line break of {@code splitlines()}. */
+        private static final char[] LINE_BREAKS = {'\n', '\r', '\u000B', '\u000C', '\u001C', '\u001D', '\u001E', '\u0085', '\u2028', '\u2029'};
 
         /**
-         * For a text whose only line break is "\n", the usual case: lines found with {@code indexOf},
-         * a vectorised intrinsic, and only their ends read. A char-by-char scan for every kind of break
-         * cost more than the rest of the Gopher quality rules.
+         * Lines are found with {@code indexOf}, a vectorised intrinsic, one per kind of break the text
+         * holds (usually "\n" alone, or with "\r"), and only their ends are read: a char-by-char scan
+         * testing every kind of break cost more than the rest of the Gopher quality rules, and C2
+         * compiled it again and again after branches the first documents never took. "\r\n" is one
+         * break; a break at the very end gives no empty last line.
          */
-        static LineCounts ofNewlines(String text) {
-            int lines = 0;
-            int bullets = 0;
-            int endEllipsis = 0;
+        static LineCounts of(String text) {
             int n = text.length();
-            for (int start = 0; start < n; ) {
-                int end = text.indexOf('\n', start);
-                if (end < 0) {
-                    end = n;
+            char[] kinds = new char[LINE_BREAKS.length];
+            int[] next = new int[LINE_BREAKS.length]; // the next break of each kind, n when none is left
+            int kindCount = 0;
+            for (char c : LINE_BREAKS) {
+                int at = text.indexOf(c);
+                if (at >= 0) {
+                    kinds[kindCount] = c;
+                    next[kindCount++] = at;
                 }
-                lines++;
-                bullets += startsWithBullet(text, start, end) ? 1 : 0;
-                endEllipsis += endsWithEllipsis(text, start, end) ? 1 : 0;
-                start = end + 1; // a break at the very end gives no empty last line
             }
-            return new LineCounts(lines, bullets, endEllipsis);
-        }
-
-        /** For any text: every line break of {@code splitlines()}, "\r\n" counting once. */
-        static LineCounts ofAnyBreaks(String text) {
             int lines = 0;
             int bullets = 0;
             int endEllipsis = 0;
-            int n = text.length();
             int start = 0;
             while (start < n) {
-                int end = start;
-                while (end < n && !PyText.isLineBreak(text.charAt(end))) {
-                    end++;
+                int end = n;
+                for (int k = 0; k < kindCount; k++) {
+                    end = Math.min(end, next[k]);
                 }
                 lines++;
                 bullets += startsWithBullet(text, start, end) ? 1 : 0;
                 endEllipsis += endsWithEllipsis(text, start, end) ? 1 : 0;
                 if (end == n) {
-                    break; // no break after the last line
+                    break;
                 }
                 start = end + (text.charAt(end) == '\r' && end + 1 < n && text.charAt(end + 1) == '\n' ? 2 : 1);
+                for (int k = 0; k < kindCount; k++) {
+                    if (next[k] < start) {
+                        int at = text.indexOf(kinds[k], start);
+                        next[k] = at < 0 ? n : at;
+                    }
+                }
             }
             return new LineCounts(lines, bullets, endEllipsis);
         }

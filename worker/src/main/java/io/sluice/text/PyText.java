@@ -51,22 +51,6 @@ public final class PyText {
         return (CLASS[c] & LINE_BREAK) != 0;
     }
 
-    /**
-     * Whether {@code s} holds a line break of {@code splitlines()} other than "\n". One
-     * {@code indexOf} per kind of break: each is a vectorised intrinsic (and instant for the ones a
-     * Latin-1 string cannot hold), so together they beat one char-by-char pass testing every kind.
-     */
-    public static boolean hasLineBreakOtherThanNewline(String s) {
-        for (char c : RARE_LINE_BREAKS) {
-            if (s.indexOf(c) >= 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static final char[] RARE_LINE_BREAKS = {'\r', '\u000B', '\u000C', '\u001C', '\u001D', '\u001E', '\u0085', '\u2028', '\u2029'};
-
     private static boolean definesLineBreak(int c) {
         return (c >= 0x0A && c <= 0x0D) || (c >= 0x1C && c <= 0x1E) || c == 0x85 || c == 0x2028 || c == 0x2029;
     }
