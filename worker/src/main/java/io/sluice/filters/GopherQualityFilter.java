@@ -148,9 +148,6 @@ public final class GopherQualityFilter extends Filter {
      * of the text, as building every line as a String cost more than the checks.
      */
     record LineCounts(int lines, int bullets, int endEllipsis) {
-        /** Every line break of {@code splitlines()}. */
-        private static final char[] LINE_BREAKS = {'\n', '\r', '\u000B', '\u000C', '\u001C', '\u001D', '\u001E', '\u0085', '\u2028', '\u2029'};
-
         /**
          * Lines are found with {@code indexOf}, a vectorised intrinsic, one per kind of break the text
          * holds (usually "\n" alone, or with "\r"), and only their ends are read: a char-by-char scan
@@ -160,10 +157,12 @@ public final class GopherQualityFilter extends Filter {
          */
         static LineCounts of(String text) {
             int n = text.length();
-            char[] kinds = new char[LINE_BREAKS.length];
-            int[] next = new int[LINE_BREAKS.length]; // the next break of each kind, n when none is left
+            String breaks = PyText.LINE_BREAKS;
+            char[] kinds = new char[breaks.length()];
+            int[] next = new int[breaks.length()]; // the next break of each kind, n when none is left
             int kindCount = 0;
-            for (char c : LINE_BREAKS) {
+            for (int k = 0; k < breaks.length(); k++) {
+                char c = breaks.charAt(k);
                 int at = text.indexOf(c);
                 if (at >= 0) {
                     kinds[kindCount] = c;

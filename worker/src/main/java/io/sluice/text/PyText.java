@@ -51,8 +51,11 @@ public final class PyText {
         return (CLASS[c] & LINE_BREAK) != 0;
     }
 
+    /** Every line break of {@code splitlines()}, "\n" first. */
+    public static final String LINE_BREAKS = "\n\r\u000B\u000C\u001C\u001D\u001E\u0085\u2028\u2029";
+
     private static boolean definesLineBreak(int c) {
-        return (c >= 0x0A && c <= 0x0D) || (c >= 0x1C && c <= 0x1E) || c == 0x85 || c == 0x2028 || c == 0x2029;
+        return c < 0x10000 && LINE_BREAKS.indexOf(c) >= 0;
     }
 
     /**
