@@ -210,9 +210,11 @@ final class NGrams {
     }
 
     /**
-     * An open-addressing set of windows of one size n; with {@code counting}, each slot also counts.
-     * Slots hold the window's first word + 1, so a new table's zeroed arrays are already empty: nine
-     * tables per document are built, and filling them with a marker first cost a pass over each.
+     * An open-addressing set of the windows of n words that may occur more than once ({@link #candidates},
+     * in text order; the others need no look-up: a window no other window equals is never "seen before"
+     * and never makes a later one so); with {@code counting}, each slot also counts. Slots hold the
+     * window's first word + 1, so a new table's zeroed arrays are already empty: nine tables per document
+     * are built, and filling them with a marker first cost a pass over each.
      */
     private final class WindowTable {
         final int n;
@@ -221,11 +223,16 @@ final class NGrams {
         final int[] counts;
         final int mask;
         final long[] windowHashes;
+        /** The windows whose hash another window may share: {@code candidates[0:candidateCount]}. */
+        final int[] candidates;
+        final int candidateCount;
 
-        WindowTable(int n, int expected, boolean counting) {
+        WindowTable(int n, int windows, boolean counting) {
             this.n = n;
             windowHashes = windowHashes(n);
-            int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
+            candidates = candidates();
+            candidateCount = sharedHashWindows(windowHashes, windows, candidates);
+            int cap = Integer.highestOneBit(Math.max(16, candidateCount * 2 - 1)) << 1;
             startPlusOne = new int[cap];
             hashes = new long[cap];
             counts = counting ? new int[cap] : null;
@@ -266,13 +273,11 @@ final class NGrams {
         if (windows <= 0) {
             return 0;
         }
-        int[] candidates = candidates();
-        int count = sharedHashWindows(windowHashes(n), windows, candidates);
-        WindowTable table = new WindowTable(n, count, true);
+        WindowTable table = new WindowTable(n, windows, true);
         int bestCount = 1;
         int bestFirst = 0;
-        for (int k = 0; k < count; k++) {
-            int s = table.slot(candidates[k]);
+        for (int k = 0; k < table.candidateCount; k++) {
+            int s = table.slot(table.candidates[k]);
             int c = ++table.counts[s];
             int first = table.start(s);
             if (c > bestCount || (c == bestCount && c > 1 && first < bestFirst)) {
@@ -292,15 +297,12 @@ final class NGrams {
         if (windows <= 0) {
             return 0;
         }
-        // A window whose hash no other window shares is never "seen before", and no later window equals
-        // it: the scan steps over it without a look-up. Most windows of 5 and more words are such.
-        int[] candidates = candidates();
-        int count = sharedHashWindows(windowHashes(n), windows, candidates);
-        WindowTable table = new WindowTable(n, count, false);
+        // the scan steps over the windows that cannot repeat (most of those of 5 and more words)
+        WindowTable table = new WindowTable(n, windows, false);
         long repeated = 0;
         int i = 0;
-        for (int k = 0; k < count; k++) {
-            int c = candidates[k];
+        for (int k = 0; k < table.candidateCount; k++) {
+            int c = table.candidates[k];
             if (c < i) {
                 continue; // inside the n-gram just counted
             }
