@@ -253,26 +253,24 @@ public final class SpacyEnglishTokenizer {
     static final int MAX_KEPT_TOKENS = 1 << 18;
 
     /**
-     * The token indices at which the matcher looks for patterns, ascending, each once; and the matcher's
-     * per-token flags, kept all false between texts.
+     * The token indices at which the matcher looks for patterns, ascending, each once; the spans it
+     * found; and its per-token flags, kept all false between texts. Spans are longs in primitive arrays
+     * rather than objects in lists: the matcher runs once per text, and C2 compiled its list, record and
+     * comparator machinery into one of the job's largest methods, again after every deoptimisation.
      */
     static final class MatchStarts {
         private int[] starts = new int[64];
         private int size;
         private boolean[] covered = new boolean[64];
-
-        boolean[] coveredFlags(int tokens) {
-            if (tokens > MAX_KEPT_TOKENS) {
-                return new boolean[tokens];
-            }
-            if (covered.length < tokens) {
-                covered = new boolean[Math.max(tokens, 2 * covered.length)];
-            }
-            return covered;
-        }
+        /** Candidate spans as (MAX_VALUE - length) << 32 | start: ascending is longest first, earliest on ties. */
+        private long[] spans = new long[16];
+        private int spanCount;
+        /** The spans kept, as start << 32 | end, in text order. */
+        private long[] kept = new long[16];
 
         void clear() {
             size = 0;
+            spanCount = 0;
         }
 
         void add(int start) {
@@ -283,6 +281,48 @@ public final class SpacyEnglishTokenizer {
                 starts = Arrays.copyOf(starts, size * 2);
             }
             starts[size++] = start;
+        }
+
+        void addSpan(int start, int end) {
+            if (spanCount == spans.length) {
+                spans = Arrays.copyOf(spans, spanCount * 2);
+            }
+            spans[spanCount++] = (long) (Integer.MAX_VALUE - (end - start)) << 32 | start;
+        }
+
+        /**
+         * spaCy's _filter_special_spans: longest first (earliest on ties), a span is kept unless its first
+         * or last token is covered by an earlier span, kept or not. Returns the number of spans kept, left
+         * in {@link #kept} in text order (kept spans never share a start).
+         */
+        int keepNonOverlapping(int tokens) {
+            Arrays.sort(spans, 0, spanCount);
+            if (kept.length < spanCount) {
+                kept = new long[Math.max(spanCount, 2 * kept.length)];
+            }
+            boolean[] seen = tokens > MAX_KEPT_TOKENS ? new boolean[tokens] : coveredFlags(tokens);
+            int k = 0;
+            for (int c = 0; c < spanCount; c++) {
+                int start = (int) spans[c];
+                int end = start + Integer.MAX_VALUE - (int) (spans[c] >>> 32);
+                if (!seen[start] && !seen[end - 1]) {
+                    kept[k++] = (long) start << 32 | end;
+                }
+                Arrays.fill(seen, start, end, true);
+            }
+            for (int c = 0; c < spanCount; c++) {
+                int start = (int) spans[c];
+                Arrays.fill(seen, start, start + Integer.MAX_VALUE - (int) (spans[c] >>> 32), false);
+            }
+            Arrays.sort(kept, 0, k);
+            return k;
+        }
+
+        private boolean[] coveredFlags(int tokens) {
+            if (covered.length < tokens) {
+                covered = new boolean[Math.max(tokens, 2 * covered.length)];
+            }
+            return covered;
         }
     }
 
@@ -544,16 +584,12 @@ public final class SpacyEnglishTokenizer {
         return false;
     }
 
-    private record Match(int start, int end) {
-    }
-
     /**
      * Finds all token sequences equal to a special case's pattern, keeps the longest (earliest on ties)
      * that do not overlap an already kept or rejected one at their first or last token (spaCy's
      * _filter_special_spans), and replaces each kept one whose text is exactly a special case.
      */
     private void mergeMultiTokenSpecialCases(char[] text, Tokens tokens, MatchStarts matchStarts, Tokens scratch) {
-        List<Match> matches = new ArrayList<>(); // allocates no array while empty
         int n = tokens.size();
         for (int c = 0; c < matchStarts.size; c++) {
             int i = matchStarts.starts[c];
@@ -566,7 +602,7 @@ public final class SpacyEnglishTokenizer {
                 continue;
             }
             for (int k = 0; k < group.oneToken().length; k++) {
-                matches.add(new Match(i, i + 1)); // its first token is the whole pattern
+                matchStarts.addSpan(i, i + 1); // its first token is the whole pattern
             }
             String[][] patterns = i + 1 < n
                     ? group.bySecondToken().get(text, tokens.start(i + 1), tokens.end(i + 1)) : null;
@@ -575,34 +611,27 @@ public final class SpacyEnglishTokenizer {
             }
             for (String[] pattern : patterns) {
                 if (i + pattern.length <= n && matchesAt(text, tokens, i, pattern)) {
-                    matches.add(new Match(i, i + pattern.length));
+                    matchStarts.addSpan(i, i + pattern.length);
                 }
             }
         }
-        if (matches.isEmpty()) {
-            return;
+        if (matchStarts.spanCount > 0) {
+            replaceKeptSpans(text, tokens, matchStarts, scratch);
         }
-        matches.sort((a, b) -> a.end - a.start != b.end - b.start
-                ? (b.end - b.start) - (a.end - a.start)
-                : a.start - b.start);
-        boolean[] seen = matchStarts.coveredFlags(n);
-        List<Match> kept = new ArrayList<>();
-        for (Match m : matches) {
-            if (!seen[m.start] && !seen[m.end - 1]) {
-                kept.add(m);
-            }
-            Arrays.fill(seen, m.start, m.end, true);
-        }
-        for (Match m : matches) {
-            Arrays.fill(seen, m.start, m.end, false); // all false again for the next text
-        }
-        kept.sort((a, b) -> a.start - b.start);
-        // Rebuild the token list in one sweep (merges can be many in a long text), if anything changes.
+    }
+
+    /** Rebuilds the token list in one sweep (merges can be many in a long text), if anything changes. */
+    private void replaceKeptSpans(char[] text, Tokens tokens, MatchStarts matchStarts, Tokens scratch) {
+        int n = tokens.size();
+        int keptCount = matchStarts.keepNonOverlapping(n);
+        long[] kept = matchStarts.kept;
         Tokens merged = null;
         int next = 0;
-        for (Match m : kept) {
-            int from = tokens.start(m.start);
-            int to = tokens.end(m.end - 1);
+        for (int k = 0; k < keptCount; k++) {
+            int first = (int) (kept[k] >>> 32);
+            int end = (int) kept[k];
+            int from = tokens.start(first);
+            int to = tokens.end(end - 1);
             int[] pieces = specialCases.get(text, from, to);
             if (pieces == null) {
                 continue; // e.g. the tokens are separated by whitespace: nothing to merge
@@ -611,14 +640,14 @@ public final class SpacyEnglishTokenizer {
                 merged = scratch;
                 merged.reset(tokens.text());
             }
-            for (; next < m.start; next++) {
+            for (; next < first; next++) {
                 merged.add(tokens.start(next), tokens.end(next));
             }
             for (int length : pieces) {
                 merged.add(from, from + length);
                 from += length;
             }
-            next = m.end;
+            next = end;
         }
         if (merged == null) {
             return;
