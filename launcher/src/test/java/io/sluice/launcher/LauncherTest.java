@@ -83,6 +83,17 @@ class LauncherTest {
     }
 
     @Test
+    void runningAStageTheJobDoesNotHaveIsAnError() throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"x\"}\n");
+        Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n"
+                + "  - name: b\n    steps: [{read_jsonl: {path: $ROOT/o}}, {write_jsonl: {path: $ROOT/o2}}]\n");
+        assertEquals(2, Launcher.execute("run", f.toString(), "--stage", "c"));
+        assertTrue(err.toString().contains("job 'job' has no stage 'c'; its stages: a, b"), err.toString());
+        assertTrue(Files.notExists(dir.resolve("o")));
+    }
+
+    @Test
     void versionAndUnknownCommand() {
         assertEquals(0, Launcher.execute("--version"));
         assertTrue(out.toString().startsWith("sluice "), out.toString());

@@ -24,6 +24,9 @@ public final class LocalExecutor {
 
     /** Runs the job (or only {@code onlyStage} when not null); true when every rank asked for completed. */
     public boolean run(String onlyStage) throws IOException {
+        if (onlyStage != null) {
+            job.stage(onlyStage); // an unknown name is an error, not a run of nothing
+        }
         Preflight.check(job);
         StageRunner runner = new StageRunner(job, console);
         runner.writeJob();

@@ -36,7 +36,8 @@ public record Job(String name, Path loggingDir, int tasks, int workers, boolean 
                 return s;
             }
         }
-        throw new JobException("job '" + name + "' has no stage '" + stageName + "'");
+        throw new JobException("job '" + name + "' has no stage '" + stageName + "'; its stages: "
+                + String.join(", ", stages.stream().map(Stage::name).toList()));
     }
 
     public Path stageDir(Stage s) {
