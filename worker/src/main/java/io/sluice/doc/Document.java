@@ -204,6 +204,11 @@ public final class Document {
         return sourceFile == null ? null : new SourcePosition(sourceFile, sourceLine, sourceByte);
     }
 
+    /** "document 'ID'" and where it was read, for log and error messages. */
+    public String describe() {
+        return "document '" + id + "'" + (sourceFile == null ? "" : " (" + source() + ")");
+    }
+
     /** Decodes every field and copies the original line out of the reader's buffer, so the document may be kept. */
     public Document detach() {
         text();

@@ -1,6 +1,7 @@
 package io.sluice.filters;
 
 import io.sluice.doc.Document;
+import io.sluice.doc.MetadataKey;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.Filter;
 import io.sluice.pipeline.Verdict;
@@ -11,7 +12,6 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * <p>Keys: {@code banned_domains}, {@code banned_urls}, {@code banned_words}, {@code banned_subwords},
  * {@code soft_banned_words} (lists), each also as {@code <key>_file} (a text file, one entry a line,
  * lines starting with '#' ignored; both are used when both are given); {@code soft_word_threshold} 2;
- * {@code url_key} {@code metadata.url} (a dotted path into the metadata).
+ * {@code url_key} {@code metadata.url} (see {@link MetadataKey}).
  *
  * <p>As in datatrove, domains and URLs are compared as given (trimmed), words are normalised (letters
  * and digits only, lower case) while the URL's words keep their case. Registered domains come from the
@@ -43,7 +43,8 @@ public final class UrlFilter extends Filter {
     private final Set<String> bannedSubwords;
     private final Set<String> softBannedWords;
     private final long softWordThreshold;
-    private final List<String> urlPath;
+    private final MetadataKey urlKey;
+    private boolean warnedMissingUrl;
 
     public UrlFilter(StepArgs args) {
         super(args);
@@ -53,12 +54,7 @@ public final class UrlFilter extends Filter {
         bannedSubwords = list(args, "banned_subwords", true);
         softBannedWords = list(args, "soft_banned_words", true);
         softWordThreshold = args.integer("soft_word_threshold", 2);
-        String key = args.string("url_key", "metadata.url");
-        String path = key.startsWith("metadata.") ? key.substring("metadata.".length()) : key;
-        if (path.isEmpty()) {
-            throw args.error("url_key", "must name a metadata key, e.g. metadata.url");
-        }
-        urlPath = List.of(path.split("\\."));
+        urlKey = MetadataKey.urlKey(args);
     }
 
     /** datatrove's {@code normalize}: letters and digits only, lower case. */
@@ -93,21 +89,15 @@ public final class UrlFilter extends Filter {
         }
     }
 
-    private String url(Document doc) {
-        Object node = doc.metadata();
-        for (String part : urlPath) {
-            if (!(node instanceof Map<?, ?> m)) {
-                return null;
-            }
-            node = m.get(part);
-        }
-        return node == null ? null : node.toString();
-    }
-
     @Override
     public Verdict filter(Document doc) {
-        String url = url(doc);
+        Object value = urlKey.valueIn(doc);
+        String url = value == null ? null : value.toString();
         if (url == null || url.isEmpty()) {
+            if (!warnedMissingUrl && ctx != null) {
+                warnedMissingUrl = true;
+                ctx.log().warn(doc.describe() + " has no URL in metadata '" + urlKey + "'; documents without one are dropped as missing_url");
+            }
             return Verdict.drop("missing_url");
         }
         if (!bannedDomains.isEmpty()) {

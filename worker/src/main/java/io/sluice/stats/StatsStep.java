@@ -1,6 +1,7 @@
 package io.sluice.stats;
 
 import io.sluice.doc.Document;
+import io.sluice.doc.MetadataKey;
 import io.sluice.io.AtomicFile;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
@@ -29,8 +30,8 @@ import java.util.Map;
  * and the document is forwarded.
  *
  * <p>Job keys shared by all blocks: {@code output} (required), {@code groups} (default all four),
- * {@code histogram_round_digits} (3), {@code top_k} (100000), {@code url_key} ({@code url}; a dotted
- * path such as {@code metadata.url} reaches into nested metadata).
+ * {@code histogram_round_digits} (3), {@code top_k} (100000), {@code url_key} ({@code metadata.url};
+ * see {@link MetadataKey}).
  */
 public abstract class StatsStep implements Step {
     public static final List<String> ALL_GROUPS = List.of("summary", "histogram", "fqdn", "suffix");
@@ -40,7 +41,7 @@ public abstract class StatsStep implements Step {
     private final List<String> groups;
     private final int roundDigits;
     private final int topK;
-    private final String urlKey;
+    private final MetadataKey urlKey;
     private StepContext ctx;
 
     private String[] names;
@@ -75,7 +76,7 @@ public abstract class StatsStep implements Step {
             throw args.error("top_k", "must be a positive integer, got " + k);
         }
         topK = (int) k;
-        urlKey = args.string("url_key", "url");
+        urlKey = MetadataKey.urlKey(args);
     }
 
     /**
@@ -258,11 +259,11 @@ public abstract class StatsStep implements Step {
         if (cached instanceof String s) {
             return s;
         }
-        Object url = lookup(doc, urlKey);
+        Object url = urlKey.valueIn(doc);
         if (!(url instanceof String u) || u.isEmpty()) {
             boolean fqdnGroup = group.equals("fqdn");
             if ((fqdnGroup ? noUrlFqdn++ : noUrlSuffix++) == 0) {
-                ctx.log().warn("document '" + doc.id() + "'" + sourceOf(doc) + " has no URL in metadata '" + urlKey
+                ctx.log().warn(doc.describe() + " has no URL in metadata '" + urlKey
                         + "'; documents without one are left out of the '" + group + "' group and counted as no_url_" + group);
             }
             return null;
@@ -271,30 +272,6 @@ public abstract class StatsStep implements Step {
         doc.putMetadata("fqdn", split.fqdn());
         doc.putMetadata("suffix", split.suffix());
         return group.equals("fqdn") ? split.fqdn() : split.suffix();
-    }
-
-    private static String sourceOf(Document doc) {
-        return doc.source() == null ? "" : " (" + doc.source() + ")";
-    }
-
-    /** {@code key} in the metadata, or, when absent and dotted, the path through nested maps. */
-    static Object lookup(Document doc, String key) {
-        Object v = doc.metadataValue(key);
-        if (v != null || key.indexOf('.') < 0) {
-            return v;
-        }
-        String[] parts = key.split("\\.");
-        if (doc.metadataValue(parts[0]) == null) {
-            return null;
-        }
-        Object cur = doc.metadata();
-        for (String part : parts) {
-            if (!(cur instanceof Map<?, ?> m)) {
-                return null;
-            }
-            cur = m.get(part);
-        }
-        return cur;
     }
 
     @Override

@@ -7,7 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.doc.Document;
 import io.sluice.job.JobException;
 import io.sluice.job.StepArgs;
+import io.sluice.pipeline.ProgressCounter;
+import io.sluice.pipeline.StepContext;
+import io.sluice.pipeline.StepStats;
+import io.sluice.pipeline.TaskLog;
 import io.sluice.pipeline.Verdict;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,6 +71,24 @@ class UrlFilterTest {
         Map<String, Object> meta = new HashMap<>(Map.of("metadata", Map.of("url", "http://www.bad.org/")));
         assertEquals("domain", f.filter(new Document("d", "t", meta)).reason());
         assertTrue(f.filter(new Document("d", "t", new HashMap<>(Map.of("metadata", Map.of("url", "http://good.org/"))))).keep());
+    }
+
+    @Test
+    void documentsWithoutAUrlAreDroppedCountedAndTheFirstIsLogged(@TempDir Path dir) throws IOException {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        StepContext ctx = new StepContext(0, 1, new StepStats("test"), TaskLog.toStream(new PrintStream(log, true)),
+                dir, new ProgressCounter());
+        UrlFilter f = new UrlFilter(StepArgs.of(Map.of("banned_domains", List.of("bad.org"))));
+        f.open(ctx);
+        List<String> kept = new java.util.ArrayList<>();
+        f.process(new Document("a", "t", new HashMap<>()), d -> kept.add(d.id()));
+        f.process(new Document("b", "t", new HashMap<>(Map.of("url", "https://good.org/"))), d -> kept.add(d.id()));
+        f.process(new Document("c", "t", new HashMap<>(Map.of("source", "x"))), d -> kept.add(d.id()));
+        assertEquals(List.of("b"), kept);
+        assertEquals(2, ctx.stats().get("dropped_missing_url"));
+        String warnings = log.toString();
+        assertTrue(warnings.contains("document 'a' has no URL in metadata 'metadata.url'"), warnings);
+        assertEquals(1, warnings.split("has no URL", -1).length - 1, warnings);
     }
 
     @Test

@@ -1,0 +1,69 @@
+package io.sluice.doc;
+
+import io.sluice.job.StepArgs;
+import java.util.Map;
+
+/**
+ * A metadata value named the way job files name it: a key ({@code url}), the same with datatrove's
+ * {@code metadata.} prefix ({@code metadata.url}), or a dotted path into nested metadata
+ * ({@code source.url}). One reading for every step that takes such a key, so {@code url_key} means
+ * the same in {@code url_filter} and in the statistics blocks.
+ */
+public final class MetadataKey {
+    private static final String PREFIX = "metadata.";
+
+    private final String key;
+    private final String[] path;
+    /** The path as written when it started with "metadata.": a document may nest a map of that name. */
+    private final MetadataKey literal;
+
+    private MetadataKey(String key, MetadataKey literal) {
+        this.key = key;
+        this.path = key.split("\\.");
+        this.literal = literal;
+    }
+
+    /** A step's {@code url_key} (default {@code metadata.url}), checked. */
+    public static MetadataKey urlKey(StepArgs args) {
+        try {
+            return of(args.string("url_key", "metadata.url"));
+        } catch (IllegalArgumentException e) {
+            throw args.error("url_key", e.getMessage());
+        }
+    }
+
+    /** @throws IllegalArgumentException when {@code spec} names no key */
+    public static MetadataKey of(String spec) {
+        String key = spec.startsWith(PREFIX) ? spec.substring(PREFIX.length()) : spec;
+        if (key.isEmpty() || key.startsWith(".") || key.endsWith(".")) {
+            throw new IllegalArgumentException("must name a metadata key, such as url or metadata.url, got '" + spec + "'");
+        }
+        return new MetadataKey(key, key.equals(spec) ? null : new MetadataKey(spec, null));
+    }
+
+    /** The value in {@code doc}'s metadata, or null when absent. */
+    public Object valueIn(Document doc) {
+        Object v = find(doc);
+        return v == null && literal != null ? literal.find(doc) : v;
+    }
+
+    private Object find(Document doc) {
+        Object v = doc.metadataValue(key); // a flat key, dots and all; asks for no parse when absent
+        if (v != null || path.length == 1 || doc.metadataValue(path[0]) == null) {
+            return v;
+        }
+        Object node = doc.metadata();
+        for (String part : path) {
+            if (!(node instanceof Map<?, ?> m)) {
+                return null;
+            }
+            node = m.get(part);
+        }
+        return node;
+    }
+
+    @Override
+    public String toString() {
+        return literal != null ? literal.key : key;
+    }
+}
