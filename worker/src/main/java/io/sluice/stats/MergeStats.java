@@ -78,14 +78,44 @@ public final class MergeStats implements Step {
     @Override
     public void finish(DocumentSink next) throws IOException {
         List<String> folders = leafFolders(input);
-        int merged = 0;
+        if (folders.isEmpty() && !holdsMergedStats(output)) {
+            // a merge run before (or without) its stats stage would otherwise be marked complete, and skipped forever
+            throw new IOException("no per-rank stats files under " + input
+                    + ": the stats steps writing there have not run, or saw no documents");
+        }
+        List<String> mine = new ArrayList<>();
         for (int i = ctx.rank(); i < folders.size(); i += ctx.worldSize()) {
-            if (mergeFolder(folders.get(i))) {
+            mine.add(folders.get(i));
+        }
+        // Read every input once before writing anything: a malformed file fails the rank with no merged file
+        // written, so no report is made from a half-merged folder.
+        for (String folder : mine) {
+            Path dir = input.resolve(folder);
+            for (Path file : list(dir, RANK_FILE)) {
+                readDict(file);
+            }
+            for (Path file : list(dir, RANK_SKETCH)) {
+                readSketch(file);
+            }
+        }
+        int merged = 0;
+        for (String folder : mine) {
+            if (mergeFolder(folder)) {
                 merged++;
             }
         }
         ctx.stats().add("folders_merged", merged);
         ctx.log().info("merged " + merged + " stat folders of " + folders.size() + " under " + input);
+    }
+
+    /** Whether a merge has written there already (its inputs then may be gone, with remove_input). */
+    private static boolean holdsMergedStats(Path root) throws IOException {
+        if (!Files.isDirectory(root)) {
+            return false;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.anyMatch(p -> p.getFileName().toString().equals(MERGED_NAME));
+        }
     }
 
     /** Relative paths of the folders that hold files and no sub-folders, sorted as strings. */

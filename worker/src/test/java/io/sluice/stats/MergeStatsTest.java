@@ -94,6 +94,24 @@ class MergeStatsTest {
         Files.writeString(folder.resolve("00001.json"), "[1, 2]");
         e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
         assertTrue(e.getMessage().contains("00001.json"), e.getMessage());
+
+        // a bad file in a later folder: no folder of the rank gets a merged file, so none is half-done
+        Files.writeString(folder.resolve("00001.json"), "{\"summary\": {\"total\": 4, \"unit\": \"task\"}}");
+        Path later = in.resolve("summary/n_words");
+        Files.createDirectories(later);
+        Files.writeString(later.resolve("00000.json"), "{\"summary\": ");
+        e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
+        assertTrue(e.getMessage().contains("n_words/00000.json"), e.getMessage());
+        assertFalse(Files.exists(folder.resolve("metric.json")));
+    }
+
+    @Test
+    void aMergeWithNothingToMergeIsAnError() throws IOException {
+        Path in = tmp.resolve("empty");
+        Files.createDirectories(in.resolve("summary"));
+        IOException e = assertThrows(IOException.class, () -> StatsRun.merge(in, tmp.resolve("out"), 2, tmp));
+        assertEquals("no per-rank stats files under " + in
+                + ": the stats steps writing there have not run, or saw no documents", e.getMessage());
     }
 
     @Test
