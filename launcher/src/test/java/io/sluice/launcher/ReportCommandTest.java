@@ -86,6 +86,21 @@ class ReportCommandTest {
     }
 
     @Test
+    void aFolderWithOnlyDomainGroupsGetsTheirTables() throws IOException {
+        Path stats = dir.resolve("domains");
+        Files.createDirectories(stats.resolve("fqdn/length"));
+        Files.writeString(stats.resolve("fqdn/length/metric.json"),
+                "{\"a.example.org\": {\"total\": 30, \"n\": 3, \"mean\": 10.0, \"unit\": \"task\"}}");
+        assertEquals(0, new CommandLine(new ReportCommand()).execute(stats.toString()));
+        String html = Files.readString(stats.resolve("report.html"));
+        assertTrue(html.contains("<h2>Top domains</h2>") && html.contains("<td>a.example.org</td>"), html);
+        assertTrue(!html.contains("<h2>Summary</h2>"), html);
+
+        Files.createDirectories(dir.resolve("nothing/summary"));
+        assertEquals(1, new CommandLine(new ReportCommand()).execute(dir.resolve("nothing").toString()));
+    }
+
+    @Test
     void missingFolderIsAnError() {
         CommandLine cli = new CommandLine(new ReportCommand());
         assertTrue(cli.execute(dir.resolve("nope").toString()) != 0);

@@ -46,7 +46,8 @@ public final class StatsReport {
                 stats.add(s);
             }
         }
-        if (stats.isEmpty()) {
+        boolean domains = !statsIn(folder.resolve("fqdn")).isEmpty() || !statsIn(folder.resolve("suffix")).isEmpty();
+        if (stats.isEmpty() && !domains) {
             throw new IOException(folder + " holds no merged stats (<group>/<stat>/metric.json); run merge_stats first");
         }
         StringBuilder h = new StringBuilder(64 * 1024);
@@ -60,6 +61,16 @@ public final class StatsReport {
             h.append("<p class=\"sub\">").append(lengths.n()).append(" documents, ")
                     .append(fmt(lengths.total())).append(" characters</p>\n");
         }
+        if (!stats.isEmpty()) {
+            summaryAndHistograms(h, folder, stats);
+        }
+        topKeys(h, folder, "fqdn", "Top domains");
+        topKeys(h, folder, "suffix", "Top suffixes");
+        h.append("</body></html>\n");
+        return h.toString();
+    }
+
+    private static void summaryAndHistograms(StringBuilder h, Path folder, TreeSet<String> stats) throws IOException {
         h.append("<h2>Summary</h2>\n<table class=\"num\"><tr><th>metric</th><th>docs</th><th>mean</th><th>std</th>")
                 .append("<th>min</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>\n");
         for (String stat : stats) {
@@ -95,10 +106,6 @@ public final class StatsReport {
             h.append("</figure>\n");
         }
         h.append("</div>\n");
-        topKeys(h, folder, "fqdn", "Top domains");
-        topKeys(h, folder, "suffix", "Top suffixes");
-        h.append("</body></html>\n");
-        return h.toString();
     }
 
     private static List<String> statsIn(Path group) throws IOException {
