@@ -86,7 +86,10 @@ public final class StatsReport {
             h.append(td(Long.toString(docs))).append(td(fmt(s.mean()))).append(td(fmt(s.stdDev())))
                     .append(td(fmt(s.min())));
             for (double v : q) {
-                h.append(td(Double.isNaN(v) ? "" : fmt(v)));
+                // the sketch's estimate, within its error of a value the metric took: inside [min, max], and
+                // whole for an integer metric
+                double shown = Math.min(s.max(), Math.max(s.min(), s.integral() ? Math.rint(v) : v));
+                h.append(td(Double.isNaN(v) ? "" : fmt(shown)));
             }
             h.append(td(fmt(s.max()))).append("</tr>\n");
         }
@@ -233,7 +236,10 @@ public final class StatsReport {
         if (v == Math.rint(v) && Math.abs(v) < 1e15) {
             return String.format(Locale.ROOT, "%,d", (long) v);
         }
-        if (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e6) {
+        if (Math.abs(v) >= 1000 && Math.abs(v) < 1e15) {
+            return String.format(Locale.ROOT, "%,d", Math.round(v)); // as the whole numbers beside it
+        }
+        if (Math.abs(v) >= 1e-3) {
             return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
         }
         return String.format(Locale.ROOT, "%.3e", v);

@@ -1,0 +1,42 @@
+package io.sluice.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StatsReportTest {
+    @Test
+    void numbersOfOneSizeLookAlike() {
+        assertEquals("2,230,247", StatsReport.fmt(2230247));
+        assertEquals("49,530", StatsReport.fmt(49530.4));
+        assertEquals("5.5", StatsReport.fmt(5.5));
+        assertEquals("0.1235", StatsReport.fmt(0.123456));
+        assertEquals("1.000e-05", StatsReport.fmt(0.00001));
+        assertEquals("", StatsReport.fmt(Double.NaN));
+    }
+
+    @Test
+    void quantilesOfAnIntegerMetricAreWholeAndWithinTheRange(@TempDir Path dir) throws IOException {
+        Path stat = dir.resolve("summary/n_paragraphs");
+        Files.createDirectories(stat);
+        MetricStatsDict d = new MetricStatsDict();
+        MetricStats s = new MetricStats();
+        QuantileSketch sketch = new QuantileSketch();
+        for (int i = 0; i < 100; i++) {
+            long v = i < 60 ? 6 : 1000; // the sketch's estimates of 6 and 1000 are near them, not on them
+            s.add(v);
+            sketch.add(v);
+        }
+        d.put("summary", s);
+        Files.writeString(stat.resolve(MergeStats.MERGED_NAME), d.toJson());
+        Files.writeString(stat.resolve(MergeStats.MERGED_QUANTILES), MergeStats.quantilesJson(sketch));
+        String html = StatsReport.render(dir);
+        // min, p50, p90, p99, max
+        assertTrue(html.contains("<td>6</td><td>6</td><td>1,000</td><td>1,000</td><td>1,000</td></tr>"), html);
+    }
+}
