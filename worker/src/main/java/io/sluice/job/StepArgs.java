@@ -164,7 +164,8 @@ public final class StepArgs {
     public void requireAllUsed() {
         for (String k : values.keySet()) {
             if (!known.contains(k)) {
-                throw new JobException(where + ": unknown key '" + k + "'; allowed: " + String.join(", ", known));
+                throw new JobException(where + ": unknown key '" + k + "'" + Spelling.didYouMean(k, known) + "; allowed: "
+                        + String.join(", ", known));
             }
         }
     }

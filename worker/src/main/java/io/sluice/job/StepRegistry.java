@@ -60,7 +60,8 @@ public final class StepRegistry {
     public static Step create(String name, StepArgs args) {
         Function<StepArgs, Step> f = FACTORIES.get(name);
         if (f == null) {
-            throw new JobException(args.where() + ": unknown step '" + name + "'; known steps: "
+            throw new JobException(args.where() + ": unknown step '" + name + "'"
+                    + Spelling.didYouMean(name, FACTORIES.keySet()) + "; known steps: "
                     + String.join(", ", FACTORIES.keySet()));
         }
         Step step = f.apply(args);

@@ -22,22 +22,30 @@ class JobFileTest {
     @Test
     void unknownStepNamesTheKnownOnes() throws IOException {
         String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - lenght_filter: {}\n");
-        assertEquals(true, msg.startsWith("job.yaml: stages[0] (a).steps[1] (lenght_filter): unknown step 'lenght_filter'; known steps: "), msg);
+        assertEquals(true, msg.startsWith("job.yaml: stages[0] (a).steps[1] (lenght_filter): unknown step 'lenght_filter' (did you mean 'length_filter'?); known steps: "), msg);
         assertEquals(true, msg.contains("length_filter"), msg);
     }
 
     @Test
     void unknownKeyNamesTheAllowedOnes() throws IOException {
         String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - length_filter: {min_wrds: 3}\n");
-        assertEquals("job.yaml: stages[0] (a).steps[1] (length_filter): unknown key 'min_wrds'; allowed: exclusion_output, "
+        assertEquals("job.yaml: stages[0] (a).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?); allowed: exclusion_output, "
                 + "min_chars, max_chars, min_words, max_words, min_lines, max_lines", msg);
+    }
+
+    @Test
+    void aNameFarFromEveryKnownOneGetsNoSuggestion() throws IOException {
+        String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - length_filter: {colour: 3}\n");
+        assertEquals(true, msg.contains("unknown key 'colour'; allowed: "), msg);
+        msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - gopher_qualty: {}\n");
+        assertEquals(true, msg.contains("unknown step 'gopher_qualty' (did you mean 'gopher_quality'?)"), msg);
     }
 
     @Test
     void wrongTypesAndTopLevelTyposAreNamed() throws IOException {
         assertEquals("job.yaml: 'tasks' must be an integer, got 'many'",
                 error("tasks: many\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n"));
-        assertEquals("job.yaml: unknown key 'worker'; allowed: name, logging_dir, tasks, workers, skip_completed, "
+        assertEquals("job.yaml: unknown key 'worker' (did you mean 'workers'?); allowed: name, logging_dir, tasks, workers, skip_completed, "
                         + "randomize_start_duration, local_tasks, local_rank_offset, stages, slurm",
                 error("worker: 2\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n"));
         assertEquals("job.yaml: stages[0] (a).steps[0] (write_jsonl): 'compression' must be one of zstd, gzip, none, got 'lz4'",

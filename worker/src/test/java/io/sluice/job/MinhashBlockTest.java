@@ -53,7 +53,7 @@ class MinhashBlockTest {
                   - name: dedup
                     minhash: {input: in, output: out, work_dir: w, n_gram: 3}
                 """));
-        assertEquals(true, e.getMessage().startsWith("job.yaml: stages[0] (dedup).minhash: unknown key 'n_gram'; allowed: "),
+        assertEquals(true, e.getMessage().startsWith("job.yaml: stages[0] (dedup).minhash: unknown key 'n_gram' (did you mean 'n_grams'?); allowed: "),
                 e.getMessage());
     }
 }
