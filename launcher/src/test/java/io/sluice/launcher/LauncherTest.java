@@ -94,6 +94,18 @@ class LauncherTest {
     }
 
     @Test
+    void changingTheTaskCountUnderTheSameLoggingDirIsAJobError() throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"x\"}\n");
+        String yaml = "logging_dir: $ROOT/logs\ntasks: 1\nstages:\n  - name: a\n"
+                + "    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n";
+        assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
+        assertEquals(2, Launcher.execute("run", job(yaml.replace("tasks: 1", "tasks: 2")).toString()));
+        assertTrue(err.toString().contains("shard_plan.json was planned for 1 tasks") && err.toString().contains("new logging_dir"),
+                err.toString());
+    }
+
+    @Test
     void versionAndUnknownCommand() {
         assertEquals(0, Launcher.execute("--version"));
         assertTrue(out.toString().startsWith("sluice "), out.toString());

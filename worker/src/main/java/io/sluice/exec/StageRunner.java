@@ -58,7 +58,7 @@ public final class StageRunner {
             if (p.worldSize() == stage.tasks() && p.root().equals(source.root().toString())) {
                 return p;
             }
-            throw new IOException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
+            throw new io.sluice.job.JobException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
                     + "; this job has " + stage.tasks() + " tasks over " + source.root()
                     + ". Use a new logging_dir (or delete the stage folder) to run a changed job");
         }
