@@ -13,7 +13,10 @@ import picocli.CommandLine.Command;
 @Command(name = "launcher", mixinStandardHelpOptions = true, versionProvider = Launcher.Version.class,
         description = "Sluice: filter, measure and deduplicate text corpora for LLM training, locally or on Slurm.",
         subcommands = {RunCommand.class, ValidateCommand.class, ReportCommand.class, SubmitCommand.class,
-            StatusCommand.class, CancelCommand.class, CommandLine.HelpCommand.class})
+            StatusCommand.class, CancelCommand.class, CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:done", "1:a rank or command failed (the message names the file, line or rank)",
+            "2:the job file or the command line is wrong"})
 public final class Launcher {
 
     public static void main(String[] args) {

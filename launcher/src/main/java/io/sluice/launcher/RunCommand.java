@@ -11,7 +11,10 @@ import picocli.CommandLine.Parameters;
 
 /** {@code launcher run job.yaml}: the whole job on this machine with the local executor. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Run a job on this machine: every stage, ranks as threads; completed ranks are skipped.")
+        description = "Run a job on this machine: every stage, ranks as threads; completed ranks are skipped.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every rank done", "1:a rank failed (its file and line are printed; logs in the stage folder)",
+            "2:the job file is wrong, or --stage names no stage of it"})
 final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "JOB", description = "job file (YAML or JSON)")
     Path jobFile;
