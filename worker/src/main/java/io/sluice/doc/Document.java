@@ -204,6 +204,17 @@ public final class Document {
         return sourceFile == null ? null : new SourcePosition(sourceFile, sourceLine, sourceByte);
     }
 
+    /**
+     * False only when no key {@code key} occurs at any depth of the metadata, decided, for an unparsed line,
+     * from its bytes without parsing (true when unsure).
+     */
+    public boolean mayHaveMetadataKey(String key) {
+        if (metadata != null || pendingPuts != null || parser == null) {
+            return true;
+        }
+        return parser.mayHaveKey(lineBuffer, lineOffset, lineLength, textStart, textEnd, key);
+    }
+
     /** "document 'ID'" and where it was read, for log and error messages. */
     public String describe() {
         return "document '" + id + "'" + (sourceFile == null ? "" : " (" + source() + ")");

@@ -49,8 +49,9 @@ public final class MetadataKey {
 
     private Object find(Document doc) {
         Object v = doc.metadataValue(key); // a flat key, dots and all; asks for no parse when absent
-        if (v != null || path.length == 1 || doc.metadataValue(path[0]) == null) {
-            return v;
+        if (v != null || path.length == 1 || !doc.mayHaveMetadataKey(path[path.length - 1])
+                || doc.metadataValue(path[0]) == null) {
+            return v; // the leaf's name absent from the line: no parse ("metadata" itself is always there)
         }
         Object node = doc.metadata();
         for (String part : path) {
