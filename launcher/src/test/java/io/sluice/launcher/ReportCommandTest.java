@@ -32,9 +32,9 @@ class ReportCommandTest {
                   - name: stats
                     steps:
                       - read_jsonl: {path: $CORPUS, glob: "web_dolma_cc.jsonl.zst"}
-                      - doc_stats: {output: $ROOT/stats, url_key: metadata.url}
-                      - word_stats: {output: $ROOT/stats, url_key: metadata.url}
-                      - line_stats: {output: $ROOT/stats, url_key: metadata.url}
+                      - doc_stats: {output: $ROOT/stats, url_key: metadata.metadata.url}
+                      - word_stats: {output: $ROOT/stats, url_key: metadata.metadata.url}
+                      - line_stats: {output: $ROOT/stats, url_key: metadata.metadata.url}
                   - name: merge
                     tasks: 1
                     steps:

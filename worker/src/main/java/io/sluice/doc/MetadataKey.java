@@ -6,21 +6,21 @@ import java.util.Map;
 /**
  * A metadata value named the way job files name it: a key ({@code url}), the same with datatrove's
  * {@code metadata.} prefix ({@code metadata.url}), or a dotted path into nested metadata
- * ({@code source.url}). One reading for every step that takes such a key, so {@code url_key} means
- * the same in {@code url_filter} and in the statistics blocks.
+ * ({@code source.url}, or {@code metadata.metadata.url} for Dolma's nested metadata). One reading for
+ * every step that takes such a key, so {@code url_key} means the same in {@code url_filter} and in the
+ * statistics blocks.
  */
 public final class MetadataKey {
     private static final String PREFIX = "metadata.";
 
+    private final String spec;
     private final String key;
     private final String[] path;
-    /** The path as written when it started with "metadata.": a document may nest a map of that name. */
-    private final MetadataKey literal;
 
-    private MetadataKey(String key, MetadataKey literal) {
+    private MetadataKey(String spec, String key) {
+        this.spec = spec;
         this.key = key;
         this.path = key.split("\\.");
-        this.literal = literal;
     }
 
     /** A step's {@code url_key} (default {@code metadata.url}), checked. */
@@ -38,20 +38,15 @@ public final class MetadataKey {
         if (key.isEmpty() || key.startsWith(".") || key.endsWith(".")) {
             throw new IllegalArgumentException("must name a metadata key, such as url or metadata.url, got '" + spec + "'");
         }
-        return new MetadataKey(key, key.equals(spec) ? null : new MetadataKey(spec, null));
+        return new MetadataKey(spec, key);
     }
 
     /** The value in {@code doc}'s metadata, or null when absent. */
     public Object valueIn(Document doc) {
-        Object v = find(doc);
-        return v == null && literal != null ? literal.find(doc) : v;
-    }
-
-    private Object find(Document doc) {
         Object v = doc.metadataValue(key); // a flat key, dots and all; asks for no parse when absent
         if (v != null || path.length == 1 || !doc.mayHaveMetadataKey(path[path.length - 1])
                 || doc.metadataValue(path[0]) == null) {
-            return v; // the leaf's name absent from the line: no parse ("metadata" itself is always there)
+            return v;
         }
         Object node = doc.metadata();
         for (String part : path) {
@@ -65,6 +60,6 @@ public final class MetadataKey {
 
     @Override
     public String toString() {
-        return literal != null ? literal.key : key;
+        return spec;
     }
 }
