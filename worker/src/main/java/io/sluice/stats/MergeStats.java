@@ -34,8 +34,6 @@ import java.util.stream.Stream;
 public final class MergeStats implements Step {
     public static final String MERGED_NAME = "metric.json";
     public static final String MERGED_QUANTILES = "quantiles.json";
-    private static final Pattern RANK_FILE = Pattern.compile("\\d{5}\\.json");
-    private static final Pattern RANK_SKETCH = Pattern.compile("\\d{5}" + Pattern.quote(StatsStep.SKETCH_SUFFIX));
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(JsonParser.Feature.ALLOW_NON_NUMERIC_NUMBERS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -91,10 +89,10 @@ public final class MergeStats implements Step {
         // written, so no report is made from a half-merged folder.
         for (String folder : mine) {
             Path dir = input.resolve(folder);
-            for (Path file : list(dir, RANK_FILE)) {
+            for (Path file : list(dir, StatsStep.RANK_FILE)) {
                 readDict(file);
             }
-            for (Path file : list(dir, RANK_SKETCH)) {
+            for (Path file : list(dir, StatsStep.RANK_SKETCH)) {
                 readSketch(file);
             }
         }
@@ -145,7 +143,7 @@ public final class MergeStats implements Step {
     /** Merges one folder; false when it holds no per-rank files (e.g. already merged with remove_input). */
     private boolean mergeFolder(String folder) throws IOException {
         Path dir = input.resolve(folder);
-        List<Path> rankFiles = list(dir, RANK_FILE);
+        List<Path> rankFiles = list(dir, StatsStep.RANK_FILE);
         if (rankFiles.isEmpty()) {
             return false;
         }
@@ -160,7 +158,7 @@ public final class MergeStats implements Step {
         Path outDir = output.resolve(folder);
         AtomicFile.write(outDir.resolve(MERGED_NAME), stat.toJson().getBytes(StandardCharsets.UTF_8));
 
-        List<Path> sketchFiles = list(dir, RANK_SKETCH);
+        List<Path> sketchFiles = list(dir, StatsStep.RANK_SKETCH);
         if (!sketchFiles.isEmpty()) {
             QuantileSketch sketch = new QuantileSketch();
             for (Path file : sketchFiles) {

@@ -10,10 +10,14 @@ import io.sluice.pipeline.StepContext;
 import io.sluice.text.PyText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Base of the statistics steps (datatrove's {@code BaseStats}): a block computes named per-document
@@ -36,6 +40,9 @@ import java.util.Map;
 public abstract class StatsStep implements Step {
     public static final List<String> ALL_GROUPS = List.of("summary", "histogram", "fqdn", "suffix");
     static final String SKETCH_SUFFIX = ".quantiles.json";
+    /** A per-rank stats file and a per-rank sketch; group 1 is the rank. */
+    static final Pattern RANK_FILE = Pattern.compile("(\\d{5})\\.json");
+    static final Pattern RANK_SKETCH = Pattern.compile("(\\d{5})" + Pattern.quote(SKETCH_SUFFIX));
 
     private final Path output;
     private final List<String> groups;
@@ -282,6 +289,7 @@ public abstract class StatsStep implements Step {
         if (noUrlSuffix > 0) {
             ctx.stats().add("no_url_suffix", noUrlSuffix);
         }
+        removeStaleFiles();
         if (documents == 0) {
             return; // like datatrove: a rank without documents writes no stats files
         }
@@ -317,6 +325,43 @@ public abstract class StatsStep implements Step {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Removes this rank's files of an earlier run in this step's folders (a rank without documents writes
+     * none, and {@code __tokens} only with token counts) and, on rank 0, those of ranks this job does not
+     * have (an earlier run with more tasks): {@code merge_stats} then sums this run's files alone.
+     */
+    private void removeStaleFiles() throws IOException {
+        int removed = 0;
+        for (String group : groups) {
+            for (String name : names) {
+                List<String> stats = group.equals("histogram") ? List.of(name, name + "__chars", name + "__tokens") : List.of(name);
+                for (String stat : stats) {
+                    Path folder = output.resolve(group).resolve(stat);
+                    if (!Files.isDirectory(folder)) {
+                        continue;
+                    }
+                    try (Stream<Path> files = Files.list(folder)) {
+                        for (Path f : (Iterable<Path>) files::iterator) {
+                            Matcher m = RANK_FILE.matcher(f.getFileName().toString());
+                            if (!m.matches() && !(m = RANK_SKETCH.matcher(f.getFileName().toString())).matches()) {
+                                continue;
+                            }
+                            int r = Integer.parseInt(m.group(1));
+                            if (r == rank || (rank == 0 && r >= ctx.worldSize())) {
+                                Files.deleteIfExists(f);
+                                removed += r == rank ? 0 : 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (removed > 0) {
+            ctx.log().warn("removed " + removed + " stats files of ranks >= " + ctx.worldSize() + " under " + output
+                    + ", left by an earlier run with more tasks");
         }
     }
 

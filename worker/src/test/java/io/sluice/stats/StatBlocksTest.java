@@ -248,4 +248,33 @@ class StatBlocksTest {
         assertTrue(Files.readString(tmp.resolve("fqdn/length/00000.json")).contains("b.example.org"));
         assertTrue(Files.readString(tmp.resolve("summary/length/00000.json")).contains("\"total\": 13"));
     }
+
+    @Test
+    void filesOfAnEarlierRunAreNotLeftForTheMerge() throws IOException {
+        Path out = tmp.resolve("out");
+        Path length = out.resolve("summary/length");
+        Files.createDirectories(length);
+        for (String stale : new String[] {"00001.json", "00003.json", "00003.quantiles.json"}) {
+            Files.writeString(length.resolve(stale), "{\"summary\": {\"total\": 99, \"n\": 1, \"mean\": 99.0, \"unit\": \"task\"}}");
+        }
+        Files.writeString(out.resolve("summary/other_step_stat.txt"), "not ours");
+        // two ranks now: rank 0 sees two documents, rank 1 none
+        for (int rank = 0; rank < 2; rank++) {
+            Step s = StatsRun.create("doc_stats", Map.of("output", out.toString(), "groups", List.of("summary")));
+            s.open(StatsRun.context(rank, 2, tmp));
+            if (rank == 0) {
+                s.process(new Document("a", "abc", new LinkedHashMap<>()), d -> { });
+                s.process(new Document("b", "de", new LinkedHashMap<>()), d -> { });
+            }
+            s.finish(d -> { });
+        }
+        assertTrue(Files.exists(length.resolve("00000.json")));
+        assertFalse(Files.exists(length.resolve("00001.json")), "rank 1 had no documents this time");
+        assertFalse(Files.exists(length.resolve("00003.json")), "there is no rank 3 now");
+        assertFalse(Files.exists(length.resolve("00003.quantiles.json")));
+        assertTrue(Files.exists(out.resolve("summary/other_step_stat.txt")));
+        StatsRun.merge(out, out, 1, tmp);
+        assertTrue(Files.readString(length.resolve("metric.json")).contains("\"total\": 5"),
+                Files.readString(length.resolve("metric.json")));
+    }
 }
