@@ -31,6 +31,13 @@ public final class LengthFilter extends Filter {
         maxWords = args.optionalInteger("max_words");
         minLines = args.optionalInteger("min_lines");
         maxLines = args.optionalInteger("max_lines");
+        for (String unit : new String[] {"chars", "words", "lines"}) {
+            Long min = args.optionalInteger("min_" + unit);
+            Long max = args.optionalInteger("max_" + unit);
+            if (min != null && max != null && min > max) {
+                throw args.error("min_" + unit, "is " + min + ", above max_" + unit + " (" + max + "): no document could pass");
+            }
+        }
     }
 
     @Override

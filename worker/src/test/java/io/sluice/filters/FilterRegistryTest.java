@@ -37,6 +37,15 @@ class FilterRegistryTest {
     }
 
     @Test
+    void aLengthRangeNoDocumentCanPassIsRejected() {
+        JobException e = assertThrows(JobException.class,
+                () -> new LengthFilter(StepArgs.of(Map.of("min_words", 10, "max_words", 3))));
+        assertTrue(e.getMessage().contains("'min_words' is 10, above max_words (3): no document could pass"), e.getMessage());
+        assertTrue(new LengthFilter(StepArgs.of(Map.of("min_words", 3, "max_words", 3)))
+                .filter(new Document("d", "one two three", null)).keep());
+    }
+
+    @Test
     void thresholdsFollowDatatrovesArguments() {
         Document shortDoc = new Document("d", "the cat and the dog sat with me. ".repeat(3), null);
         assertEquals("gopher_short_doc", new GopherQualityFilter(StepArgs.of(Map.of())).filter(shortDoc).reason());
