@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -85,21 +86,31 @@ public final class MergeStats implements Step {
         for (int i = ctx.rank(); i < folders.size(); i += ctx.worldSize()) {
             mine.add(folders.get(i));
         }
-        // Read every input once before writing anything: a malformed file fails the rank with no merged file
-        // written, so no report is made from a half-merged folder.
-        for (String folder : mine) {
-            Path dir = input.resolve(folder);
-            for (Path file : list(dir, StatsStep.RANK_FILE)) {
-                readDict(file);
-            }
-            for (Path file : list(dir, StatsStep.RANK_SKETCH)) {
-                readSketch(file);
-            }
-        }
+        // Merged files are written under a pending name and renamed once every folder of the rank is merged:
+        // a malformed input fails the rank with no merged file changed, so no report shows a half merge.
+        List<Path> pending = new ArrayList<>();
+        List<Path> consumed = new ArrayList<>();
         int merged = 0;
-        for (String folder : mine) {
-            if (mergeFolder(folder)) {
-                merged++;
+        try {
+            for (String folder : mine) {
+                if (mergeFolder(folder, pending, consumed)) {
+                    merged++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            for (Path p : pending) {
+                Files.deleteIfExists(p);
+            }
+            throw e;
+        }
+        for (Path p : pending) {
+            String name = p.getFileName().toString();
+            Files.move(p, p.resolveSibling(name.substring(0, name.length() - PENDING.length())),
+                    StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+        if (removeInput) {
+            for (Path f : consumed) {
+                Files.deleteIfExists(f);
             }
         }
         ctx.stats().add("folders_merged", merged);
@@ -140,8 +151,11 @@ public final class MergeStats implements Step {
         return out;
     }
 
-    /** Merges one folder; false when it holds no per-rank files (e.g. already merged with remove_input). */
-    private boolean mergeFolder(String folder) throws IOException {
+    /**
+     * Merges one folder into pending files (added to {@code pending}), noting its inputs in {@code consumed};
+     * false when it holds no per-rank files (e.g. already merged with remove_input).
+     */
+    private boolean mergeFolder(String folder, List<Path> pending, List<Path> consumed) throws IOException {
         Path dir = input.resolve(folder);
         List<Path> rankFiles = list(dir, StatsStep.RANK_FILE);
         if (rankFiles.isEmpty()) {
@@ -156,7 +170,7 @@ public final class MergeStats implements Step {
             stat = stat.select(stat.topKeys(topK));
         }
         Path outDir = output.resolve(folder);
-        AtomicFile.write(outDir.resolve(MERGED_NAME), stat.toJson().getBytes(StandardCharsets.UTF_8));
+        writePending(outDir.resolve(MERGED_NAME + PENDING), stat.toJson(), pending);
 
         List<Path> sketchFiles = list(dir, StatsStep.RANK_SKETCH);
         if (!sketchFiles.isEmpty()) {
@@ -164,18 +178,19 @@ public final class MergeStats implements Step {
             for (Path file : sketchFiles) {
                 sketch.merge(readSketch(file));
             }
-            AtomicFile.write(outDir.resolve(MERGED_QUANTILES), quantilesJson(sketch).getBytes(StandardCharsets.UTF_8));
+            writePending(outDir.resolve(MERGED_QUANTILES + PENDING), quantilesJson(sketch), pending);
         }
-        if (removeInput) {
-            for (Path f : rankFiles) {
-                Files.deleteIfExists(f);
-            }
-            for (Path f : sketchFiles) {
-                Files.deleteIfExists(f);
-            }
-        }
+        consumed.addAll(rankFiles);
+        consumed.addAll(sketchFiles);
         return true;
     }
+
+    private static void writePending(Path file, String json, List<Path> pending) throws IOException {
+        pending.add(file);
+        AtomicFile.write(file, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static final String PENDING = ".pending";
 
     /** The merged sketch, preceded by its p50, p90 and p99 for readers that only want those. */
     static String quantilesJson(QuantileSketch sketch) {
