@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * {@code filter_javascript} true, {@code filter_curly_bracket} true, {@code filter_policy} true.
  *
  * <p>Reasons: {@code lorem_ipsum}, {@code curly_bracket}, {@code too_few_sentences}. Sentences are
- * {@link EnglishText#sentences} (datatrove's spaCy sentencizer). No deliberate difference.
+ * {@link EnglishText#sentences} (datatrove's spaCy sentencizer). Deliberate difference: datatrove's per-line counters
+ * ({@code line-total}, {@code line-filter-*}, {@code line-kept}) are not kept.
  */
 public final class C4QualityFilter extends Filter {
     // Python's \d in a str pattern is any Unicode decimal digit
@@ -51,6 +52,7 @@ public final class C4QualityFilter extends Filter {
 
     public C4QualityFilter(StepArgs args) {
         super(args);
+        EnglishText.requireEnglish(args);
         splitParagraph = args.bool("split_paragraph", true);
         removeCitations = args.bool("remove_citations", true);
         filterNoTerminalPunct = args.bool("filter_no_terminal_punct", true);

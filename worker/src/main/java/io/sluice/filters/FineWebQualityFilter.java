@@ -38,6 +38,7 @@ public final class FineWebQualityFilter extends Filter {
 
     public FineWebQualityFilter(StepArgs args) {
         super(args);
+        EnglishText.requireEnglish(args);
         linePunctThr = args.number("line_punct_thr", 0.12);
         linePunctExcludeZero = args.bool("line_punct_exclude_zero", false);
         stopChars = args.strings("stop_chars", null);

@@ -45,6 +45,7 @@ public final class GopherQualityFilter extends Filter {
 
     public GopherQualityFilter(StepArgs args) {
         super(args);
+        EnglishText.requireEnglish(args);
         minDocWords = Thresholds.integer(args, "min_doc_words", 50);
         maxDocWords = Thresholds.integer(args, "max_doc_words", 100_000);
         minAvgWordLength = Thresholds.number(args, "min_avg_word_length", 3);

@@ -41,6 +41,7 @@ public final class GopherRepetitionFilter extends Filter {
 
     public GopherRepetitionFilter(StepArgs args) {
         super(args);
+        EnglishText.requireEnglish(args);
         dupLineFrac = Thresholds.number(args, "dup_line_frac", 0.3);
         dupParaFrac = Thresholds.number(args, "dup_para_frac", 0.3);
         dupLineCharFrac = Thresholds.number(args, "dup_line_char_frac", 0.2);

@@ -1,15 +1,32 @@
 package io.sluice.job;
 
-/** "Did you mean" for names in job files: the closest known name, when it is close enough to be a typo. */
+/**
+ * "Did you mean" for names in job files: the known name a datatrove argument name stands for, or the closest
+ * known name when it is close enough to be a typo.
+ */
 final class Spelling {
+    /** datatrove's argument names that Sluice's job files spell differently. */
+    private static final java.util.Map<String, String> DATATROVE_NAMES = java.util.Map.of(
+            "output_folder", "output", "input_folder", "input", "groups_to_compute", "groups",
+            "regex_exp", "regex", "extra_domains", "banned_domains", "extra_urls", "banned_urls");
+
     private Spelling() {
     }
 
     /**
-     * {@code " (did you mean 'NAME'?)"} for the known name nearest to {@code word} (edit distance, an
+     * The name datatrove's {@code word} is here, if {@code known} has it; else {@code " (did you mean 'NAME'?)"}
+     * for the known name nearest to {@code word} (edit distance, an
      * adjacent swap counting once) if it is within a third of the word's length, else "".
      */
     static String didYouMean(String word, Iterable<String> known) {
+        String ours = DATATROVE_NAMES.get(word);
+        if (ours != null) {
+            for (String k : known) {
+                if (k.equals(ours)) {
+                    return " (datatrove's name; here it is '" + ours + "')";
+                }
+            }
+        }
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String k : known) {
@@ -21,6 +38,16 @@ final class Spelling {
         }
         return best != null && bestDistance > 0 && bestDistance <= Math.max(1, word.length() / 3)
                 ? " (did you mean '" + best + "'?)" : "";
+    }
+
+    /** {@code " (given as datatrove's 'NAME')"} when {@code given} holds datatrove's name for {@code key}, else "". */
+    static String datatroveSpellingOf(String key, java.util.Set<String> given) {
+        for (String name : given) {
+            if (key.equals(DATATROVE_NAMES.get(name))) {
+                return " (given as datatrove's '" + name + "')";
+            }
+        }
+        return "";
     }
 
     /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */

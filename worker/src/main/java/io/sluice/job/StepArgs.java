@@ -55,7 +55,7 @@ public final class StepArgs {
     public String requireString(String key) {
         String s = string(key, null);
         if (s == null || s.isEmpty()) {
-            throw error(key, "is required");
+            throw error(key, "is required" + Spelling.datatroveSpellingOf(key, values.keySet()));
         }
         return s;
     }

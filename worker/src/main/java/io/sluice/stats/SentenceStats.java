@@ -21,7 +21,7 @@ public final class SentenceStats extends StatsStep {
         super(args);
         shortMax = StatArgs.ints(args, "short_sentence_max_chars_threshold", new int[] {20}, true);
         longMin = StatArgs.ints(args, "long_sentence_max_chars_threshold", new int[] {75}, true);
-        StatArgs.englishOnly(args);
+        EnglishText.requireEnglish(args);
         List<String> names = new ArrayList<>(List.of("n_sentences", "avg_sentence_length"));
         for (int k : shortMax) {
             names.add("short_sentence_ratio_" + k);

@@ -34,14 +34,6 @@ final class StatArgs {
         return out;
     }
 
-    /** datatrove's stats only exist for English here (our word tokenizer and splitter are English). */
-    static void englishOnly(StepArgs args) {
-        String language = args.string("language", "en");
-        if (!language.equals("en") && !language.equals("eng")) {
-            throw args.error("language", "must be 'en' (only the English tokenizer exists), got '" + language + "'");
-        }
-    }
-
     /** Flags for a stat list whose first entry is a count (int) and the rest ratios (float). */
     static List<Boolean> firstIntegral(int size) {
         List<Boolean> flags = new ArrayList<>();

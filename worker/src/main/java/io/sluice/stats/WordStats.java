@@ -41,7 +41,7 @@ public final class WordStats extends StatsStep {
         stopWords = new WordSet(args.strings("stop_words", GOPHER_STOP_WORDS));
         shortThresholds = StatArgs.ints(args, "short_word_max_chars_threshold", new int[] {3}, true);
         longThresholds = StatArgs.ints(args, "long_word_max_chars_threshold", new int[] {7}, true);
-        StatArgs.englishOnly(args);
+        EnglishText.requireEnglish(args);
         List<String> names = new ArrayList<>(List.of("n_words", "avg_word_length", "avg_words_per_line"));
         for (int k : shortThresholds) {
             names.add("short_word_ratio_" + k);

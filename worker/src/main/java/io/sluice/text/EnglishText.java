@@ -1,5 +1,6 @@
 package io.sluice.text;
 
+import io.sluice.job.StepArgs;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,6 +11,17 @@ import java.util.List;
  * its rule-based sentencizer ({@link Sentencizer}).
  */
 public final class EnglishText {
+    /**
+     * Checks a step's {@code language} key (datatrove's, default English): only English is accepted, the
+     * one language this tokenizer and sentence splitter implement.
+     */
+    public static void requireEnglish(StepArgs args) {
+        String language = args.string("language", "en");
+        if (!language.equals("en") && !language.equals("eng")) {
+            throw args.error("language", "must be 'en' (only the English tokenizer exists), got '" + language + "'");
+        }
+    }
+
     private EnglishText() {
     }
 

@@ -37,6 +37,16 @@ class FilterRegistryTest {
     }
 
     @Test
+    void theQualityFiltersTakeDatatrovesLanguageKeyForEnglishOnly() {
+        for (String step : List.of("gopher_quality", "gopher_repetition", "c4_quality", "fineweb_quality")) {
+            StepRegistry.create(step, new StepArgs("job.yaml: steps[1]", Map.of("language", "en")));
+            JobException e = assertThrows(JobException.class,
+                    () -> StepRegistry.create(step, new StepArgs("job.yaml: steps[1]", Map.of("language", "fr"))));
+            assertTrue(e.getMessage().contains("'language' must be 'en'"), e.getMessage());
+        }
+    }
+
+    @Test
     void aLengthRangeNoDocumentCanPassIsRejected() {
         JobException e = assertThrows(JobException.class,
                 () -> new LengthFilter(StepArgs.of(Map.of("min_words", 10, "max_words", 3))));

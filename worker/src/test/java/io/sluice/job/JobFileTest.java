@@ -37,6 +37,10 @@ class JobFileTest {
     void aNameFarFromEveryKnownOneGetsNoSuggestion() throws IOException {
         String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - length_filter: {colour: 3}\n");
         assertEquals(true, msg.contains("unknown key 'colour'; allowed: "), msg);
+        msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - doc_stats: {output_folder: s}\n");
+        assertEquals(true, msg.endsWith("'output' is required (given as datatrove's 'output_folder')"), msg);
+        msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - url_filter: {extra_domains: [a.com]}\n");
+        assertEquals(true, msg.contains("unknown key 'extra_domains' (datatrove's name; here it is 'banned_domains')"), msg);
         msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - gopher_qualty: {}\n");
         assertEquals(true, msg.contains("unknown step 'gopher_qualty' (did you mean 'gopher_quality'?)"), msg);
     }
