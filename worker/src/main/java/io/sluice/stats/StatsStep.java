@@ -335,26 +335,16 @@ public abstract class StatsStep implements Step {
      */
     private void removeStaleFiles() throws IOException {
         int removed = 0;
-        for (String group : groups) {
-            for (String name : names) {
-                List<String> stats = group.equals("histogram") ? List.of(name, name + "__chars", name + "__tokens") : List.of(name);
-                for (String stat : stats) {
-                    Path folder = output.resolve(group).resolve(stat);
-                    if (!Files.isDirectory(folder)) {
-                        continue;
-                    }
-                    try (Stream<Path> files = Files.list(folder)) {
-                        for (Path f : (Iterable<Path>) files::iterator) {
-                            Matcher m = RANK_FILE.matcher(f.getFileName().toString());
-                            if (!m.matches() && !(m = RANK_SKETCH.matcher(f.getFileName().toString())).matches()) {
-                                continue;
-                            }
-                            int r = Integer.parseInt(m.group(1));
-                            if (r == rank || (rank == 0 && r >= ctx.worldSize())) {
-                                Files.deleteIfExists(f);
-                                removed += r == rank ? 0 : 1;
-                            }
-                        }
+        for (Path folder : ownFolders()) {
+            if (!Files.isDirectory(folder)) {
+                continue;
+            }
+            try (Stream<Path> files = Files.list(folder)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    int r = rankOf(f.getFileName().toString());
+                    if (r == rank || (rank == 0 && r >= ctx.worldSize())) {
+                        Files.deleteIfExists(f);
+                        removed += r == rank ? 0 : 1;
                     }
                 }
             }
@@ -363,6 +353,28 @@ public abstract class StatsStep implements Step {
             ctx.log().warn("removed " + removed + " stats files of ranks >= " + ctx.worldSize() + " under " + output
                     + ", left by an earlier run with more tasks");
         }
+    }
+
+    /** The folders this step writes per-rank files to. */
+    private List<Path> ownFolders() {
+        List<Path> folders = new java.util.ArrayList<>();
+        for (String group : groups) {
+            for (String name : names) {
+                for (String stat : group.equals("histogram") ? List.of(name, name + "__chars", name + "__tokens") : List.of(name)) {
+                    folders.add(output.resolve(group).resolve(stat));
+                }
+            }
+        }
+        return folders;
+    }
+
+    /** The rank of a per-rank stats or sketch file name, else -1. */
+    private static int rankOf(String fileName) {
+        Matcher m = RANK_FILE.matcher(fileName);
+        if (!m.matches()) {
+            m = RANK_SKETCH.matcher(fileName);
+        }
+        return m.matches() ? Integer.parseInt(m.group(1)) : -1;
     }
 
     private void write(String group, String stat, String file, String json) throws IOException {
