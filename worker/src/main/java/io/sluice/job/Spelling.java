@@ -1,12 +1,16 @@
 package io.sluice.job;
 
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
 /**
  * "Did you mean" for names in job files: the known name a datatrove argument name stands for, or the closest
  * known name when it is close enough to be a typo.
  */
 final class Spelling {
     /** datatrove's argument names that Sluice's job files spell differently. */
-    private static final java.util.Map<String, String> DATATROVE_NAMES = java.util.Map.of(
+    private static final Map<String, String> DATATROVE_NAMES = Map.of(
             "output_folder", "output", "input_folder", "input", "groups_to_compute", "groups",
             "regex_exp", "regex", "extra_domains", "banned_domains", "extra_urls", "banned_urls");
 
@@ -14,9 +18,9 @@ final class Spelling {
     }
 
     /**
-     * The name datatrove's {@code word} is here, if {@code known} has it; else {@code " (did you mean 'NAME'?)"}
-     * for the known name nearest to {@code word} (edit distance, an
-     * adjacent swap counting once) if it is within a third of the word's length, else "".
+     * The name datatrove's {@code word} has here, if {@code known} holds it; else {@code " (did you mean
+     * 'NAME'?)"} for the known name nearest to {@code word} (edit distance, an adjacent swap counting once)
+     * if it is within a third of the word's length; else "".
      */
     static String didYouMean(String word, Iterable<String> known) {
         String ours = DATATROVE_NAMES.get(word);
@@ -30,7 +34,7 @@ final class Spelling {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String k : known) {
-            int d = distance(word.toLowerCase(java.util.Locale.ROOT), k.toLowerCase(java.util.Locale.ROOT));
+            int d = distance(word.toLowerCase(Locale.ROOT), k.toLowerCase(Locale.ROOT));
             if (d < bestDistance) {
                 best = k;
                 bestDistance = d;
@@ -41,7 +45,7 @@ final class Spelling {
     }
 
     /** {@code " (given as datatrove's 'NAME')"} when {@code given} holds datatrove's name for {@code key}, else "". */
-    static String datatroveSpellingOf(String key, java.util.Set<String> given) {
+    static String datatroveSpellingOf(String key, Set<String> given) {
         for (String name : given) {
             if (key.equals(DATATROVE_NAMES.get(name))) {
                 return " (given as datatrove's '" + name + "')";
