@@ -6,6 +6,7 @@ import io.sluice.text.PyText;
 import io.sluice.text.WordSet;
 import io.sluice.text.Tokens;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -35,12 +36,22 @@ public final class WordStats extends StatsStep {
     private final int[] shortThresholds;
     private final int[] longThresholds;
     private final TextRegionSet distinct = new TextRegionSet();
+    /** Words per length, those longer than every threshold sharing the last slot (cleared per document). */
+    private final int[] wordsByLength;
 
     public WordStats(StepArgs args) {
         super(args);
         stopWords = new WordSet(args.strings("stop_words", GOPHER_STOP_WORDS));
         shortThresholds = StatArgs.ints(args, "short_word_max_chars_threshold", new int[] {3}, true);
         longThresholds = StatArgs.ints(args, "long_word_max_chars_threshold", new int[] {7}, true);
+        int maxThreshold = 0;
+        for (int k : shortThresholds) {
+            maxThreshold = Math.max(maxThreshold, k);
+        }
+        for (int k : longThresholds) {
+            maxThreshold = Math.max(maxThreshold, k);
+        }
+        wordsByLength = new int[maxThreshold + 2];
         EnglishText.requireEnglish(args);
         List<String> names = new ArrayList<>(List.of("n_words", "avg_word_length", "avg_words_per_line"));
         for (int k : shortThresholds) {
@@ -65,8 +76,10 @@ public final class WordStats extends StatsStep {
         Tokens tokens = SharedTokens.of(text);
         char[] chars = charsOf(text);
         distinct.clear(chars, tokens.size());
-        long[] shortCounts = new long[shortThresholds.length];
-        long[] longCounts = new long[longThresholds.length];
+        // Words counted per length and the threshold shares summed after the loop: counters updated per word
+        // and threshold made a chain of stores and loads through memory (word_stats 7% slower).
+        int[] byLength = wordsByLength;
+        Arrays.fill(byLength, 0);
         int n = 0;
         long totalLength = 0;
         long upper = 0;
@@ -105,12 +118,7 @@ public final class WordStats extends StatsStep {
             boolean titleSoFar = notTitle == 0;
             int length = ascii ? end - start : Character.codePointCount(chars, start, end - start);
             totalLength += length;
-            for (int k = 0; k < shortThresholds.length; k++) {
-                shortCounts[k] += length <= shortThresholds[k] ? 1 : 0;
-            }
-            for (int k = 0; k < longThresholds.length; k++) {
-                longCounts[k] += length >= longThresholds[k] ? 1 : 0;
-            }
+            byLength[Math.min(length, byLength.length - 1)]++;
             if (ascii ? anyUpper && !anyLower : PyText.isUpperWord(text, start, end)) {
                 upper++;
             }
@@ -128,10 +136,18 @@ public final class WordStats extends StatsStep {
         out[i++] = n;
         out[i++] = ratio(totalLength, n);
         out[i++] = ratio(n, lines);
-        for (long c : shortCounts) {
+        for (int k : shortThresholds) {
+            long c = 0;
+            for (int len = 0; len <= Math.min(k, byLength.length - 1); len++) {
+                c += byLength[len];
+            }
             out[i++] = ratio(c, n);
         }
-        for (long c : longCounts) {
+        for (int k : longThresholds) {
+            long c = 0;
+            for (int len = Math.max(k, 0); len < byLength.length; len++) {
+                c += byLength[len];
+            }
             out[i++] = ratio(c, n);
         }
         out[i++] = ratio(distinct.size(), n);

@@ -81,6 +81,27 @@ class StatBlocksTest {
         assertEquals(2.0 / 9, m.get("stop_word_ratio"), "with, the (case-sensitive)");
     }
 
+    @Test
+    void wordLengthSharesForSeveralThresholds() throws IOException {
+        // lengths 1, 2, 3, 5, 8, 13 (code points: "naïve" is 5)
+        String text = "a bb ccc naïve eightish thirteenchars";
+        Step s = StatsRun.create("word_stats", Map.of("output", tmp.resolve("out").toString(), "groups", List.of("summary"),
+                "short_word_max_chars_threshold", List.of(0, 2, 5, 40), "long_word_max_chars_threshold", List.of(1, 8, 13, 14, 100)));
+        s.open(StatsRun.context(0, 1, tmp));
+        Document d = new Document("d", text, new LinkedHashMap<>());
+        s.process(d, x -> { });
+        Map<String, Object> m = d.metadata();
+        assertEquals(0.0, m.get("short_word_ratio_0"));
+        assertEquals(2.0 / 6, m.get("short_word_ratio_2"));
+        assertEquals(4.0 / 6, m.get("short_word_ratio_5"));
+        assertEquals(1.0, m.get("short_word_ratio_40"));
+        assertEquals(1.0, m.get("long_word_ratio_1"));
+        assertEquals(2.0 / 6, m.get("long_word_ratio_8"));
+        assertEquals(1.0 / 6, m.get("long_word_ratio_13"));
+        assertEquals(0.0, m.get("long_word_ratio_14"));
+        assertEquals(0.0, m.get("long_word_ratio_100"));
+    }
+
     /**
      * word_stats counts splitlines()' lines from the whitespace tokens; every kind of break, "\r\n" as one,
      * breaks at either end and beside spaces must give what counting the text itself gives.
