@@ -300,25 +300,33 @@ public final class SpacyEnglishTokenizer {
             if (kept.length < spanCount) {
                 kept = new long[Math.max(spanCount, 2 * kept.length)];
             }
-            boolean[] seen = tokens > MAX_KEPT_TOKENS ? new boolean[tokens] : coveredFlags(tokens);
+            boolean[] seen = coveredFlags(tokens);
             int k = 0;
             for (int c = 0; c < spanCount; c++) {
                 int start = (int) spans[c];
-                int end = start + Integer.MAX_VALUE - (int) (spans[c] >>> 32);
+                int end = end(spans[c]);
                 if (!seen[start] && !seen[end - 1]) {
                     kept[k++] = (long) start << 32 | end;
                 }
                 Arrays.fill(seen, start, end, true);
             }
             for (int c = 0; c < spanCount; c++) {
-                int start = (int) spans[c];
-                Arrays.fill(seen, start, start + Integer.MAX_VALUE - (int) (spans[c] >>> 32), false);
+                Arrays.fill(seen, (int) spans[c], end(spans[c]), false);
             }
             Arrays.sort(kept, 0, k);
             return k;
         }
 
+        /** The end of a candidate span (see {@link #spans}). */
+        private static int end(long span) {
+            return (int) span + Integer.MAX_VALUE - (int) (span >>> 32);
+        }
+
+        /** Per-token flags, all false; kept for the next text unless sized for a huge one. */
         private boolean[] coveredFlags(int tokens) {
+            if (tokens > MAX_KEPT_TOKENS) {
+                return new boolean[tokens];
+            }
             if (covered.length < tokens) {
                 covered = new boolean[Math.max(tokens, 2 * covered.length)];
             }
