@@ -289,11 +289,11 @@ public abstract class StatsStep implements Step {
         if (noUrlSuffix > 0) {
             ctx.stats().add("no_url_suffix", noUrlSuffix);
         }
-        removeStaleFiles();
+        String rankName = String.format("%05d", rank);
+        removeStaleFiles(rankName);
         if (documents == 0) {
             return; // like datatrove: a rank without documents writes no stats files
         }
-        String rankName = String.format("%05d", rank);
         for (String group : groups) {
             List<String> topKeys = null;
             for (int i = 0; i < names.length; i++) {
@@ -333,18 +333,18 @@ public abstract class StatsStep implements Step {
      * none, and {@code __tokens} only with token counts) and, on rank 0, those of ranks this job does not
      * have (an earlier run with more tasks): {@code merge_stats} then sums this run's files alone.
      */
-    private void removeStaleFiles() throws IOException {
+    private void removeStaleFiles(String rankName) throws IOException {
         int removed = 0;
         for (Path folder : ownFolders()) {
-            if (!Files.isDirectory(folder)) {
-                continue;
-            }
-            try (Stream<Path> files = Files.list(folder)) {
-                for (Path f : (Iterable<Path>) files::iterator) {
-                    int r = rankOf(f.getFileName().toString());
-                    if (r == rank || (rank == 0 && r >= ctx.worldSize())) {
-                        Files.deleteIfExists(f);
-                        removed += r == rank ? 0 : 1;
+            Files.deleteIfExists(folder.resolve(rankName + ".json"));
+            Files.deleteIfExists(folder.resolve(rankName + SKETCH_SUFFIX));
+            if (rank == 0 && Files.isDirectory(folder)) {
+                try (Stream<Path> files = Files.list(folder)) {
+                    for (Path f : (Iterable<Path>) files::iterator) {
+                        if (rankOf(f.getFileName().toString()) >= ctx.worldSize()) {
+                            Files.deleteIfExists(f);
+                            removed++;
+                        }
                     }
                 }
             }
