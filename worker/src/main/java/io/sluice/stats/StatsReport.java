@@ -46,8 +46,9 @@ public final class StatsReport {
                 stats.add(s);
             }
         }
-        boolean domains = !statsIn(folder.resolve("fqdn")).isEmpty() || !statsIn(folder.resolve("suffix")).isEmpty();
-        if (stats.isEmpty() && !domains) {
+        List<String> fqdnStats = statsIn(folder.resolve("fqdn"));
+        List<String> suffixStats = statsIn(folder.resolve("suffix"));
+        if (stats.isEmpty() && fqdnStats.isEmpty() && suffixStats.isEmpty()) {
             throw new IOException(folder + " holds no merged stats (<group>/<stat>/metric.json); run merge_stats first");
         }
         StringBuilder h = new StringBuilder(64 * 1024);
@@ -64,8 +65,8 @@ public final class StatsReport {
         if (!stats.isEmpty()) {
             summaryAndHistograms(h, folder, stats);
         }
-        topKeys(h, folder, "fqdn", "Top domains");
-        topKeys(h, folder, "suffix", "Top suffixes");
+        topKeys(h, folder, "fqdn", fqdnStats, "Top domains");
+        topKeys(h, folder, "suffix", suffixStats, "Top suffixes");
         h.append("</body></html>\n");
         return h.toString();
     }
@@ -206,8 +207,8 @@ public final class StatsReport {
     }
 
     /** The most frequent keys of a domain group, by documents, with the mean of the first stat found. */
-    private static void topKeys(StringBuilder h, Path folder, String group, String title) throws IOException {
-        List<String> stats = statsIn(folder.resolve(group));
+    private static void topKeys(StringBuilder h, Path folder, String group, List<String> stats, String title)
+            throws IOException {
         if (stats.isEmpty()) {
             return;
         }
