@@ -28,3 +28,13 @@ find_java() {
 JAVA="$(find_java)" || exit 2
 JAVA_HOME="$(cd "$(dirname "$JAVA")/.." && pwd)"
 export JAVA_HOME
+
+# Maven itself (jansi, guava) calls restricted and sun.misc.Unsafe methods, and a JDK 24 or newer warns
+# about each on every build: eight lines that are Maven's, not the project's. Called before running mvnw.
+quiet_maven_warnings() {
+  local opts="--enable-native-access=ALL-UNNAMED"
+  if [ "$(java_major "$JAVA")" -ge 24 ]; then
+    opts+=" --sun-misc-unsafe-memory-access=allow"
+  fi
+  export MAVEN_OPTS="$opts${MAVEN_OPTS:+ $MAVEN_OPTS}"
+}

@@ -20,8 +20,9 @@ final class ValidateCommand implements Callable<Integer> {
         Job job = JobFile.load(jobFile);
         Preflight.check(job);
         System.out.printf("%s: OK, job '%s', logging dir %s%n", jobFile, job.name(), job.loggingDir());
+        int width = job.stages().stream().mapToInt(s -> s.name().length()).max().orElse(0);
         for (Job.Stage s : job.stages()) {
-            System.out.printf("  stage %-12s %4d task(s)  steps: %s%n", s.name(), s.tasks(),
+            System.out.printf("  stage %-" + width + "s %4d task(s)  steps: %s%n", s.name(), s.tasks(),
                     s.steps().stream().map(Job.StepSpec::type).toList());
         }
         return 0;
