@@ -27,6 +27,7 @@ import java.util.Map;
 public final class Document {
     /** Parses the metadata of a line when a step first asks for it. */
     public interface LineParser {
+        /** The line's metadata; IllegalArgumentException when a value in it is not valid JSON. */
         Map<String, Object> metadata(byte[] buf, int off, int len);
 
         String text(byte[] buf, int start, int end, boolean escaped);
@@ -116,7 +117,12 @@ public final class Document {
     /** Read-only view of the metadata (parsed on first call). */
     public Map<String, Object> metadata() {
         if (metadata == null) {
-            metadata = parser == null ? new LinkedHashMap<>() : parser.metadata(lineBuffer, lineOffset, lineLength);
+            try {
+                metadata = parser == null ? new LinkedHashMap<>() : parser.metadata(lineBuffer, lineOffset, lineLength);
+            } catch (IllegalArgumentException e) {
+                // the reader checks a line's structure, not every value inside its metadata (parsed only here)
+                throw new IllegalArgumentException(describe() + ": its metadata is not valid JSON: " + e.getMessage(), e);
+            }
             if (pendingPuts != null) {
                 for (int i = 0; i < pendingPuts.size(); i += 2) {
                     metadata.put((String) pendingPuts.get(i), pendingPuts.get(i + 1));

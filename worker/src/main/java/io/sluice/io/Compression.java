@@ -1,15 +1,14 @@
 package io.sluice.io;
 
-import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStream;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Locale;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 
 /**
@@ -62,11 +61,15 @@ public enum Compression {
         };
     }
 
-    /**
-     * Wraps a raw file stream in the decompressor, after checking the magic bytes; {@code name} is used
-     * in the error message when the bytes do not match the extension.
-     */
-    public InputStream decompress(InputStream raw, String name) throws IOException {
+    /** The file's first bytes are not its extension's format (a plain file named .gz, say). */
+    public static final class WrongFormatException extends IOException {
+        WrongFormatException(String message) {
+            super(message);
+        }
+    }
+
+    /** Wraps a raw file stream in the decompressor, after checking the magic bytes. */
+    public InputStream decompress(InputStream raw) throws IOException {
         BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
         if (magic.length > 0) {
             in.mark(magic.length);
@@ -77,19 +80,17 @@ public enum Compression {
             }
             for (int i = 0; i < magic.length; i++) {
                 if (i >= head.length || head[i] != magic[i]) {
-                    throw new IOException(name + ": not a " + this.name().toLowerCase(Locale.ROOT)
+                    throw new WrongFormatException("not a " + this.name().toLowerCase(Locale.ROOT)
                             + " file (the extension says " + extension + " but the first bytes do not match)");
                 }
             }
         }
         return switch (this) {
             case NONE -> in;
-            case GZIP -> new GZIPInputStream(in, 1 << 16);
-            case ZSTD -> {
-                ZstdInputStream z = new ZstdInputStream(in);
-                z.setContinuous(false);
-                yield z;
-            }
+            // commons-compress rather than the JDK's GZIPInputStream, which ends quietly at bytes after a
+            // member that are not another whole member (a truncated or damaged second member was lost)
+            case GZIP -> new GzipCompressorInputStream(in, true);
+            case ZSTD -> new ZstdFramesInputStream(in);
             case BZIP2 -> new BZip2CompressorInputStream(in, true);
             case XZ -> new XZCompressorInputStream(in, true);
         };

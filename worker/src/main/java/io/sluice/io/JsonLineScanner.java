@@ -1,5 +1,6 @@
 package io.sluice.io;
 
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -168,6 +169,12 @@ public final class JsonLineScanner {
         return w.equals("true") || w.equals("false") || w.equals("null");
     }
 
+    /**
+     * The deepest nesting the JSON parser accepts, the line's own object included: a line beyond it is
+     * rejected here, with its position, rather than when a step parses the metadata.
+     */
+    private static final int MAX_NESTED_DEPTH = StreamReadConstraints.defaults().getMaxNestingDepth();
+
     /** Skips an object or array, with its strings, by counting brackets. */
     private int nested(int p) {
         int depth = 0;
@@ -181,7 +188,10 @@ public final class JsonLineScanner {
                 continue;
             }
             if (c == '{' || c == '[') {
-                depth++;
+                if (++depth >= MAX_NESTED_DEPTH) {
+                    failAt("objects and arrays nested deeper than " + MAX_NESTED_DEPTH + " levels", p);
+                    return -1;
+                }
             } else if (c == '}' || c == ']') {
                 if (--depth == 0) {
                     return p + 1;

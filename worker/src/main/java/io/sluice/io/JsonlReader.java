@@ -140,7 +140,15 @@ public final class JsonlReader {
             long start = piece.wholeFile() ? 0 : alignToLineStart(ch, piece.start());
             ch.position(start);
             CountingStream counted = new CountingStream(Channels.newInputStream(ch));
-            InputStream in = compression.decompress(counted, piece.file());
+            InputStream in;
+            try {
+                in = compression.decompress(counted);
+            } catch (Compression.WrongFormatException e) {
+                throw new BadInputException(piece.file() + ": " + e.getMessage(), e);
+            } catch (IOException e) {
+                // a damaged header: the same message, and the same skip under on_error: skip, as damage further in
+                throw corrupt(piece, compression, counted, 0, start, e);
+            }
             try (in) {
                 return frame(in, piece, start, compression, counted, handler);
             }
@@ -212,6 +220,9 @@ public final class JsonlReader {
                         eof = true;
                     } else {
                         filled += n;
+                        if (bufBase == 0 && lineStart == 0 && startsWithByteOrderMark(filled)) {
+                            lineStart = scanFrom = 3; // a file may start with the UTF-8 signature; it is not JSON
+                        }
                     }
                     continue;
                 }
@@ -238,6 +249,10 @@ public final class JsonlReader {
                 return total;
             }
         }
+    }
+
+    private boolean startsWithByteOrderMark(int filled) {
+        return filled >= 3 && buf[0] == (byte) 0xEF && buf[1] == (byte) 0xBB && buf[2] == (byte) 0xBF;
     }
 
     private static boolean isBlank(byte[] b, int off, int len) {
@@ -320,7 +335,7 @@ public final class JsonlReader {
                 }
             }
         } catch (IOException e) {
-            throw new IllegalStateException("line scanned once but not parsed: " + e.getMessage(), e);
+            throw new IllegalArgumentException(firstLine(e.getMessage()), e);
         }
         Map<String, Object> out = new LinkedHashMap<>();
         if (options.defaultMetadata() != null) {

@@ -189,4 +189,118 @@ class JsonlReaderTest {
             }
         }
     }
+
+    /** Twenty documents in two compressed members or frames, "m1-0".."m1-9" then "m2-0".."m2-9". */
+    private static byte[][] twoParts(Compression c) throws IOException {
+        byte[][] parts = new byte[2][];
+        for (int m = 0; m < 2; m++) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < 10; i++) {
+                sb.append(TestFiles.doc("m" + (m + 1) + "-" + i, "words of document " + i));
+            }
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            try (OutputStream out = c.compress(bytes)) {
+                out.write(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            parts[m] = bytes.toByteArray();
+        }
+        return parts;
+    }
+
+    private static byte[] concat(byte[] a, byte[] b, int bLength) {
+        byte[] all = Arrays.copyOf(a, a.length + bLength);
+        System.arraycopy(b, 0, all, a.length, bLength);
+        return all;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"gzip", "zstd"})
+    void everyMemberOrFrameIsReadAndATruncatedLastOneFails(String compression) throws IOException {
+        Compression c = Compression.fromConfig(compression);
+        byte[][] parts = twoParts(c);
+        Path whole = dir.resolve("whole.jsonl" + c.extension());
+        Files.write(whole, concat(parts[0], parts[1], parts[1].length));
+        assertEquals(20, read(whole, JsonlReader.OnError.FAIL, null).docs().size());
+        // the second member or frame cut short, in the same read as the end of the first: before, the
+        // first ten documents came out and the file ended quietly
+        for (int cut : new int[] {5, parts[1].length / 2, parts[1].length - 1}) {
+            Path f = dir.resolve("cut" + cut + ".jsonl" + c.extension());
+            Files.write(f, concat(parts[0], parts[1], cut));
+            IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null), "cut " + cut);
+            assertTrue(e.getMessage().startsWith(f.getFileName() + ": corrupt or truncated " + compression + " stream"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void bytesAfterTheLastGzipMemberFail() throws IOException {
+        byte[][] parts = twoParts(Compression.GZIP);
+        Path f = dir.resolve("junk.jsonl.gz");
+        byte[] junk = "JUNK".repeat(9).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        Files.write(f, concat(parts[0], junk, junk.length));
+        IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
+        assertTrue(e.getMessage().startsWith("junk.jsonl.gz: corrupt or truncated gzip stream"), e.getMessage());
+    }
+
+    @Test
+    void aDamagedHeaderNamesTheFileAndIsSkippedLikeOtherDamage() throws IOException {
+        byte[][] parts = twoParts(Compression.GZIP);
+        Path f = dir.resolve("header.jsonl.gz");
+        Files.write(f, Arrays.copyOf(parts[0], 6));
+        JsonlReader.BadInputException e = assertThrows(JsonlReader.BadInputException.class,
+                () -> read(f, JsonlReader.OnError.FAIL, null));
+        assertTrue(e.getMessage().startsWith("header.jsonl.gz: corrupt or truncated gzip stream near compressed byte"),
+                e.getMessage());
+        assertTrue(e.getCause() != null, "a damaged file, which on_error: skip skips");
+    }
+
+    @Test
+    void aUtf8ByteOrderMarkAtTheStartIsNotPartOfTheFirstLine() throws IOException {
+        Path f = dir.resolve("bom.jsonl");
+        Files.write(f, concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
+                CONTENT.getBytes(java.nio.charset.StandardCharsets.UTF_8), CONTENT.getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
+        List<Document> docs = read(f, JsonlReader.OnError.FAIL, null).docs();
+        assertEquals(3, docs.size());
+        assertEquals("first doc", docs.get(0).text());
+    }
+
+    @Test
+    void nestingBeyondTheParsersLimitIsAMalformedLineWithItsPosition() throws IOException {
+        int depth = com.fasterxml.jackson.core.StreamReadConstraints.defaults().getMaxNestingDepth();
+        String ok = "{\"text\":\"a\",\"m\":" + "[".repeat(depth - 1) + "]".repeat(depth - 1) + "}\n";
+        String deep = "{\"text\":\"b\",\"m\":" + "[".repeat(depth) + "]".repeat(depth) + "}\n";
+        Path f = dir.resolve("deep.jsonl");
+        Files.writeString(f, ok + deep);
+        Read r = read(f, JsonlReader.OnError.SKIP, null);
+        assertEquals(1, r.docs().size());
+        assertTrue(r.docs().get(0).metadata().containsKey("m"), "the deepest accepted line parses");
+        assertEquals(1, r.skipped().size());
+        assertTrue(r.skipped().get(0).startsWith("malformed: deep.jsonl:2 (byte " + (ok.length() + "{\"text\":\"b\",\"m\":".length() + depth - 1)
+                + "): malformed JSON: "
+                + "objects and arrays nested deeper than " + depth), r.skipped().get(0));
+    }
+
+    @Test
+    void aBadValueInsideTheMetadataNamesTheDocumentWhenParsed() throws IOException {
+        Path f = dir.resolve("meta.jsonl");
+        Files.writeString(f, "{\"id\":\"x\",\"text\":\"a\",\"metadata\":{\"n\":1.2.3}}\n");
+        List<Document> docs = new ArrayList<>();
+        new JsonlReader(new JsonlReader.Options("text", "id", null, JsonlReader.OnError.FAIL)).read(dir,
+                new InputPiece("meta.jsonl", 0, -1), new JsonlReader.Handler() {
+                    @Override
+                    public boolean document(Document doc) {
+                        docs.add(doc);
+                        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, doc::metadata);
+                        assertTrue(e.getMessage().startsWith("document 'x' (meta.jsonl:1"), e.getMessage());
+                        assertTrue(e.getMessage().contains("its metadata is not valid JSON"), e.getMessage());
+                        return true;
+                    }
+
+                    @Override
+                    public void skipped(String reason, String message) {
+                        throw new AssertionError(message);
+                    }
+                });
+        assertEquals(1, docs.size());
+    }
 }

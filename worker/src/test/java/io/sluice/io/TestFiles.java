@@ -50,7 +50,7 @@ public final class TestFiles {
     /** All lines of a (possibly compressed) file. */
     public static List<String> lines(Path file) throws IOException {
         try (InputStream raw = Files.newInputStream(file);
-             InputStream in = Compression.fromFileName(file.toString()).decompress(raw, file.toString())) {
+             InputStream in = Compression.fromFileName(file.toString()).decompress(raw)) {
             String s = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             List<String> out = new ArrayList<>(s.lines().toList());
             return out;
