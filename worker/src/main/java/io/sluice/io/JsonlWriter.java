@@ -151,11 +151,20 @@ public final class JsonlWriter implements Closeable {
         while (m.find()) {
             String key = m.group(1);
             Object v = key.equals("id") ? doc.id() : doc.metadata().get(key);
-            String s = v == null ? "none" : v.toString().replace('/', '_');
-            m.appendReplacement(sb, Matcher.quoteReplacement(s));
+            m.appendReplacement(sb, Matcher.quoteReplacement(pathSegment(v)));
         }
         m.appendTail(sb);
         return sb.toString();
+    }
+
+    /**
+     * A metadata value as one piece of a file name: "none" for a missing value (Python's str(None), lower
+     * case), path separators replaced, and "", "." and ".." prefixed with "_", so a value never leaves the
+     * output folder or names it.
+     */
+    static String pathSegment(Object value) {
+        String s = value == null ? "none" : value.toString().replace('/', '_').replace('\\', '_').replace('\0', '_');
+        return s.isEmpty() || s.equals(".") || s.equals("..") ? "_" + s : s;
     }
 
     /** Serialises a document as datatrove's JsonlWriter does: text, id, then metadata when not empty. */

@@ -2,19 +2,21 @@ package io.sluice.job;
 
 import io.sluice.pipeline.DocumentSource;
 import io.sluice.pipeline.Step;
-import io.sluice.pipeline.WriteJsonl;
+import io.sluice.pipeline.DocumentOutput;
 import io.sluice.stats.MergeStats;
 import io.sluice.stats.StatsStep;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Checks made before any work starts, each failing with one line: inputs exist and match their glob
- * (unless an earlier stage of the job writes them), outputs can be created, the logging dir is
- * writable.
+ * (unless an earlier stage of the job writes them), outputs can be created and no two ranks or steps
+ * write the same files, the logging dir is writable.
  */
 public final class Preflight {
     private Preflight() {
@@ -23,6 +25,7 @@ public final class Preflight {
     public static void check(Job job) throws IOException {
         writable(job.loggingDir(), "logging_dir");
         List<Path> producedByEarlierStages = new ArrayList<>();
+        Map<Path, String> writers = new HashMap<>();
         for (Job.Stage stage : job.stages()) {
             for (Job.StepSpec spec : stage.steps()) {
                 Step step = StepRegistry.create(spec.type(), new StepArgs(spec.where(), spec.args()));
@@ -44,11 +47,33 @@ public final class Preflight {
                     }
                     writable(m.output(), spec.where() + ": output");
                 }
-                if (step instanceof WriteJsonl w) {
-                    writable(w.dir(), spec.where() + ": path");
-                    producedByEarlierStages.add(w.dir().toAbsolutePath().normalize());
+                if (step instanceof DocumentOutput.Writer w) {
+                    for (DocumentOutput o : w.documentOutputs()) {
+                        checkOutput(o, stage, spec, writers);
+                        producedByEarlierStages.add(o.dir().toAbsolutePath().normalize());
+                    }
                 }
             }
+        }
+    }
+
+    /**
+     * A document output must be writable, give each rank files of its own when the stage has several, and
+     * not be the same files as another output of the job: otherwise ranks or steps would write one file
+     * each, and the last rename would win.
+     */
+    private static void checkOutput(DocumentOutput o, Job.Stage stage, Job.StepSpec spec, Map<Path, String> writers) {
+        writable(o.dir(), spec.where() + ": path");
+        if (stage.tasks() > 1 && !o.perRank()) {
+            throw new JobException(spec.where() + ": output_filename '" + o.template() + "' has no ${rank}, so the "
+                    + stage.tasks() + " ranks of stage '" + stage.name() + "' would write the same files; put ${rank} in it");
+        }
+        Path files = o.dir().toAbsolutePath().normalize().resolve(o.template());
+        String other = writers.putIfAbsent(files, spec.where());
+        if (other != null) {
+            String file = spec.where().substring(0, spec.where().indexOf(": ") + 2);
+            throw new JobException(spec.where() + ": writes " + files + ", as " + (other.startsWith(file)
+                    ? other.substring(file.length()) : other) + " does; give one of them its own folder or output_filename");
         }
     }
 

@@ -1,11 +1,11 @@
 package io.sluice.pipeline;
 
 import io.sluice.doc.Document;
-import io.sluice.io.Compression;
 import io.sluice.io.JsonlWriter;
 import io.sluice.job.StepArgs;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,10 +15,8 @@ import java.util.Map;
  *
  * <p>{@code exclusion_output} is a folder, or a mapping {@code {path, compression, output_filename}}.
  */
-public abstract class Filter implements Step {
-    private final Path exclusionDir;
-    private final Compression exclusionCompression;
-    private final String exclusionTemplate;
+public abstract class Filter implements Step, DocumentOutput.Writer {
+    private final DocumentOutput exclusion;
     private JsonlWriter exclusionWriter;
     protected StepContext ctx;
 
@@ -26,39 +24,27 @@ public abstract class Filter implements Step {
         Object spec = args.raw().get("exclusion_output");
         if (spec instanceof Map<?, ?>) {
             StepArgs ex = new StepArgs(args.where() + ".exclusion_output", args.map("exclusion_output"));
-            exclusionDir = Path.of(ex.requireString("path"));
-            exclusionCompression = compression(ex, ex.string("compression", "zstd"));
-            exclusionTemplate = ex.string("output_filename", JsonlWriter.defaultTemplate(exclusionCompression));
+            exclusion = DocumentOutput.of(ex, false);
             ex.requireAllUsed();
         } else {
             String dir = args.string("exclusion_output", null);
-            exclusionDir = dir == null ? null : Path.of(dir);
-            exclusionCompression = Compression.ZSTD;
-            exclusionTemplate = JsonlWriter.defaultTemplate(Compression.ZSTD);
-        }
-    }
-
-    private static Compression compression(StepArgs args, String word) {
-        try {
-            return Compression.fromConfig(word);
-        } catch (IllegalArgumentException e) {
-            throw args.error("compression", e.getMessage().replace("compression ", ""));
+            exclusion = dir == null ? null : DocumentOutput.inFolder(Path.of(dir));
         }
     }
 
     /** Keep the document, or drop it with a short reason (used in counter names and metadata). */
     public abstract Verdict filter(Document doc);
 
-    /** The folder dropped documents go to, or null. */
-    public Path exclusionOutput() {
-        return exclusionDir;
+    @Override
+    public List<DocumentOutput> documentOutputs() {
+        return exclusion == null ? List.of() : List.of(exclusion);
     }
 
     @Override
     public void open(StepContext ctx) throws IOException {
         this.ctx = ctx;
-        if (exclusionDir != null) {
-            exclusionWriter = new JsonlWriter(exclusionDir, exclusionTemplate, exclusionCompression, 0, ctx.rank());
+        if (exclusion != null) {
+            exclusionWriter = exclusion.open(ctx.rank());
         }
     }
 

@@ -1,42 +1,40 @@
 package io.sluice.pipeline;
 
 import io.sluice.doc.Document;
-import io.sluice.io.Compression;
 import io.sluice.io.JsonlWriter;
 import io.sluice.job.StepArgs;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * {@code write_jsonl}: writes every document it sees and passes it on. Keys: {@code path},
  * {@code compression} ({@code zstd} default, {@code gzip}, {@code none}), {@code output_filename}
- * (default {@code ${rank}.jsonl.zst}; {@code ${rank}} and metadata keys), {@code max_file_size}
- * (e.g. {@code 1G}; rolls over to a new file).
+ * (default {@code ${rank}.jsonl.zst}; {@code ${rank}} and metadata keys; see {@link DocumentOutput}),
+ * {@code max_file_size} (e.g. {@code 1G}; rolls over to a new file).
  */
-public final class WriteJsonl implements Step {
-    private final Path dir;
-    private final Compression compression;
-    private final String template;
-    private final long maxFileSize;
+public final class WriteJsonl implements Step, DocumentOutput.Writer {
+    private final DocumentOutput output;
     private JsonlWriter writer;
     private StepContext ctx;
 
     public WriteJsonl(StepArgs args) {
-        dir = Path.of(args.requireString("path"));
-        String c = args.choice("compression", "zstd", "zstd", "gzip", "none");
-        compression = Compression.fromConfig(c);
-        template = args.string("output_filename", JsonlWriter.defaultTemplate(compression));
-        maxFileSize = args.integer("max_file_size", 0);
+        output = DocumentOutput.of(args, true);
     }
 
     public Path dir() {
-        return dir;
+        return output.dir();
+    }
+
+    @Override
+    public List<DocumentOutput> documentOutputs() {
+        return List.of(output);
     }
 
     @Override
     public void open(StepContext ctx) {
         this.ctx = ctx;
-        writer = new JsonlWriter(dir, template, compression, maxFileSize, ctx.rank());
+        writer = output.open(ctx.rank());
     }
 
     @Override

@@ -148,4 +148,38 @@ class LocalExecutorTest {
         assertTrue(e.getMessage().contains("(write_jsonl): path: output folder " + root.resolve("afile/out") + " is not writable"),
                 e.getMessage());
     }
+
+    private String preflightError(String yaml) throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 4);
+        return assertThrows(JobException.class, () -> run(fx.job(yaml))).getMessage();
+    }
+
+    @Test
+    void preflightRejectsOutputsThatRanksOrStepsWouldShare() throws IOException {
+        // without ${rank}, the three ranks each wrote all.jsonl.zst and the last rename won
+        String e = preflightError(JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}", "{path: $ROOT/out, output_filename: all.jsonl.zst}"));
+        assertTrue(e.contains("(write_jsonl): output_filename 'all.jsonl.zst' has no ${rank}, so the 3 ranks of stage 'clean'"
+                + " would write the same files"), e);
+        // kept and dropped documents in the same files
+        e = preflightError(JobFixture.CLEAN_JOB.replace("$ROOT/removed", "$ROOT/out"));
+        assertTrue(e.contains("(write_jsonl): writes " + root.resolve("out/${rank}.jsonl.zst")
+                + ", as stages[0] (clean).steps[1] (length_filter) does"), e);
+        assertFalse(Files.exists(root.resolve("logs/clean")), "nothing ran");
+    }
+
+    @Test
+    void outputFileNamesStayInsideTheFolderAndAgreeWithTheCompression() throws IOException {
+        String e = preflightError(JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}", "{path: $ROOT/out, output_filename: \"../${rank}.jsonl.zst\"}"));
+        assertTrue(e.contains("'output_filename' must be a file name inside the output folder (relative, without '..'), not '../${rank}.jsonl.zst'"), e);
+        e = preflightError(JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}", "{path: $ROOT/out, compression: gzip, output_filename: \"${rank}.jsonl.zst\"}"));
+        assertTrue(e.contains("'output_filename' '${rank}.jsonl.zst' ends in .zst but compression is gzip"), e);
+
+        // datatrove's rule: a name without the compression's extension gets it
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 4);
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}", "{path: $ROOT/out, output_filename: \"part-${rank}.jsonl\"}"))));
+        assertEquals(List.of("part-00000.jsonl.zst", "part-00001.jsonl.zst", "part-00002.jsonl.zst"),
+                TestFiles.files(root.resolve("out")).stream().map(p -> p.getFileName().toString()).toList());
+    }
 }

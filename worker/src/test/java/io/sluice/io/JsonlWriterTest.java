@@ -90,4 +90,21 @@ class JsonlWriterTest {
         assertArrayEquals(TestFiles.lines(dir.resolve("a/f.jsonl.gz")).stream().map(s -> s + "\n")
                 .reduce("", String::concat).getBytes(StandardCharsets.UTF_8), plain);
     }
+
+    @Test
+    void metadataValuesInFileNamesNeverLeaveTheFolder() throws IOException {
+        try (JsonlWriter w = new JsonlWriter(dir, "${lang}/x-${rank}.jsonl", Compression.NONE, 0, 0)) {
+            for (String lang : List.of("", ".", "..", "a/b", "en")) {
+                w.write(new Document("d-" + lang, "t", new java.util.LinkedHashMap<>(Map.of("lang", lang))));
+            }
+            w.write(new Document("no-lang", "t", new java.util.LinkedHashMap<>()));
+            w.commit();
+        }
+        List<String> files;
+        try (var walk = Files.walk(dir)) {
+            files = walk.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString()).sorted().toList();
+        }
+        assertEquals(List.of("_../x-00000.jsonl", "_./x-00000.jsonl", "_/x-00000.jsonl", "a_b/x-00000.jsonl",
+                "en/x-00000.jsonl", "none/x-00000.jsonl"), files);
+    }
 }

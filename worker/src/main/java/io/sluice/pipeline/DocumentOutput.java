@@ -1,0 +1,61 @@
+package io.sluice.pipeline;
+
+import io.sluice.io.Compression;
+import io.sluice.io.JsonlWriter;
+import io.sluice.job.StepArgs;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Where a step writes documents (write_jsonl's files, a filter's exclusion_output): a folder, a file
+ * name template, a compression and a roll-over size. The template is checked here, once, so that no
+ * rank can write outside the folder: it is relative, without "..", and its extension agrees with the
+ * compression (datatrove's rule: a name without the compression's extension gets it appended).
+ */
+public record DocumentOutput(Path dir, String template, Compression compression, long maxFileSize) {
+
+    /** Steps that write documents, so that the job's checks can see every output before a rank runs. */
+    public interface Writer {
+        List<DocumentOutput> documentOutputs();
+    }
+
+    /** Reads {@code path}, {@code compression}, {@code output_filename} and, if {@code rolling}, {@code max_file_size}. */
+    public static DocumentOutput of(StepArgs args, boolean rolling) {
+        Path dir = Path.of(args.requireString("path"));
+        Compression compression = Compression.fromConfig(args.choice("compression", "zstd", "zstd", "gzip", "none"));
+        String template = args.string("output_filename", JsonlWriter.defaultTemplate(compression));
+        long maxFileSize = rolling ? args.integer("max_file_size", 0) : 0;
+        return new DocumentOutput(dir, checkedTemplate(args, template, compression), compression, maxFileSize);
+    }
+
+    /** The defaults for a folder given alone. */
+    public static DocumentOutput inFolder(Path dir) {
+        return new DocumentOutput(dir, JsonlWriter.defaultTemplate(Compression.ZSTD), Compression.ZSTD, 0);
+    }
+
+    private static String checkedTemplate(StepArgs args, String template, Compression compression) {
+        String t = template.replace('\\', '/');
+        if (t.isBlank() || t.startsWith("/") || t.endsWith("/") || List.of(t.split("/")).contains("..")) {
+            throw args.error("output_filename", "must be a file name inside the output folder (relative, without"
+                    + " '..'), not '" + template + "'");
+        }
+        Compression named = Compression.fromFileName(t);
+        if (named == Compression.NONE && compression != Compression.NONE) {
+            return t + compression.extension();
+        }
+        if (named != compression) {
+            throw args.error("output_filename", "'" + template + "' ends in " + named.extension()
+                    + " but compression is " + compression.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return t;
+    }
+
+    /** True when every rank writes files of its own (the template holds {@code ${rank}}). */
+    public boolean perRank() {
+        return template.contains("${rank}");
+    }
+
+    public JsonlWriter open(int rank) {
+        return new JsonlWriter(dir, template, compression, maxFileSize, rank);
+    }
+}
