@@ -76,6 +76,11 @@ public final class MergeStats implements Step {
 
     @Override
     public void finish(DocumentSink next) throws IOException {
+        Path removing = output.resolve(String.format(".merge_stats-%05d.removing", ctx.rank()));
+        if (removeInput && Files.exists(removing)) {
+            finishRemoving(removing);
+            return;
+        }
         List<String> folders = leafFolders(input);
         if (folders.isEmpty() && !holdsMergedStats(output)) {
             // a merge run before (or without) its stats stage would otherwise be marked complete, and skipped forever
@@ -109,12 +114,29 @@ public final class MergeStats implements Step {
                     StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
         if (removeInput) {
+            // Noted first: a rank killed while deleting would otherwise, run again, merge the inputs left
+            // and overwrite metric.json with a part of the sums.
+            StringBuilder list = new StringBuilder();
             for (Path f : consumed) {
-                Files.deleteIfExists(f);
+                list.append(input.relativize(f).toString().replace('\\', '/')).append('\n');
             }
+            AtomicFile.write(removing, list.toString().getBytes(StandardCharsets.UTF_8));
+            finishRemoving(removing);
         }
         ctx.stats().add("folders_merged", merged);
         ctx.log().info("merged " + merged + " stat folders of " + folders.size() + " under " + input);
+    }
+
+    /** Deletes the inputs listed in {@code removing}, then the list: the merged files are already in place. */
+    private void finishRemoving(Path removing) throws IOException {
+        List<String> files = Files.readAllLines(removing, StandardCharsets.UTF_8);
+        for (String f : files) {
+            if (!f.isEmpty()) {
+                Files.deleteIfExists(input.resolve(f));
+            }
+        }
+        Files.delete(removing);
+        ctx.log().info("removed " + files.size() + " merged per-rank files under " + input);
     }
 
     /** Whether a merge has written there already (its inputs then may be gone, with remove_input). */

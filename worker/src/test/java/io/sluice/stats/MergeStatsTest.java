@@ -138,4 +138,36 @@ class MergeStatsTest {
         assertFalse(Files.exists(folder.resolve("00000.json")));
         assertFalse(Files.exists(folder.resolve("00001.json")));
     }
+
+    @Test
+    void aRankKilledWhileRemovingItsInputsFinishesTheRemovalWhenRunAgain() throws IOException {
+        Path in = tmp.resolve("in");
+        Path folder = in.resolve("summary/length");
+        Files.createDirectories(folder);
+        for (int r = 0; r < 3; r++) {
+            Files.writeString(folder.resolve(String.format("%05d.json", r)), "{\"summary\": {\"total\": " + (r + 1)
+                    + ", \"n\": 1, \"mean\": " + (r + 1) + ".0, \"unit\": \"doc\"}}");
+        }
+        Map<String, Object> args = Map.of("input", in.toString(), "remove_input", true);
+        Step m = StatsRun.create("merge_stats", args);
+        m.open(StatsRun.context(0, 1, tmp));
+        m.finish(d -> { });
+        String merged = Files.readString(folder.resolve("metric.json"));
+        assertTrue(merged.startsWith("{\"summary\": {\"total\": 6, \"n\": 3,"), merged);
+
+        // the state a kill leaves between deleting the first input and the last: the list of inputs to remove
+        // is still there, and two inputs are back
+        Files.writeString(in.resolve(".merge_stats-00000.removing"), "summary/length/00001.json\nsummary/length/00002.json\n");
+        Files.writeString(folder.resolve("00001.json"), "{\"summary\": {\"total\": 2, \"n\": 1, \"mean\": 2.0, \"unit\": \"doc\"}}");
+        Files.writeString(folder.resolve("00002.json"), "{\"summary\": {\"total\": 3, \"n\": 1, \"mean\": 3.0, \"unit\": \"doc\"}}");
+        Step again = StatsRun.create("merge_stats", args);
+        again.open(StatsRun.context(0, 1, tmp));
+        again.finish(d -> { });
+        assertEquals(merged, Files.readString(folder.resolve("metric.json")), "not re-merged from the inputs left");
+        try (Stream<Path> files = Files.list(folder)) {
+            assertEquals(List.of("metric.json"), files.map(p -> p.getFileName().toString())
+                    .filter(n -> !n.equals(MergeStats.MERGED_QUANTILES)).toList(), "the inputs are removed");
+        }
+        assertFalse(Files.exists(in.resolve(".merge_stats-00000.removing")));
+    }
 }
