@@ -35,11 +35,15 @@ final class SubmitCommand implements Callable<Integer> {
         WorkerCommand worker = WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN);
         List<Submitter.StagePlan> plans = Submitter.plan(job, worker, jobJson);
         Submitter submitter = new Submitter(new SlurmCommands(), System.out);
+        Preflight.check(job);
+        if (job.localTasks() >= 0) {
+            System.err.println("note: the top-level local_tasks and local_rank_offset choose the ranks of `launcher run`;"
+                    + " submit runs every rank (slurm.local_tasks groups ranks per array element)");
+        }
         if (dryRun) {
             submitter.dryRun(plans);
             return 0;
         }
-        Preflight.check(job);
         submitter.checkNothingActive(job);
         StageRunner runner = new StageRunner(job, System.out);
         runner.writeJob();

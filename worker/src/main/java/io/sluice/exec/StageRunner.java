@@ -2,6 +2,7 @@ package io.sluice.exec;
 
 import io.sluice.io.ShardPlan;
 import io.sluice.job.Job;
+import io.sluice.job.Preflight;
 import io.sluice.job.StepArgs;
 import io.sluice.job.StepRegistry;
 import io.sluice.pipeline.DocumentSource;
@@ -52,16 +53,11 @@ public final class StageRunner {
         if (!(first instanceof DocumentSource source)) {
             return null;
         }
-        Path file = stageDir(stage).resolve("shard_plan.json");
-        if (Files.exists(file)) {
-            ShardPlan p = ShardPlan.read(file);
-            if (p.worldSize() == stage.tasks() && p.root().equals(source.root().toString())) {
-                return p;
-            }
-            throw new io.sluice.job.JobException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
-                    + "; this job has " + stage.tasks() + " tasks over " + source.root()
-                    + ". Use a new logging_dir (or delete the stage folder) to run a changed job");
+        ShardPlan saved = Preflight.savedPlan(stage, stageDir(stage), source);
+        if (saved != null) {
+            return saved;
         }
+        Path file = stageDir(stage).resolve("shard_plan.json");
         List<String> files;
         try {
             files = source.listFiles();

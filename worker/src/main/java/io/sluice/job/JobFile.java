@@ -95,6 +95,11 @@ public final class JobFile {
                 stages.add(s);
             }
         }
+        int mostTasks = stages.stream().mapToInt(Job.Stage::tasks).max().orElse(0);
+        if (localTasks >= 0 && (localRankOffset < 0 || localRankOffset >= mostTasks)) {
+            throw top.error("local_rank_offset", "must be from 0 to " + (mostTasks - 1) + " (the job's largest stage has "
+                    + mostTasks + " tasks), got " + localRankOffset + ": no stage would have a rank to run");
+        }
         Job.SlurmOptions slurm = slurmOptions(fileName, slurmMap);
         Job job = new Job(name, loggingDir, tasks, workers, skipCompleted, randomize, localTasks, localRankOffset,
                 List.copyOf(stages), slurm);
@@ -147,12 +152,12 @@ public final class JobFile {
                 a.string("partition", null),
                 a.string("time", null),
                 cpus,
-                a.string("mem_per_cpu", "2G"),
+                memPerCpu(a, m, sbatchArgs.keySet()),
                 positive(a, "local_tasks", a.integer("local_tasks", 1)),
-                (int) a.integer("array_parallelism", 0),
+                inRange(a, "array_parallelism", a.integer("array_parallelism", 0), 0, Integer.MAX_VALUE),
                 positive(a, "max_array_size", a.integer("max_array_size", 1001)),
                 a.bool("requeue", true),
-                (int) a.integer("requeue_grace_seconds", 120),
+                inRange(a, "requeue_grace_seconds", a.integer("requeue_grace_seconds", 120), 0, 65535),
                 a.string("env_command", null),
                 a.string("qos", null),
                 a.string("account", null),
@@ -162,6 +167,33 @@ public final class JobFile {
                 sbatchArgs);
         a.requireAllUsed();
         return o;
+    }
+
+    /**
+     * {@code mem_per_cpu}: 2G unless memory is asked for otherwise. sbatch refuses {@code --mem-per-cpu} beside
+     * {@code --mem} or {@code --mem-per-gpu}, so with those in {@code sbatch_args}, or with
+     * {@code mem_per_cpu: null}, there is none.
+     */
+    private static String memPerCpu(StepArgs a, Map<String, Object> slurm, java.util.Set<String> sbatchArgs) {
+        List<String> memoryArgs = sbatchArgs.stream().map(k -> k.startsWith("--") ? k.substring(2) : k)
+                .filter(k -> k.equals("mem") || k.equals("mem-per-cpu") || k.equals("mem-per-gpu")).toList();
+        String given = a.string("mem_per_cpu", null);
+        if (given != null && !memoryArgs.isEmpty()) {
+            throw a.error("mem_per_cpu", "cannot be given with sbatch_args' --" + memoryArgs.get(0)
+                    + " (sbatch takes one of them); set mem_per_cpu: null");
+        }
+        if (given == null) {
+            return (slurm != null && slurm.containsKey("mem_per_cpu")) || !memoryArgs.isEmpty() ? null : "2G";
+        }
+        MemorySize.megabytes(given, a.where() + ".mem_per_cpu");
+        return given;
+    }
+
+    private static int inRange(StepArgs a, String key, long value, int min, int max) {
+        if (value < min || value > max) {
+            throw a.error(key, "must be from " + min + " to " + max + ", got " + value);
+        }
+        return (int) value;
     }
 
     /** The resolved job as JSON, so a compute node runs exactly what was submitted. */

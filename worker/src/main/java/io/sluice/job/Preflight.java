@@ -1,8 +1,9 @@
 package io.sluice.job;
 
+import io.sluice.io.ShardPlan;
+import io.sluice.pipeline.DocumentOutput;
 import io.sluice.pipeline.DocumentSource;
 import io.sluice.pipeline.Step;
-import io.sluice.pipeline.DocumentOutput;
 import io.sluice.stats.MergeStats;
 import io.sluice.stats.StatsStep;
 import java.io.IOException;
@@ -15,8 +16,9 @@ import java.util.Map;
 
 /**
  * Checks made before any work starts, each failing with one line: inputs exist and match their glob
- * (unless an earlier stage of the job writes them), outputs can be created and no two ranks or steps
- * write the same files, the logging dir is writable.
+ * (unless an earlier stage of the job writes them), a shard plan saved by an earlier run fits the job,
+ * outputs can be created and no two ranks or steps write the same files, the logging dir is writable.
+ * Nothing is written.
  */
 public final class Preflight {
     private Preflight() {
@@ -29,11 +31,16 @@ public final class Preflight {
         for (Job.Stage stage : job.stages()) {
             for (Job.StepSpec spec : stage.steps()) {
                 Step step = StepRegistry.create(spec.type(), new StepArgs(spec.where(), spec.args()));
-                if (step instanceof DocumentSource src && !producedBy(producedByEarlierStages, src.root())) {
-                    try {
-                        src.listFiles();
-                    } catch (JobException e) {
-                        throw new JobException(spec.where() + ": " + e.getMessage());
+                if (step instanceof DocumentSource src) {
+                    if (spec == stage.steps().get(0)) {
+                        savedPlan(stage, job.loggingDir().resolve(stage.name()), src);
+                    }
+                    if (!producedBy(producedByEarlierStages, src.root())) {
+                        try {
+                            src.listFiles();
+                        } catch (JobException e) {
+                            throw new JobException(spec.where() + ": " + e.getMessage());
+                        }
                     }
                 }
                 if (step instanceof StatsStep st) {
@@ -82,15 +89,40 @@ public final class Preflight {
         return outputs.stream().anyMatch(o -> in.startsWith(o) || o.startsWith(in));
     }
 
+    /**
+     * The folder exists and is writable, or can be created: its nearest existing ancestor is a writable
+     * folder. Nothing is created, so validate and submit --dry-run leave no trace.
+     */
     private static void writable(Path dir, String what) {
-        Path d = dir.toAbsolutePath();
-        try {
-            Files.createDirectories(d);
-            Path probe = Files.createTempFile(d, ".sluice-probe", ".tmp");
-            Files.delete(probe);
-        } catch (IOException | SecurityException e) {
-            throw new JobException(what + ": output folder " + d + " is not writable (" + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+        Path d = dir.toAbsolutePath().normalize();
+        Path existing = d;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
         }
+        String problem = existing == null ? "no part of it exists"
+                : !Files.isDirectory(existing) ? existing + " is a file"
+                : !Files.isWritable(existing) ? "no permission to write in " + existing
+                : null;
+        if (problem != null) {
+            throw new JobException(what + ": output folder " + d + " is not writable (" + problem + ")");
+        }
+    }
+
+    /**
+     * The shard plan an earlier run of the stage saved in {@code stageDir}, or null; a job error when it was
+     * made for another task count or input, since ranks would then read other files than before.
+     */
+    public static ShardPlan savedPlan(Job.Stage stage, Path stageDir, DocumentSource source) throws IOException {
+        Path file = stageDir.resolve("shard_plan.json");
+        if (!Files.exists(file)) {
+            return null;
+        }
+        ShardPlan p = ShardPlan.read(file);
+        if (p.worldSize() != stage.tasks() || !p.root().equals(source.root().toString())) {
+            throw new JobException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
+                    + "; this job has " + stage.tasks() + " tasks over " + source.root()
+                    + ". Use a new logging_dir (or delete the stage folder) to run a changed job");
+        }
+        return p;
     }
 }

@@ -182,4 +182,14 @@ class LocalExecutorTest {
         assertEquals(List.of("part-00000.jsonl.zst", "part-00001.jsonl.zst", "part-00002.jsonl.zst"),
                 TestFiles.files(root.resolve("out")).stream().map(p -> p.getFileName().toString()).toList());
     }
+
+    @Test
+    void preflightCreatesNothing() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 4);
+        io.sluice.job.Preflight.check(fx.job(JobFixture.CLEAN_JOB));
+        for (String folder : List.of("out", "removed", "logs")) {
+            assertFalse(Files.exists(root.resolve(folder)), folder + " was created by a check that runs nothing");
+        }
+    }
 }

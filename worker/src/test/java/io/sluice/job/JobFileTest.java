@@ -85,4 +85,39 @@ class JobFileTest {
         assertEquals(job.slurm(), again.slurm());
         assertEquals(job.stages().get(0).steps().get(0).args(), again.stages().get(0).steps().get(0).args());
     }
+
+    private Job load(String yaml) throws IOException {
+        Path f = dir.resolve("ok.yaml");
+        Files.writeString(f, yaml);
+        return JobFile.load(f);
+    }
+
+    private static final String ONE_STAGE = "stages:\n  - name: a\n    tasks: 4\n    steps: [{read_jsonl: {path: x}}]\n";
+
+    @Test
+    void memoryPerCpuDefaultsTo2GUnlessSbatchArgsAskForMemoryOrItIsNull() throws IOException {
+        assertEquals("2G", load(ONE_STAGE + "slurm: {partition: p}\n").slurm().memPerCpu());
+        // sbatch refuses --mem-per-cpu beside --mem: the default made every such submit fail
+        assertEquals(null, load(ONE_STAGE + "slurm: {sbatch_args: {mem: 4G}}\n").slurm().memPerCpu());
+        assertEquals(null, load(ONE_STAGE + "slurm: {mem_per_cpu: null}\n").slurm().memPerCpu());
+        assertEquals("job.yaml: slurm: 'mem_per_cpu' cannot be given with sbatch_args' --mem (sbatch takes one of them);"
+                + " set mem_per_cpu: null", error(ONE_STAGE + "slurm: {mem_per_cpu: 1G, sbatch_args: {mem: 4G}}\n"));
+    }
+
+    @Test
+    void slurmValuesSbatchWouldRefuseAreJobErrors() throws IOException {
+        assertEquals("job.yaml: slurm.mem_per_cpu: '1.5G' is not a Slurm memory size like 2G, 512M or 2000 (whole numbers only)",
+                error(ONE_STAGE + "slurm: {mem_per_cpu: 1.5G}\n"));
+        assertEquals("job.yaml: slurm: 'array_parallelism' must be from 0 to 2147483647, got -1",
+                error(ONE_STAGE + "slurm: {array_parallelism: -1}\n"));
+        assertEquals("job.yaml: slurm: 'requeue_grace_seconds' must be from 0 to 65535, got -5",
+                error(ONE_STAGE + "slurm: {requeue_grace_seconds: -5}\n"));
+    }
+
+    @Test
+    void aLocalRankOffsetPastEveryStageIsAnError() throws IOException {
+        assertEquals(2, load("local_tasks: 2\nlocal_rank_offset: 2\n" + ONE_STAGE).localRankOffset());
+        assertEquals("job.yaml: 'local_rank_offset' must be from 0 to 3 (the job's largest stage has 4 tasks), got 40:"
+                + " no stage would have a rank to run", error("local_tasks: 2\nlocal_rank_offset: 40\n" + ONE_STAGE));
+    }
 }

@@ -30,9 +30,10 @@ public record ArrayPlan(int tasks, int localTasks, List<Integer> pendingRanks, L
     /**
      * One {@code sbatch} of the stage: array elements {@code 0 .. size - 1} run blocks
      * {@code offset ..}; at most {@code throttle} of them at once (the {@code %N} of {@code --array}),
-     * or as many as Slurm allows when {@code throttle} is 0.
+     * or as many as Slurm allows when {@code throttle} is 0. It starts after submission {@code waitsFor}
+     * of the stage has ended, or at once when that is -1.
      */
-    public record Submission(int offset, int size, int throttle) {
+    public record Submission(int offset, int size, int throttle, int waitsFor) {
         public String arraySpec() {
             return "0-" + (size - 1) + (throttle > 0 ? "%" + throttle : "");
         }
@@ -69,11 +70,16 @@ public record ArrayPlan(int tasks, int localTasks, List<Integer> pendingRanks, L
             }
         }
         int count = (blocks.size() + maxArraySize - 1) / maxArraySize;
-        // the throttle is shared out so that all submissions together stay within array_parallelism
+        // The throttle is shared out so that all submissions together stay within array_parallelism. With
+        // more submissions than that, each runs one element at a time and waits for the one array_parallelism
+        // places before it to end.
         int throttle = arrayParallelism == 0 ? 0 : Math.max(1, arrayParallelism / Math.max(1, count));
+        boolean chained = arrayParallelism > 0 && count > arrayParallelism;
         List<Submission> submissions = new ArrayList<>();
         for (int offset = 0; offset < blocks.size(); offset += maxArraySize) {
-            submissions.add(new Submission(offset, Math.min(maxArraySize, blocks.size() - offset), throttle));
+            int index = submissions.size();
+            submissions.add(new Submission(offset, Math.min(maxArraySize, blocks.size() - offset), throttle,
+                    chained && index >= arrayParallelism ? index - arrayParallelism : -1));
         }
         return new ArrayPlan(tasks, localTasks, List.copyOf(pending), List.copyOf(blocks), contiguous,
                 List.copyOf(submissions));

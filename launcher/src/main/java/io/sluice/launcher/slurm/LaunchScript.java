@@ -1,9 +1,11 @@
 package io.sluice.launcher.slurm;
 
 import io.sluice.job.Job;
+import io.sluice.job.MemorySize;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -117,9 +119,27 @@ public final class LaunchScript {
     /** The quoted worker command for {@code cpus} CPUs, without its block of ranks. */
     private static String javaCommand(WorkerCommand worker, Path jobJson, Job.Stage stage, Job.SlurmOptions s,
                                       int cpus) {
-        long heap = s.memPerCpu() == null || s.memPerCpu().isBlank() ? 0 : MemorySize.heapMegabytes(cpus, s.memPerCpu());
+        long taskMegabytes = taskMegabytes(s, cpus);
+        long heap = taskMegabytes > 0 ? MemorySize.heapMegabytes(taskMegabytes) : 0;
         return worker.words(jobJson, stage.name(), heap, cpus).stream().map(ShellQuote::quote)
                 .collect(Collectors.joining(" "));
+    }
+
+    /**
+     * The memory an array task of {@code cpus} CPUs gets: {@code cpus x mem_per_cpu}, or sbatch_args'
+     * {@code --mem} (per node, and a task has one node); 0 when unknown ({@code --mem-per-gpu},
+     * {@code --mem=0} for the whole node), and the JVM then sizes its heap itself.
+     */
+    static long taskMegabytes(Job.SlurmOptions s, int cpus) {
+        if (s.memPerCpu() != null && !s.memPerCpu().isBlank()) {
+            return MemorySize.megabytes(s.memPerCpu(), "slurm.mem_per_cpu") * cpus;
+        }
+        for (Map.Entry<String, String> e : s.sbatchArgs() == null ? Map.<String, String>of().entrySet() : s.sbatchArgs().entrySet()) {
+            if (e.getKey().equals("mem") || e.getKey().equals("--mem")) {
+                return MemorySize.megabytes(e.getValue(), "slurm.sbatch_args.mem");
+            }
+        }
+        return 0;
     }
 
     /** A name inside a comment line: a line break would end the comment. */

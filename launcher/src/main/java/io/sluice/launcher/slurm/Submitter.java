@@ -140,7 +140,7 @@ public final class Submitter {
             List<StageFiles.Submitted> jobs = new ArrayList<>();
             for (ArrayPlan.Submission s : p.plan().submissions()) {
                 List<String> args = p.arguments(s);
-                args.addAll(dependencyArguments(after));
+                args.addAll(dependencyArguments(after, s.waitsFor() < 0 ? null : jobs.get(s.waitsFor()).jobId()));
                 String id = slurm.submit(args, p.files().script(), List.of(Integer.toString(s.offset())));
                 jobs.add(new StageFiles.Submitted(id, s.offset(), s.size()));
                 // record after every sbatch, so that `launcher cancel` finds a half-done submission too
@@ -148,7 +148,7 @@ public final class Submitter {
             }
             List<String> ids = jobs.stream().map(StageFiles.Submitted::jobId).toList();
             List<String> statsArgs = new ArrayList<>(p.statsOptions());
-            statsArgs.addAll(dependencyArguments(ids));
+            statsArgs.addAll(dependencyArguments(ids, null));
             String statsId = slurm.submit(statsArgs, p.files().statsScript(), List.of());
             p.files().writeJobIds(jobs, statsId);
             submitted.put(p.stage().name(), ids);
@@ -175,7 +175,8 @@ public final class Submitter {
             for (ArrayPlan.Submission s : p.plan().submissions()) {
                 List<String> cmd = new ArrayList<>(List.of("sbatch", "--parsable"));
                 cmd.addAll(p.arguments(s));
-                cmd.addAll(dependencyArguments(after));
+                cmd.addAll(dependencyArguments(after, s.waitsFor() < 0 ? null
+                        : "<" + p.stage().name() + " submission " + s.waitsFor() + ">"));
                 cmd.add(p.files().script().toString());
                 cmd.add(Integer.toString(s.offset()));
                 out.println(cmd.stream().map(ShellQuote::quote).collect(Collectors.joining(" ")));
@@ -183,7 +184,7 @@ public final class Submitter {
             out.printf("--- %s%n%s--- end of script%n", p.files().statsScript(), p.statsScript());
             List<String> cmd = new ArrayList<>(List.of("sbatch", "--parsable"));
             cmd.addAll(p.statsOptions());
-            cmd.addAll(dependencyArguments(List.of("<" + p.stage().name() + ">")));
+            cmd.addAll(dependencyArguments(List.of("<" + p.stage().name() + ">"), null));
             cmd.add(p.files().statsScript().toString());
             out.println(cmd.stream().map(ShellQuote::quote).collect(Collectors.joining(" ")));
             out.println();
@@ -199,11 +200,22 @@ public final class Submitter {
         return ids;
     }
 
-    private static List<String> dependencyArguments(List<String> after) {
-        if (after.isEmpty()) {
+    /**
+     * Waits for the jobs {@code after} to succeed and, if not null, for the job {@code afterEnd} to end (an
+     * earlier submission of the same stage, which array_parallelism puts first).
+     */
+    private static List<String> dependencyArguments(List<String> after, String afterEnd) {
+        List<String> conditions = new ArrayList<>();
+        if (!after.isEmpty()) {
+            conditions.add("afterok:" + String.join(":", after));
+        }
+        if (afterEnd != null) {
+            conditions.add("afterany:" + afterEnd);
+        }
+        if (conditions.isEmpty()) {
             return List.of();
         }
-        return List.of("--dependency=afterok:" + String.join(":", after), "--kill-on-invalid-dep=yes");
+        return List.of("--dependency=" + String.join(",", conditions), "--kill-on-invalid-dep=yes");
     }
 
     private static String describe(ArrayPlan plan) {

@@ -17,7 +17,7 @@ class ArrayPlanTest {
         assertTrue(p.contiguous());
         assertEquals(List.of(new ArrayPlan.Block(0, 2), new ArrayPlan.Block(2, 2), new ArrayPlan.Block(4, 2)),
                 p.blocks());
-        assertEquals(List.of(new ArrayPlan.Submission(0, 3, 100)), p.submissions());
+        assertEquals(List.of(new ArrayPlan.Submission(0, 3, 100, -1)), p.submissions());
         assertEquals("0-2%100", p.submissions().getFirst().arraySpec());
         assertEquals(List.of(4), p.ranksOf(2));
     }
@@ -42,8 +42,8 @@ class ArrayPlanTest {
     @Test
     void moreBlocksThanMaxArraySizeAreSplitAndShareTheThrottle() {
         ArrayPlan p = ArrayPlan.of(2500, Set.of(), 1, 100, 1001);
-        assertEquals(List.of(new ArrayPlan.Submission(0, 1001, 33), new ArrayPlan.Submission(1001, 1001, 33),
-                new ArrayPlan.Submission(2002, 498, 33)), p.submissions());
+        assertEquals(List.of(new ArrayPlan.Submission(0, 1001, 33, -1), new ArrayPlan.Submission(1001, 1001, 33, -1),
+                new ArrayPlan.Submission(2002, 498, 33, -1)), p.submissions());
         assertEquals("0-497%33", p.submissions().get(2).arraySpec());
     }
 
@@ -52,5 +52,13 @@ class ArrayPlanTest {
         ArrayPlan p = ArrayPlan.of(3, Set.of(0, 1, 2), 1, 1, 1);
         assertTrue(p.nothingToRun());
         assertTrue(p.submissions().isEmpty());
+    }
+
+    @Test
+    void moreSubmissionsThanArrayParallelismWaitInTurnSoTheLimitHolds() {
+        // 30 blocks in 3 submissions of 10 under array_parallelism 2: before, each got %1 and all three ran at once
+        ArrayPlan p = ArrayPlan.of(30, Set.of(), 1, 2, 10);
+        assertEquals(List.of(new ArrayPlan.Submission(0, 10, 1, -1), new ArrayPlan.Submission(10, 10, 1, -1),
+                new ArrayPlan.Submission(20, 10, 1, 0)), p.submissions());
     }
 }

@@ -159,4 +159,16 @@ class LaunchScriptTest {
         assertTrue(r.output().contains("USR1 received, requeueing 77_2"), r.output());
         assertEquals(List.of("--first-rank", "2", "--ranks", "1"), r.javaArgs().subList(r.javaArgs().size() - 4, r.javaArgs().size()));
     }
+
+    @Test
+    void theHeapIsSizedFromMemPerCpuOrFromSbatchArgsMem() {
+        Job.SlurmOptions perCpu = TestJobs.slurm(1, 0, 1001, false, null, Map.of());
+        assertEquals(2048, LaunchScript.taskMegabytes(perCpu, 2));
+        Job.SlurmOptions mem = new Job.SlurmOptions(null, null, 2, null, 1, 0, 1001, false, 60, null, null, null, null,
+                null, null, Map.of("mem", "4G"));
+        assertEquals(4096, LaunchScript.taskMegabytes(mem, 2));
+        Job.SlurmOptions gpu = new Job.SlurmOptions(null, null, 2, null, 1, 0, 1001, false, 60, null, null, null, null,
+                null, null, Map.of("mem-per-gpu", "4G"));
+        assertEquals(0, LaunchScript.taskMegabytes(gpu, 2), "unknown: no -Xmx, the JVM sizes its heap");
+    }
 }

@@ -118,4 +118,15 @@ class SubmitterTest {
         assertEquals(Map.of("SLURM_CONF", "/etc/slurm.conf", "PATH", "/usr/bin", "HOME", "/root"),
                 SlurmCommands.cleanEnvironment(env));
     }
+
+    @Test
+    void aSubmissionThatArrayParallelismPutsLaterWaitsForTheEarlierOneToEnd() {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 2, 10, false, null, Map.of()),
+                TestJobs.stage("a", 30));
+        submitter.submit(plan(job), s -> { });
+        assertEquals(List.of("--array=0-9%1"), slurm.submitted.get(0).options());
+        assertEquals(List.of("--array=0-9%1"), slurm.submitted.get(1).options());
+        assertEquals(List.of("--array=0-9%1", "--dependency=afterany:100", "--kill-on-invalid-dep=yes"),
+                slurm.submitted.get(2).options());
+    }
 }
