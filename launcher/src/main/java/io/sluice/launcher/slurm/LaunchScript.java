@@ -81,10 +81,20 @@ public final class LaunchScript {
             b.append(java).append(" &\n");
             b.append("worker=$!\n");
             b.append("while wait \"$worker\"; status=$?; kill -0 \"$worker\" 2>/dev/null; do :; done\n");
-            b.append("exit \"$status\"\n");
         } else {
-            b.append("exec ").append(java).append('\n');
+            b.append(java).append('\n');
+            b.append("status=$?\n");
         }
+        // in Slurm's output file, which `launcher status` shows: a worker killed by the OOM killer or a
+        // signal leaves no word in its own log
+        b.append("""
+                if [ "$status" -gt 128 ]; then
+                  echo "sluice: the worker was killed by signal $(( status - 128 )) (exit status $status)" >&2
+                elif [ "$status" -ne 0 ]; then
+                  echo "sluice: the worker exited with status $status" >&2
+                fi
+                exit "$status"
+                """);
         return b.toString();
     }
 

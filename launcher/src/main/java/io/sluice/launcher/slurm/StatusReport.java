@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
 
 /**
  * {@code launcher status}: per stage, how many ranks are done (completion marker), running, pending
- * (queued in Slurm), failed (their array element ended without the rank's marker) and not submitted;
- * for each failed rank, the Slurm state and the last lines of its log.
+ * (queued in Slurm), failed (their array element ended without the rank's marker), cancelled (Slurm
+ * cancelled the element because a job it waited for failed) and not submitted; for each failed rank,
+ * the Slurm state and the last lines of its log and of Slurm's output file.
  *
  * <p>Slurm states come from {@code squeue -t all}, which keeps ended jobs for the cluster's
  * MinJobAge, then from accounting ({@code sacct}) when the cluster has it. An element neither knows
@@ -27,14 +28,18 @@ import java.util.regex.Pattern;
 public final class StatusReport {
 
     public static final int LOG_TAIL_LINES = 10;
+    /** Slurm's output file of a rank that has its own log: the worker's exit status, the OOM killer, a time limit. */
+    public static final int SLURM_TAIL_LINES = 4;
+    private static final String DEPENDENCY_FAILED = "DependencyNeverSatisfied";
     private static final Pattern STACK_FRAME = Pattern.compile("\\s+(at \\S.*|\\.\\.\\. \\d+ more)");
 
     /** A rank whose array element ended without completing it. */
-    public record FailedRank(int rank, ArrayTaskState.Key element, String state, Path log, List<String> logTail) {
+    public record FailedRank(int rank, ArrayTaskState.Key element, String state, Path log, List<String> logTail,
+                             Path slurmLog, List<String> slurmTail) {
     }
 
-    public record StageStatus(String stage, int tasks, int done, int running, int pending, int notSubmitted,
-                              List<FailedRank> failed, List<String> jobIds) {
+    public record StageStatus(String stage, int tasks, int done, int running, int pending, int cancelled,
+                              int notSubmitted, List<FailedRank> failed, List<String> jobIds) {
     }
 
     private StatusReport() {
@@ -57,6 +62,7 @@ public final class StatusReport {
             Set<Integer> done = f.completedRanks();
             int running = 0;
             int pending = 0;
+            int cancelled = 0;
             int notSubmitted = 0;
             List<FailedRank> failed = new ArrayList<>();
             Map<Integer, ArrayTaskState.Key> elementOfRank = elementsOfRanks(f);
@@ -79,6 +85,10 @@ public final class StatusReport {
                     }
                     continue;
                 } else if (t != null) {
+                    if (t.reason().equals(DEPENDENCY_FAILED)) {
+                        cancelled++; // not a failure of its own: shown once per stage, not once per rank
+                        continue;
+                    }
                     state = t.reason().isEmpty() || t.reason().equals("None") ? t.state() : t.state() + " " + t.reason();
                 } else {
                     if (accounting == null) {
@@ -91,13 +101,14 @@ public final class StatusReport {
                     }
                 }
                 Path log = f.rankLog(rank);
-                if (!Files.exists(log)) {
-                    log = f.slurmLog(element);
-                }
-                failed.add(new FailedRank(rank, element, state, log, tail(log, LOG_TAIL_LINES)));
+                Path slurmLog = f.slurmLog(element);
+                boolean ownLog = Files.exists(log);
+                failed.add(new FailedRank(rank, element, state, ownLog ? log : slurmLog,
+                        tail(ownLog ? log : slurmLog, LOG_TAIL_LINES), slurmLog,
+                        ownLog ? tail(slurmLog, SLURM_TAIL_LINES) : List.of()));
             }
-            result.add(new StageStatus(stage.name(), stage.tasks(), done.size(), running, pending, notSubmitted,
-                    failed, f.readJobIds().map(StageFiles.JobIds::ids).orElse(List.of())));
+            result.add(new StageStatus(stage.name(), stage.tasks(), done.size(), running, pending, cancelled,
+                    notSubmitted, failed, f.readJobIds().map(StageFiles.JobIds::ids).orElse(List.of())));
         }
         return result;
     }
@@ -144,11 +155,11 @@ public final class StatusReport {
 
     public static void print(Job job, List<StageStatus> stages, PrintStream out) {
         out.printf("job %s, logging dir %s%n", job.name(), job.loggingDir());
-        out.printf("%-20s %11s %8s %8s %7s %14s  %s%n", "stage", "done", "running", "pending", "failed",
-                "not submitted", "slurm jobs");
+        out.printf("%-20s %11s %8s %8s %7s %10s %14s  %s%n", "stage", "done", "running", "pending", "failed",
+                "cancelled", "not submitted", "slurm jobs");
         for (StageStatus s : stages) {
-            out.printf("%-20s %11s %8d %8d %7d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.running(),
-                    s.pending(), s.failed().size(), s.notSubmitted(), String.join(",", s.jobIds()));
+            out.printf("%-20s %11s %8d %8d %7d %10d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.running(),
+                    s.pending(), s.failed().size(), s.cancelled(), s.notSubmitted(), String.join(",", s.jobIds()));
         }
         for (StageStatus s : stages) {
             for (FailedRank f : s.failed()) {
@@ -157,6 +168,19 @@ public final class StatusReport {
                 for (String line : f.logTail()) {
                     out.println("  | " + line);
                 }
+                if (!f.slurmTail().isEmpty()) {
+                    out.printf("  and of Slurm's %s:%n", f.slurmLog());
+                    for (String line : f.slurmTail()) {
+                        out.println("  | " + line);
+                    }
+                }
+            }
+        }
+        for (StageStatus s : stages) {
+            if (s.cancelled() > 0) {
+                out.printf("%nstage %s: %d rank%s cancelled by Slurm (%s): a job %s waited for failed; fix that"
+                        + " and submit again%n", s.stage(), s.cancelled(), s.cancelled() == 1 ? "" : "s", DEPENDENCY_FAILED,
+                        s.cancelled() == 1 ? "it" : "they");
             }
         }
     }

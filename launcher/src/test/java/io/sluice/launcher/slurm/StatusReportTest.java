@@ -43,6 +43,9 @@ class StatusReportTest {
                 + "\nERROR corrupt.jsonl.gz: not in gzip format at byte 0\n"
                 + "java.io.IOException: corrupt.jsonl.gz: not in gzip format at byte 0\n"
                 + "\tat io.sluice.io.JsonlReader.frame(JsonlReader.java:146)\n\t... 11 more\n");
+        Path slurmOut = StageFiles.of(job, job.stage("a")).slurmLog(new ArrayTaskState.Key("100", 1));
+        Files.createDirectories(slurmOut.getParent());
+        Files.writeString(slurmOut, "sluice: stage a, ranks 2..3, on node1\nsluice: the worker was killed by signal 9 (exit status 137)\n");
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 1), "FAILED", "NonZeroExitCode"));
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 2), "RUNNING", "None"));
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 3), "PENDING", "JobArrayTaskLimit"));
@@ -50,7 +53,8 @@ class StatusReportTest {
 
         List<StatusReport.StageStatus> stages = StatusReport.collect(job, slurm);
         StatusReport.StageStatus sa = stages.get(0);
-        assertEquals(List.of(3, 2, 2, 1, 0), List.of(sa.done(), sa.running(), sa.pending(), sa.failed().size(), sa.notSubmitted()));
+        assertEquals(List.of(3, 2, 2, 1, 0, 0), List.of(sa.done(), sa.running(), sa.pending(), sa.failed().size(), sa.cancelled(),
+                sa.notSubmitted()));
         StatusReport.FailedRank f = sa.failed().getFirst();
         assertEquals(3, f.rank());
         assertEquals("100_1", f.element().toString());
@@ -59,15 +63,21 @@ class StatusReportTest {
         assertEquals(List.of("ERROR corrupt.jsonl.gz: not in gzip format at byte 0",
                 "java.io.IOException: corrupt.jsonl.gz: not in gzip format at byte 0"),
                 f.logTail().subList(8, 10), "stack frames are left out");
+        assertEquals(List.of("sluice: stage a, ranks 2..3, on node1", "sluice: the worker was killed by signal 9 (exit status 137)"),
+                f.slurmTail(), "what the rank's own log cannot say");
         StatusReport.StageStatus merge = stages.get(1);
-        assertEquals("CANCELLED DependencyNeverSatisfied", merge.failed().getFirst().state());
+        assertEquals(List.of(0, 1), List.of(merge.failed().size(), merge.cancelled()),
+                "cancelled for a failed dependency: not a failure of its own");
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StatusReport.print(job, stages, new PrintStream(out, true, StandardCharsets.UTF_8));
         String text = out.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("stage a rank 3 failed: Slurm job 100_1 FAILED NonZeroExitCode; last lines of " + log), text);
         assertTrue(text.contains("  | ERROR corrupt.jsonl.gz: not in gzip format at byte 0"), text);
-        assertTrue(text.contains("stage merge rank 0 failed: Slurm job 102_0 CANCELLED DependencyNeverSatisfied; no log at"), text);
+        assertTrue(text.contains("  and of Slurm's " + slurmOut + ":\n  | sluice: stage a, ranks 2..3, on node1\n"), text);
+        assertTrue(text.contains("stage merge: 1 rank cancelled by Slurm (DependencyNeverSatisfied): a job it waited for failed;"),
+                text);
+        assertTrue(!text.contains("stage merge rank 0 failed"), text);
     }
 
     @Test
