@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -125,7 +126,40 @@ public final class Submitter {
      *                now, so its input is final (the launcher computes the shard plan there once)
      */
     public Map<String, List<String>> submit(List<StagePlan> plans, Consumer<Job.Stage> prepare) {
-        Map<String, List<String>> submitted = new HashMap<>();
+        Map<String, List<String>> submitted = new LinkedHashMap<>();
+        try {
+            submitStages(plans, prepare, submitted);
+        } catch (SlurmException e) {
+            throw new SlurmException(e.getMessage() + explainPartial(plans, submitted, e.getMessage()));
+        }
+        return submitted;
+    }
+
+    /**
+     * What a failed submission leaves: the stages Slurm already took keep running, and the user has to
+     * choose between cancelling them and submitting the rest once the cause is fixed.
+     */
+    private static String explainPartial(List<StagePlan> plans, Map<String, List<String>> submitted, String error) {
+        StringBuilder b = new StringBuilder();
+        if (error.contains("Invalid job array specification")) {
+            int largest = plans.stream().flatMap(p -> p.plan().submissions().stream()).mapToInt(ArrayPlan.Submission::size)
+                    .max().orElse(0);
+            b.append("\n(an array of ").append(largest).append(" elements: is slurm.max_array_size above the cluster's"
+                    + " MaxArraySize? `scontrol show config | grep MaxArraySize`)");
+        }
+        if (submitted.isEmpty()) {
+            b.append("\nnothing was submitted");
+        } else {
+            b.append("\nalready submitted, and left queued or running: ").append(submitted.entrySet().stream()
+                    .map(e -> "stage " + e.getKey() + " (" + String.join(", ", e.getValue()) + ")")
+                    .collect(Collectors.joining(", ")));
+            b.append("\n`launcher cancel JOB` stops them; or fix the cause, wait for them to end (`launcher status JOB`)"
+                    + " and `launcher submit JOB` again: completed ranks are skipped");
+        }
+        return b.toString();
+    }
+
+    private void submitStages(List<StagePlan> plans, Consumer<Job.Stage> prepare, Map<String, List<String>> submitted) {
         for (StagePlan p : plans) {
             if (p.plan().nothingToRun()) {
                 out.printf("stage %s: all %d ranks complete, not submitted%n", p.stage().name(), p.plan().tasks());
@@ -156,7 +190,6 @@ public final class Submitter {
                     ids.size() == 1 ? "" : "s", String.join(", ", ids),
                     after.isEmpty() ? "" : " (after " + String.join(", ", after) + ")", statsId);
         }
-        return submitted;
     }
 
     /** Prints what {@link #submit} would do, scripts included; touches neither Slurm nor the logging dir. */

@@ -17,10 +17,16 @@ final class RecordingSlurm implements Slurm {
     final List<ArrayTaskState> queue = new ArrayList<>();
     final Map<ArrayTaskState.Key, String> accounting = new HashMap<>();
     final List<String> cancelled = new ArrayList<>();
+    /** When not null, the submission with this index fails as sbatch would, with this message. */
+    Integer failAt;
+    String failure;
     private int nextId = 100;
 
     @Override
     public String submit(List<String> options, Path script, List<String> scriptArgs) {
+        if (failAt != null && submitted.size() == failAt) {
+            throw new SlurmException("sbatch failed (exit 1) for " + script + ": " + failure);
+        }
         String id = Integer.toString(nextId++);
         submitted.add(new Call(List.copyOf(options), script, List.copyOf(scriptArgs), id));
         return id;

@@ -129,4 +129,17 @@ class SubmitterTest {
         assertEquals(List.of("--array=0-9%1", "--dependency=afterany:100", "--kill-on-invalid-dep=yes"),
                 slurm.submitted.get(2).options());
     }
+
+    @Test
+    void aSubmissionThatFailsHalfWaySaysWhatSlurmAlreadyHasAndWhatToDo() {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 0, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 2), TestJobs.stage("b", 1));
+        slurm.failAt = 2; // a's array and stats merge went through; b's array is refused
+        slurm.failure = "sbatch: error: Batch job submission failed: Invalid job array specification";
+        SlurmException e = assertThrows(SlurmException.class, () -> submitter.submit(plan(job), s -> { }));
+        assertTrue(e.getMessage().contains("Invalid job array specification\n(an array of 2 elements: is slurm.max_array_size"
+                + " above the cluster's MaxArraySize?"), e.getMessage());
+        assertTrue(e.getMessage().contains("\nalready submitted, and left queued or running: stage a (100)\n`launcher cancel JOB`"
+                + " stops them"), e.getMessage());
+    }
 }
