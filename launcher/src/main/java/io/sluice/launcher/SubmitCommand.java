@@ -51,6 +51,7 @@ final class SubmitCommand implements Callable<Integer> {
         submitter.submit(plans, stage -> {
             try {
                 runner.plan(stage); // one listing of the input here, instead of one per array element
+                runner.printNotes(stage);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -42,6 +42,9 @@ public final class LocalExecutor {
                             + (d.tasks() - done.cardinality()) + " of " + d.tasks() + " ranks not complete");
                 }
             }
+            if (Completions.completedRanks(runner.stageDir(stage)).cardinality() < stage.tasks()) {
+                runner.printNotes(stage);
+            }
             int first = job.localTasks() < 0 ? 0 : job.localRankOffset();
             int count = job.localTasks() < 0 ? stage.tasks() : job.localTasks();
             int workers = stage.workers() > 0 ? stage.workers() : Runtime.getRuntime().availableProcessors();

@@ -5,6 +5,7 @@ import io.sluice.job.Job;
 import io.sluice.job.Preflight;
 import io.sluice.job.StepArgs;
 import io.sluice.job.StepRegistry;
+import io.sluice.pipeline.DocumentOutput;
 import io.sluice.pipeline.DocumentSource;
 import io.sluice.pipeline.ProgressCounter;
 import io.sluice.pipeline.ReadJsonl;
@@ -67,6 +68,36 @@ public final class StageRunner {
         ShardPlan p = ShardPlan.compute(source.root(), files, stage.tasks(), source.splitSize(), ReadJsonl::splittable);
         p.write(file);
         return p;
+    }
+
+    /**
+     * Says, before a stage runs, what would surprise a user afterwards: ranks with nothing to read (more
+     * tasks than input pieces), and files already in an output folder that this stage will not write
+     * (another job's, or an earlier run's with more tasks), which a later stage reading the folder would
+     * read too. Nothing is changed.
+     */
+    public void printNotes(Job.Stage stage) throws IOException {
+        ShardPlan plan = plan(stage);
+        if (plan != null) {
+            long idle = plan.ranks().stream().filter(List::isEmpty).count();
+            if (idle > 0) {
+                console.printf("[%s] note: %d of %d ranks have no input (%d input pieces); fewer tasks, or a smaller"
+                        + " split_size for plain files, would give every rank work%n", stage.name(), idle, stage.tasks(),
+                        plan.ranks().stream().mapToInt(List::size).sum());
+            }
+        }
+        for (Job.StepSpec spec : stage.steps()) {
+            if (StepRegistry.create(spec.type(), new StepArgs(spec.where(), spec.args())) instanceof DocumentOutput.Writer w) {
+                for (DocumentOutput o : w.documentOutputs()) {
+                    List<String> stray = o.strayFiles(stage.tasks());
+                    if (!stray.isEmpty()) {
+                        console.printf("[%s] note: %s holds %d file(s) this stage does not write (%s%s): a stage"
+                                + " reading the folder would read them too%n", stage.name(), o.dir(), stray.size(),
+                                String.join(", ", stray.subList(0, Math.min(3, stray.size()))), stray.size() > 3 ? ", ..." : "");
+                    }
+                }
+            }
+        }
     }
 
     /** Runs ranks [first, first + count) of the stage that are below its task count and not complete. */

@@ -3,8 +3,14 @@ package io.sluice.pipeline;
 import io.sluice.io.Compression;
 import io.sluice.io.JsonlWriter;
 import io.sluice.job.StepArgs;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Where a step writes documents (write_jsonl's files, a filter's exclusion_output): a folder, a file
@@ -13,6 +19,7 @@ import java.util.List;
  * compression (datatrove's rule: a name without the compression's extension gets it appended).
  */
 public record DocumentOutput(Path dir, String template, Compression compression, long maxFileSize) {
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\{([^}]+)}");
 
     /** Steps that write documents, so that the job's checks can see every output before a rank runs. */
     public interface Writer {
@@ -54,6 +61,59 @@ public record DocumentOutput(Path dir, String template, Compression compression,
     public boolean perRank() {
         return template.contains("${rank}");
     }
+
+    /**
+     * Files already in the folder that ranks {@code 0 .. tasks - 1} would not write: another job's, or
+     * those of ranks an earlier run had and this one has not. A later stage reading the folder would
+     * read them as well. Relative paths, sorted; temporary files of running writers are left out.
+     */
+    public List<String> strayFiles(int tasks) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        Pattern ours = filePattern();
+        List<String> stray = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path f : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
+                String name = dir.relativize(f).toString().replace('\\', '/');
+                if (name.endsWith(".tmp") || f.getFileName().toString().startsWith(".")) {
+                    continue;
+                }
+                Matcher m = ours.matcher(name);
+                if (!m.matches() || (perRank() && Integer.parseInt(m.group("rank")) >= tasks)) {
+                    stray.add(name);
+                }
+            }
+        }
+        stray.sort(null);
+        return stray;
+    }
+
+    /** The names the template gives: {@code ${rank}} five digits, another key any name, a roll-over prefix. */
+    private Pattern filePattern() {
+        int fileName = template.lastIndexOf('/') + 1;
+        String t = maxFileSize > 0 ? template.substring(0, fileName) + ROLL + template.substring(fileName) : template;
+        StringBuilder re = new StringBuilder();
+        Matcher m = VARIABLE.matcher(t);
+        int at = 0;
+        boolean rankSeen = false;
+        while (m.find()) {
+            re.append(Pattern.quote(t.substring(at, m.start())));
+            if (m.group().equals(ROLL)) {
+                re.append("(?:\\d{3}_)?");
+            } else if (m.group(1).equals("rank")) {
+                re.append(rankSeen ? "\\d{5}" : "(?<rank>\\d{5})");
+                rankSeen = true;
+            } else {
+                re.append("[^/]*");
+            }
+            at = m.end();
+        }
+        return Pattern.compile(re.append(Pattern.quote(t.substring(at))).toString());
+    }
+
+    /** Where {@link JsonlWriter} puts the NNN_ prefix of rolled files; no key of a template is spelled so. */
+    private static final String ROLL = "${ roll}";
 
     public JsonlWriter open(int rank) {
         return new JsonlWriter(dir, template, compression, maxFileSize, rank);

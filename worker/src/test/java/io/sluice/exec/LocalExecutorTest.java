@@ -192,4 +192,20 @@ class LocalExecutorTest {
             assertFalse(Files.exists(root.resolve(folder)), folder + " was created by a check that runs nothing");
         }
     }
+
+    @Test
+    void idleRanksAndFilesTheStageDoesNotWriteAreNotedBeforeItRuns() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 2, 4);
+        Files.createDirectories(root.resolve("out"));
+        for (String stray : List.of("00007.jsonl.zst", "other-job.jsonl.zst", "00001.jsonl.zst")) {
+            Files.writeString(root.resolve("out").resolve(stray), "");
+        }
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        String printed = console.toString();
+        assertTrue(printed.contains("[clean] note: 1 of 3 ranks have no input (2 input pieces)"), printed);
+        // 00001 is rank 1's (and replaced by it); rank 7 and the other job's file are not this stage's
+        assertTrue(printed.contains("[clean] note: " + root.resolve("out") + " holds 2 file(s) this stage does not write"
+                + " (00007.jsonl.zst, other-job.jsonl.zst): a stage reading the folder would read them too"), printed);
+    }
 }
