@@ -241,11 +241,13 @@ class SlurmClusterTest {
         StatusReport.FailedRank bad = status.get(0).failed().getFirst();
         assertTrue(bad.state().startsWith("FAILED"), bad.state());
         assertTrue(String.join("\n", bad.logTail()).contains("part-4.jsonl.gz"), String.join("\n", bad.logTail()));
-        StatusReport.FailedRank merge = status.get(1).failed().getFirst();
-        assertEquals("CANCELLED DependencyNeverSatisfied", merge.state(), "kill-on-invalid-dep cancelled the merge");
+        assertTrue(bad.slurmTail().contains("sluice: the worker exited with status 1"), String.join("\n", bad.slurmTail()));
+        assertEquals(List.of(0, 1), List.of(status.get(1).failed().size(), status.get(1).cancelled()),
+                "kill-on-invalid-dep cancelled the merge");
         Result shown = launcher("status", jobFile.toString());
         assertEquals(1, shown.exit());
         assertTrue(shown.out().contains("stage clean rank 4 failed: Slurm job " + bad.element() + " FAILED"), shown.out());
+        assertTrue(shown.out().contains("stage merge: 1 rank cancelled by Slurm (DependencyNeverSatisfied)"), shown.out());
         assertTrue(shown.out().contains("part-4.jsonl.gz"), shown.out());
 
         Files.write(in.resolve("part-4.jsonl.gz"), good);

@@ -89,7 +89,12 @@ public final class StageRunner {
         for (Job.StepSpec spec : stage.steps()) {
             if (StepRegistry.create(spec.type(), new StepArgs(spec.where(), spec.args())) instanceof DocumentOutput.Writer w) {
                 for (DocumentOutput o : w.documentOutputs()) {
-                    List<String> stray = o.strayFiles(stage.tasks());
+                    List<String> stray;
+                    try {
+                        stray = o.strayFiles(stage.tasks());
+                    } catch (IOException | java.io.UncheckedIOException e) {
+                        continue; // the folder changed while listed (another job writing it): a note is not worth a failure
+                    }
                     if (!stray.isEmpty()) {
                         console.printf("[%s] note: %s holds %d file(s) this stage does not write (%s%s): a stage"
                                 + " reading the folder would read them too%n", stage.name(), o.dir(), stray.size(),

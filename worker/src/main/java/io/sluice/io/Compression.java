@@ -78,7 +78,9 @@ public enum Compression {
             if (head.length == 0) {
                 return in; // an empty file holds no documents in any format
             }
-            for (int i = 0; i < magic.length; i++) {
+            boolean skippableZstdFrame = this == ZSTD && head.length == 4 && (head[0] & 0xF0) == 0x50
+                    && head[1] == 0x2A && head[2] == 0x4D && head[3] == 0x18; // pzstd and metadata frames come first
+            for (int i = 0; i < magic.length && !skippableZstdFrame; i++) {
                 if (i >= head.length || head[i] != magic[i]) {
                     throw new WrongFormatException("not a " + this.name().toLowerCase(Locale.ROOT)
                             + " file (the extension says " + extension + " but the first bytes do not match)");

@@ -24,6 +24,7 @@ final class ZstdFramesInputStream extends InputStream {
     /** True when no frame is open: at the start, and after zstd reported a frame complete. */
     private boolean betweenFrames = true;
     private boolean end;
+    private final byte[] one = new byte[1];
 
     ZstdFramesInputStream(InputStream in) {
         this.in = in;
@@ -46,7 +47,6 @@ final class ZstdFramesInputStream extends InputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
         return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
     }
 

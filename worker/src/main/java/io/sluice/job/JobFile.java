@@ -146,13 +146,14 @@ public final class JobFile {
         Map<String, Object> extra = a.map("sbatch_args");
         Map<String, String> sbatchArgs = new LinkedHashMap<>();
         if (extra != null) {
-            extra.forEach((k, v) -> sbatchArgs.put(k, v == null ? "" : v.toString()));
+            // "--mem" and "mem" are the same option: one spelling from here on
+            extra.forEach((k, v) -> sbatchArgs.put(k.startsWith("--") ? k.substring(2) : k, v == null ? "" : v.toString()));
         }
         Job.SlurmOptions o = new Job.SlurmOptions(
                 a.string("partition", null),
                 a.string("time", null),
                 cpus,
-                memPerCpu(a, m, sbatchArgs.keySet()),
+                memPerCpu(a, m, sbatchArgs),
                 positive(a, "local_tasks", a.integer("local_tasks", 1)),
                 inRange(a, "array_parallelism", a.integer("array_parallelism", 0), 0, Integer.MAX_VALUE),
                 positive(a, "max_array_size", a.integer("max_array_size", 1001)),
@@ -174,9 +175,12 @@ public final class JobFile {
      * {@code --mem} or {@code --mem-per-gpu}, so with those in {@code sbatch_args}, or with
      * {@code mem_per_cpu: null}, there is none.
      */
-    private static String memPerCpu(StepArgs a, Map<String, Object> slurm, java.util.Set<String> sbatchArgs) {
-        List<String> memoryArgs = sbatchArgs.stream().map(k -> k.startsWith("--") ? k.substring(2) : k)
+    private static String memPerCpu(StepArgs a, Map<String, Object> slurm, Map<String, String> sbatchArgs) {
+        List<String> memoryArgs = sbatchArgs.keySet().stream()
                 .filter(k -> k.equals("mem") || k.equals("mem-per-cpu") || k.equals("mem-per-gpu")).toList();
+        for (String k : memoryArgs) {
+            MemorySize.megabytes(sbatchArgs.get(k), a.where() + ".sbatch_args." + k);
+        }
         String given = a.string("mem_per_cpu", null);
         if (given != null && !memoryArgs.isEmpty()) {
             throw a.error("mem_per_cpu", "cannot be given with sbatch_args' --" + memoryArgs.get(0)

@@ -75,10 +75,11 @@ public final class Preflight {
             throw new JobException(spec.where() + ": output_filename '" + o.template() + "' has no ${rank}, so the "
                     + stage.tasks() + " ranks of stage '" + stage.name() + "' would write the same files; put ${rank} in it");
         }
-        Path files = o.dir().toAbsolutePath().normalize().resolve(o.template());
+        Path files = o.dir().toAbsolutePath().resolve(o.template()).normalize();
         String other = writers.putIfAbsent(files, spec.where());
         if (other != null) {
-            String file = spec.where().substring(0, spec.where().indexOf(": ") + 2);
+            int colon = spec.where().indexOf(": ");
+            String file = colon < 0 ? "" : spec.where().substring(0, colon + 2);
             throw new JobException(spec.where() + ": writes " + files + ", as " + (other.startsWith(file)
                     ? other.substring(file.length()) : other) + " does; give one of them its own folder or output_filename");
         }

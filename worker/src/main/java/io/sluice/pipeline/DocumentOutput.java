@@ -89,7 +89,7 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         return stray;
     }
 
-    /** The names the template gives: {@code ${rank}} five digits, another key any name, a roll-over prefix. */
+    /** The names the template gives: {@code ${rank}} five digits or more, another key any name, a roll-over prefix. */
     private Pattern filePattern() {
         int fileName = template.lastIndexOf('/') + 1;
         String t = maxFileSize > 0 ? template.substring(0, fileName) + ROLL + template.substring(fileName) : template;
@@ -100,9 +100,9 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         while (m.find()) {
             re.append(Pattern.quote(t.substring(at, m.start())));
             if (m.group().equals(ROLL)) {
-                re.append("(?:\\d{3}_)?");
+                re.append("(?:\\d{3,}_)?");
             } else if (m.group(1).equals("rank")) {
-                re.append(rankSeen ? "\\d{5}" : "(?<rank>\\d{5})");
+                re.append(rankSeen ? "\\d{5,}" : "(?<rank>\\d{5,})");
                 rankSeen = true;
             } else {
                 re.append("[^/]*");

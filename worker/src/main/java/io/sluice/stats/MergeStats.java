@@ -12,6 +12,7 @@ import io.sluice.pipeline.Step;
 import io.sluice.pipeline.StepContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -82,7 +83,7 @@ public final class MergeStats implements Step {
             return;
         }
         List<String> folders = leafFolders(input);
-        if (folders.isEmpty() && !holdsMergedStats(output)) {
+        if (!holdsRankFiles(input, folders) && !holdsMergedStats(folders)) {
             // a merge run before (or without) its stats stage would otherwise be marked complete, and skipped forever
             throw new IOException("no per-rank stats files under " + input
                     + ": the stats steps writing there have not run, or saw no documents");
@@ -139,38 +140,49 @@ public final class MergeStats implements Step {
         ctx.log().info("removed " + files.size() + " merged per-rank files under " + input);
     }
 
-    /** Whether a merge has written there already (its inputs then may be gone, with remove_input). */
-    private static boolean holdsMergedStats(Path root) throws IOException {
-        if (!Files.isDirectory(root)) {
-            return false;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            return walk.anyMatch(p -> p.getFileName().toString().equals(MERGED_NAME));
-        }
+    /** Whether a merge has written into the output already (its inputs then may be gone, with remove_input). */
+    private boolean holdsMergedStats(List<String> folders) {
+        return folders.stream().anyMatch(f -> Files.exists(output.resolve(f).resolve(MERGED_NAME)));
     }
 
-    /** Relative paths of the folders that hold files and no sub-folders, sorted as strings. */
+    /**
+     * Relative paths of the folders below {@code root} without sub-folders, sorted as strings. A folder
+     * counts when its per-rank files are gone (merged with remove_input by another rank), so that every rank
+     * shares out the same list; listing tolerates files deleted meanwhile.
+     */
     static List<String> leafFolders(Path root) throws IOException {
-        List<String> out = new ArrayList<>();
         if (!Files.isDirectory(root)) {
             throw new IOException("stats input folder does not exist: " + root);
         }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path dir : (Iterable<Path>) walk.filter(Files::isDirectory)::iterator) {
-                boolean hasSub;
-                boolean hasFile;
-                try (Stream<Path> children = Files.list(dir)) {
-                    List<Path> list = children.toList();
-                    hasSub = list.stream().anyMatch(Files::isDirectory);
-                    hasFile = list.stream().anyMatch(Files::isRegularFile);
-                }
-                if (!hasSub && hasFile) {
-                    out.add(root.relativize(dir).toString().replace('\\', '/'));
+        List<String> out = new ArrayList<>();
+        collectLeaves(root, root, out);
+        out.sort(null);
+        return out;
+    }
+
+    private static void collectLeaves(Path root, Path dir, List<String> out) throws IOException {
+        boolean hasSub = false;
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
+            for (Path child : children) {
+                if (Files.isDirectory(child)) {
+                    hasSub = true;
+                    collectLeaves(root, child, out);
                 }
             }
         }
-        out.sort(null);
-        return out;
+        if (!hasSub && !dir.equals(root)) {
+            out.add(root.relativize(dir).toString().replace('\\', '/'));
+        }
+    }
+
+    /** Whether any folder of the input still holds a per-rank file. */
+    private static boolean holdsRankFiles(Path input, List<String> folders) throws IOException {
+        for (String folder : folders) {
+            if (!list(input.resolve(folder), StatsStep.RANK_FILE).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

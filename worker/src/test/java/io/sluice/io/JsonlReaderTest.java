@@ -303,4 +303,13 @@ class JsonlReaderTest {
                 });
         assertEquals(1, docs.size());
     }
+
+    @Test
+    void aZstdFileMayStartWithASkippableFrame() throws IOException {
+        byte[][] parts = twoParts(Compression.ZSTD);
+        byte[] skippable = {0x50, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 'a', 'b', 'c'}; // as pzstd writes before its frames
+        Path f = dir.resolve("skippable.jsonl.zst");
+        Files.write(f, concat(concat(skippable, parts[0], parts[0].length), parts[1], parts[1].length));
+        assertEquals(20, read(f, JsonlReader.OnError.FAIL, null).docs().size());
+    }
 }

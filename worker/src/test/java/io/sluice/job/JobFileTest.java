@@ -99,6 +99,9 @@ class JobFileTest {
         assertEquals("2G", load(ONE_STAGE + "slurm: {partition: p}\n").slurm().memPerCpu());
         // sbatch refuses --mem-per-cpu beside --mem: the default made every such submit fail
         assertEquals(null, load(ONE_STAGE + "slurm: {sbatch_args: {mem: 4G}}\n").slurm().memPerCpu());
+        assertEquals(java.util.Map.of("mem", "4G"), load(ONE_STAGE + "slurm: {sbatch_args: {--mem: 4G}}\n").slurm().sbatchArgs());
+        assertEquals("job.yaml: slurm.sbatch_args.mem: '4 GB' is not a Slurm memory size like 2G, 512M or 2000 (whole numbers only)",
+                error(ONE_STAGE + "slurm: {sbatch_args: {mem: 4 GB}}\n"));
         assertEquals(null, load(ONE_STAGE + "slurm: {mem_per_cpu: null}\n").slurm().memPerCpu());
         assertEquals("job.yaml: slurm: 'mem_per_cpu' cannot be given with sbatch_args' --mem (sbatch takes one of them);"
                 + " set mem_per_cpu: null", error(ONE_STAGE + "slurm: {mem_per_cpu: 1G, sbatch_args: {mem: 4G}}\n"));

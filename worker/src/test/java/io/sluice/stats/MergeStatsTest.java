@@ -170,4 +170,24 @@ class MergeStatsTest {
         }
         assertFalse(Files.exists(in.resolve(".merge_stats-00000.removing")));
     }
+
+    @Test
+    void ranksShareTheSameFoldersWhenAnEarlierRankHasRemovedItsInputs() throws IOException {
+        Path in = tmp.resolve("in");
+        Path out = tmp.resolve("out");
+        for (String stat : List.of("a", "b")) {
+            Files.createDirectories(in.resolve("summary").resolve(stat));
+            Files.writeString(in.resolve("summary").resolve(stat).resolve("00000.json"),
+                    "{\"summary\": {\"total\": 1, \"n\": 1, \"mean\": 1.0, \"unit\": \"doc\"}}");
+        }
+        Map<String, Object> args = Map.of("input", in.toString(), "output", out.toString(), "remove_input", true);
+        for (int rank = 0; rank < 2; rank++) {
+            Step m = StatsRun.create("merge_stats", args);
+            m.open(StatsRun.context(rank, 2, tmp));
+            m.finish(d -> { });
+        }
+        // rank 0 emptied summary/a; rank 1 listed only summary/b, took index 1 of a list of one, and merged nothing
+        assertTrue(Files.exists(out.resolve("summary/a/metric.json")));
+        assertTrue(Files.exists(out.resolve("summary/b/metric.json")));
+    }
 }

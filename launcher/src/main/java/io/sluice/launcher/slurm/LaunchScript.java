@@ -136,20 +136,17 @@ public final class LaunchScript {
     }
 
     /**
-     * The memory an array task of {@code cpus} CPUs gets: {@code cpus x mem_per_cpu}, or sbatch_args'
-     * {@code --mem} (per node, and a task has one node); 0 when unknown ({@code --mem-per-gpu},
-     * {@code --mem=0} for the whole node), and the JVM then sizes its heap itself.
+     * The memory an array task of {@code cpus} CPUs gets: {@code cpus x mem_per_cpu} (from the slurm block
+     * or sbatch_args), or sbatch_args' {@code --mem} (per node, and a task has one node); 0 when unknown
+     * ({@code --mem-per-gpu}, {@code --mem=0} for the whole node), and the JVM then sizes its heap itself.
      */
     static long taskMegabytes(Job.SlurmOptions s, int cpus) {
-        if (s.memPerCpu() != null && !s.memPerCpu().isBlank()) {
-            return MemorySize.megabytes(s.memPerCpu(), "slurm.mem_per_cpu") * cpus;
+        Map<String, String> extra = s.sbatchArgs() == null ? Map.of() : s.sbatchArgs();
+        String perCpu = s.memPerCpu() != null && !s.memPerCpu().isBlank() ? s.memPerCpu() : extra.get("mem-per-cpu");
+        if (perCpu != null) {
+            return MemorySize.megabytes(perCpu, "slurm.mem_per_cpu") * cpus;
         }
-        for (Map.Entry<String, String> e : s.sbatchArgs() == null ? Map.<String, String>of().entrySet() : s.sbatchArgs().entrySet()) {
-            if (e.getKey().equals("mem") || e.getKey().equals("--mem")) {
-                return MemorySize.megabytes(e.getValue(), "slurm.sbatch_args.mem");
-            }
-        }
-        return 0;
+        return extra.containsKey("mem") ? MemorySize.megabytes(extra.get("mem"), "slurm.sbatch_args.mem") : 0;
     }
 
     /** A name inside a comment line: a line break would end the comment. */

@@ -127,10 +127,15 @@ public final class Submitter {
      */
     public Map<String, List<String>> submit(List<StagePlan> plans, Consumer<Job.Stage> prepare) {
         Map<String, List<String>> submitted = new LinkedHashMap<>();
+        Map<String, List<String>> queued = new LinkedHashMap<>(); // every id sbatch returned, stats merges too
         try {
-            submitStages(plans, prepare, submitted);
-        } catch (SlurmException e) {
-            throw new SlurmException(e.getMessage() + explainPartial(plans, submitted, e.getMessage()));
+            submitStages(plans, prepare, submitted, queued);
+        } catch (RuntimeException e) {
+            if (queued.isEmpty() && !(e instanceof SlurmException)) {
+                throw e; // e.g. a job error found while planning the first stage: nothing to explain
+            }
+            String message = e.getMessage() == null ? e.toString() : e.getMessage();
+            throw new SlurmException(message + explainPartial(plans, queued, message));
         }
         return submitted;
     }
@@ -139,7 +144,7 @@ public final class Submitter {
      * What a failed submission leaves: the stages Slurm already took keep running, and the user has to
      * choose between cancelling them and submitting the rest once the cause is fixed.
      */
-    private static String explainPartial(List<StagePlan> plans, Map<String, List<String>> submitted, String error) {
+    private static String explainPartial(List<StagePlan> plans, Map<String, List<String>> queued, String error) {
         StringBuilder b = new StringBuilder();
         if (error.contains("Invalid job array specification")) {
             int largest = plans.stream().flatMap(p -> p.plan().submissions().stream()).mapToInt(ArrayPlan.Submission::size)
@@ -147,10 +152,10 @@ public final class Submitter {
             b.append("\n(an array of ").append(largest).append(" elements: is slurm.max_array_size above the cluster's"
                     + " MaxArraySize? `scontrol show config | grep MaxArraySize`)");
         }
-        if (submitted.isEmpty()) {
+        if (queued.isEmpty()) {
             b.append("\nnothing was submitted");
         } else {
-            b.append("\nalready submitted, and left queued or running: ").append(submitted.entrySet().stream()
+            b.append("\nalready submitted, and left queued or running: ").append(queued.entrySet().stream()
                     .map(e -> "stage " + e.getKey() + " (" + String.join(", ", e.getValue()) + ")")
                     .collect(Collectors.joining(", ")));
             b.append("\n`launcher cancel JOB` stops them; or fix the cause, wait for them to end (`launcher status JOB`)"
@@ -159,7 +164,8 @@ public final class Submitter {
         return b.toString();
     }
 
-    private void submitStages(List<StagePlan> plans, Consumer<Job.Stage> prepare, Map<String, List<String>> submitted) {
+    private void submitStages(List<StagePlan> plans, Consumer<Job.Stage> prepare, Map<String, List<String>> submitted,
+                              Map<String, List<String>> queued) {
         for (StagePlan p : plans) {
             if (p.plan().nothingToRun()) {
                 out.printf("stage %s: all %d ranks complete, not submitted%n", p.stage().name(), p.plan().tasks());
@@ -176,6 +182,7 @@ public final class Submitter {
                 List<String> args = p.arguments(s);
                 args.addAll(dependencyArguments(after, s.waitsFor() < 0 ? null : jobs.get(s.waitsFor()).jobId()));
                 String id = slurm.submit(args, p.files().script(), List.of(Integer.toString(s.offset())));
+                queued.computeIfAbsent(p.stage().name(), k -> new ArrayList<>()).add(id);
                 jobs.add(new StageFiles.Submitted(id, s.offset(), s.size()));
                 // record after every sbatch, so that `launcher cancel` finds a half-done submission too
                 p.files().writeJobIds(jobs, null);
@@ -184,6 +191,7 @@ public final class Submitter {
             List<String> statsArgs = new ArrayList<>(p.statsOptions());
             statsArgs.addAll(dependencyArguments(ids, null));
             String statsId = slurm.submit(statsArgs, p.files().statsScript(), List.of());
+            queued.get(p.stage().name()).add(statsId);
             p.files().writeJobIds(jobs, statsId);
             submitted.put(p.stage().name(), ids);
             out.printf("stage %s: %s -> Slurm job%s %s%s, stats merge %s%n", p.stage().name(), describe(p.plan()),

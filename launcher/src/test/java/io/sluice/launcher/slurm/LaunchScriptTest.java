@@ -170,5 +170,8 @@ class LaunchScriptTest {
         Job.SlurmOptions gpu = new Job.SlurmOptions(null, null, 2, null, 1, 0, 1001, false, 60, null, null, null, null,
                 null, null, Map.of("mem-per-gpu", "4G"));
         assertEquals(0, LaunchScript.taskMegabytes(gpu, 2), "unknown: no -Xmx, the JVM sizes its heap");
+        Job.SlurmOptions perCpuArg = new Job.SlurmOptions(null, null, 2, null, 1, 0, 1001, false, 60, null, null, null, null,
+                null, null, Map.of("mem-per-cpu", "3G"));
+        assertEquals(6144, LaunchScript.taskMegabytes(perCpuArg, 2));
     }
 }

@@ -139,7 +139,15 @@ class SubmitterTest {
         SlurmException e = assertThrows(SlurmException.class, () -> submitter.submit(plan(job), s -> { }));
         assertTrue(e.getMessage().contains("Invalid job array specification\n(an array of 2 elements: is slurm.max_array_size"
                 + " above the cluster's MaxArraySize?"), e.getMessage());
-        assertTrue(e.getMessage().contains("\nalready submitted, and left queued or running: stage a (100)\n`launcher cancel JOB`"
-                + " stops them"), e.getMessage());
+        assertTrue(e.getMessage().contains("\nalready submitted, and left queued or running: stage a (100, 101)\n"
+                + "`launcher cancel JOB` stops them"), e.getMessage());
+
+        // the stats merge of the first stage refused: its array is queued all the same
+        RecordingSlurm second = new RecordingSlurm();
+        second.failAt = 1;
+        second.failure = "sbatch: error: invalid partition";
+        SlurmException f = assertThrows(SlurmException.class, () -> new Submitter(second, new PrintStream(
+                new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).submit(plan(job), s -> { }));
+        assertTrue(f.getMessage().contains("already submitted, and left queued or running: stage a (100)"), f.getMessage());
     }
 }
