@@ -6,9 +6,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * Finds the top-level fields of one JSON-object line without decoding it: where the text value and
  * the id value are, so a document can be made from the line's bytes and its text decoded only when
- * a step asks for it. While scanning it checks what a JSON parser would reject — structure,
- * unterminated strings, control characters in strings, invalid UTF-8 — and reports the first problem
- * with its byte position. Numbers and literals are checked for their characters only.
+ * a step asks for it. While scanning it checks what a JSON parser would reject — structure at every
+ * depth, numbers, literals, unterminated strings, control characters in strings, invalid UTF-8, nesting
+ * past the parser's limit — and reports the first problem with its byte position.
  *
  * <p>One scanner per reader; {@link #scan} overwrites the previous line's results.
  */
@@ -137,7 +137,7 @@ public final class JsonLineScanner {
             return string(p);
         }
         if (c == '{' || c == '[') {
-            return nested(p);
+            return container(p, 1);
         }
         int s = p;
         while (p < end) {
@@ -157,9 +157,52 @@ public final class JsonLineScanner {
             return -1;
         }
         byte first = b[s];
-        if (first >= 'a' && first <= 'z' && !literal(s, p)) {
-            failAt("unknown literal", s);
+        if (first >= 'a' && first <= 'z' ? !literal(s, p) : !number(s, p)) {
+            failAt(first >= 'a' && first <= 'z' ? "unknown literal" : "malformed number", s);
             return -1;
+        }
+        return p;
+    }
+
+    /** JSON's number grammar: {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?}. */
+    private boolean number(int s, int e) {
+        int p = s;
+        if (p < e && b[p] == '-') {
+            p++;
+        }
+        if (p < e && b[p] == '0') {
+            p++;
+        } else {
+            int digits = digits(p, e);
+            if (digits == p) {
+                return false;
+            }
+            p = digits;
+        }
+        if (p < e && b[p] == '.') {
+            int digits = digits(p + 1, e);
+            if (digits == p + 1) {
+                return false;
+            }
+            p = digits;
+        }
+        if (p < e && (b[p] == 'e' || b[p] == 'E')) {
+            p++;
+            if (p < e && (b[p] == '+' || b[p] == '-')) {
+                p++;
+            }
+            int digits = digits(p, e);
+            if (digits == p) {
+                return false;
+            }
+            p = digits;
+        }
+        return p == e;
+    }
+
+    private int digits(int p, int e) {
+        while (p < e && b[p] >= '0' && b[p] <= '9') {
+            p++;
         }
         return p;
     }
@@ -175,32 +218,53 @@ public final class JsonLineScanner {
      */
     private static final int MAX_NESTED_DEPTH = StreamReadConstraints.defaults().getMaxNestingDepth();
 
-    /** Skips an object or array, with its strings, by counting brackets. */
-    private int nested(int p) {
-        int depth = 0;
-        while (p < end) {
-            byte c = b[p];
-            if (c == '"') {
+    /**
+     * Skips an object or array at {@code depth} (the line's own object being 1) starting at p, checking
+     * it as the JSON parser that reads the metadata later would: a line it would refuse is refused here,
+     * with its position, and {@code on_error: skip} can skip it.
+     */
+    private int container(int p, int depth) {
+        if (depth >= MAX_NESTED_DEPTH) {
+            failAt("objects and arrays nested deeper than " + MAX_NESTED_DEPTH + " levels", p);
+            return -1;
+        }
+        boolean object = b[p] == '{';
+        byte close = object ? (byte) '}' : (byte) ']';
+        p = skipWs(p + 1);
+        if (p < end && b[p] == close) {
+            return p + 1;
+        }
+        while (true) {
+            if (object) {
+                if (p >= end || b[p] != '"') {
+                    failAt("expected a field name", p);
+                    return -1;
+                }
                 p = string(p);
                 if (p < 0) {
                     return -1;
                 }
-                continue;
-            }
-            if (c == '{' || c == '[') {
-                if (++depth >= MAX_NESTED_DEPTH) {
-                    failAt("objects and arrays nested deeper than " + MAX_NESTED_DEPTH + " levels", p);
+                p = skipWs(p);
+                if (p >= end || b[p] != ':') {
+                    failAt("expected ':' after a field name", p);
                     return -1;
                 }
-            } else if (c == '}' || c == ']') {
-                if (--depth == 0) {
-                    return p + 1;
-                }
+                p = skipWs(p + 1);
             }
-            p++;
+            p = p < end && (b[p] == '{' || b[p] == '[') ? container(p, depth + 1) : value(p);
+            if (p < 0) {
+                return -1;
+            }
+            p = skipWs(p);
+            if (p < end && b[p] == ',') {
+                p = skipWs(p + 1);
+            } else if (p < end && b[p] == close) {
+                return p + 1;
+            } else {
+                failAt(p >= end ? "unterminated object or array" : "expected ',' or '" + (char) close + "'", p);
+                return -1;
+            }
         }
-        failAt("unterminated object or array", p);
-        return -1;
     }
 
     /** Skips a string starting at the quote at p; returns the position after the closing quote. */

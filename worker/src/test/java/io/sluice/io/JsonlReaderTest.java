@@ -281,9 +281,28 @@ class JsonlReaderTest {
     }
 
     @Test
-    void aBadValueInsideTheMetadataNamesTheDocumentWhenParsed() throws IOException {
+    void aBadValueDeepInsideTheMetadataIsAMalformedLine() throws IOException {
         Path f = dir.resolve("meta.jsonl");
-        Files.writeString(f, "{\"id\":\"x\",\"text\":\"a\",\"metadata\":{\"n\":1.2.3}}\n");
+        String good = "{\"id\":\"g\",\"text\":\"a\",\"metadata\":{\"n\":[1, -0.5e3, {\"k\": [true, null]}]}}\n";
+        String bad = "{\"id\":\"x\",\"text\":\"a\",\"metadata\":{\"n\":[1, 1.2.3]}}\n";
+        Files.writeString(f, good + bad);
+        Read r = read(f, JsonlReader.OnError.SKIP, null);
+        assertEquals(List.of("g"), r.docs().stream().map(Document::id).toList());
+        // before, the scanner counted brackets only; the parser failed later, when a step read the metadata,
+        // and failed the rank whatever on_error said
+        assertEquals(List.of("malformed: meta.jsonl:2 (byte " + (good.length() + bad.indexOf("1.2.3")) + "): malformed JSON: malformed number"),
+                r.skipped());
+        for (String v : List.of("01", "-", "1.", ".5", "+1", "1e", "tru", "[1,]", "{\"a\" 1}", "{\"a\":1,}")) {
+            Files.writeString(f, "{\"text\":\"a\",\"m\":" + v + "}\n");
+            assertEquals(1, read(f, JsonlReader.OnError.SKIP, null).skipped().size(), v);
+        }
+    }
+
+    @Test
+    void aValueOnlyTheParserRefusesNamesTheDocumentWhenParsed() throws IOException {
+        Path f = dir.resolve("meta.jsonl");
+        // a number longer than the parser allows: valid JSON, so the line is read, and parsing its metadata fails
+        Files.writeString(f, "{\"id\":\"x\",\"text\":\"a\",\"metadata\":{\"n\":" + "9".repeat(2000) + "}}\n");
         List<Document> docs = new ArrayList<>();
         new JsonlReader(new JsonlReader.Options("text", "id", null, JsonlReader.OnError.FAIL)).read(dir,
                 new InputPiece("meta.jsonl", 0, -1), new JsonlReader.Handler() {
