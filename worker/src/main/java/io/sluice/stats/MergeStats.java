@@ -83,10 +83,15 @@ public final class MergeStats implements Step {
             return;
         }
         List<String> folders = leafFolders(input);
+        if (folders.isEmpty()) {
+            // the stats steps ran (their folder exists) and saw no documents: nothing to merge, as in datatrove
+            ctx.log().warn("no statistics under " + input + ": the stats steps writing there saw no documents");
+            return;
+        }
         if (!holdsRankFiles(input, folders) && !holdsMergedStats(folders)) {
             // a merge run before (or without) its stats stage would otherwise be marked complete, and skipped forever
-            throw new IOException("no per-rank stats files under " + input
-                    + ": the stats steps writing there have not run, or saw no documents");
+            throw new IOException("no per-rank stats files under " + input + ": the stats steps writing there have"
+                    + " not run, or their files were removed without a merge into " + output);
         }
         List<String> mine = new ArrayList<>();
         for (int i = ctx.rank(); i < folders.size(); i += ctx.worldSize()) {

@@ -292,7 +292,10 @@ public abstract class StatsStep implements Step {
         String rankName = String.format("%05d", rank);
         removeStaleFiles(rankName);
         if (documents == 0) {
-            return; // like datatrove: a rank without documents writes no stats files
+            // like datatrove: a rank without documents writes no stats files; the folder tells merge_stats
+            // that the step ran
+            Files.createDirectories(output);
+            return;
         }
         for (String group : groups) {
             List<String> topKeys = null;

@@ -106,12 +106,24 @@ class MergeStatsTest {
     }
 
     @Test
-    void aMergeWithNothingToMergeIsAnError() throws IOException {
+    void aMergeBeforeItsStatsIsAnErrorAndAfterStatsThatSawNoDocumentsMergesNothing() throws IOException {
         Path in = tmp.resolve("empty");
-        Files.createDirectories(in.resolve("summary"));
         IOException e = assertThrows(IOException.class, () -> StatsRun.merge(in, tmp.resolve("out"), 2, tmp));
-        assertEquals("no per-rank stats files under " + in
-                + ": the stats steps writing there have not run, or saw no documents", e.getMessage());
+        assertEquals("stats input folder does not exist: " + in, e.getMessage());
+        Files.createDirectories(in.resolve("summary/length"));
+        e = assertThrows(IOException.class, () -> StatsRun.merge(in, tmp.resolve("out"), 2, tmp));
+        assertEquals("no per-rank stats files under " + in + ": the stats steps writing there have not run, or their"
+                + " files were removed without a merge into " + tmp.resolve("out"), e.getMessage());
+
+        // a stats step whose ranks saw no documents leaves its folder and no files: nothing to merge, as in datatrove
+        Path none = tmp.resolve("none");
+        Step stats = StatsRun.create("doc_stats", Map.of("output", none.toString()));
+        stats.open(StatsRun.context(0, 1, tmp));
+        stats.finish(d -> { });
+        StatsRun.merge(none, none, 1, tmp);
+        try (Stream<Path> files = Files.list(none)) {
+            assertEquals(List.of(), files.toList());
+        }
     }
 
     @Test
