@@ -78,7 +78,9 @@ public final class MergeStats implements Step {
     @Override
     public void finish(DocumentSink next) throws IOException {
         Path removing = output.resolve(String.format(".merge_stats-%05d.removing", ctx.rank()));
-        if (removeInput && Files.exists(removing)) {
+        if (Files.exists(removing)) {
+            // an earlier run merged everything and was killed while removing its inputs: what is left of them
+            // is a part of the sums, to be removed (even if remove_input was turned off since), not merged
             finishRemoving(removing);
             return;
         }
