@@ -19,10 +19,10 @@ public interface Slurm {
     List<ArrayTaskState> queue(Collection<String> jobIds);
 
     /**
-     * States from accounting ({@code sacct}) of these jobs' array elements; empty when the
+     * States and reasons from accounting ({@code sacct}) of these jobs' array elements; empty when the
      * cluster keeps no accounting.
      */
-    Map<ArrayTaskState.Key, String> accounting(Collection<String> jobIds);
+    Map<ArrayTaskState.Key, ArrayTaskState> accounting(Collection<String> jobIds);
 
     void cancel(Collection<String> jobIds);
 }

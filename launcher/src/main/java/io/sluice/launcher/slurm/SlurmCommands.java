@@ -80,21 +80,22 @@ public final class SlurmCommands implements Slurm {
     }
 
     @Override
-    public Map<ArrayTaskState.Key, String> accounting(Collection<String> jobIds) {
-        Map<ArrayTaskState.Key, String> states = new HashMap<>();
+    public Map<ArrayTaskState.Key, ArrayTaskState> accounting(Collection<String> jobIds) {
+        Map<ArrayTaskState.Key, ArrayTaskState> states = new HashMap<>();
         if (jobIds.isEmpty()) {
             return states;
         }
-        Result r = run(List.of("sacct", "-X", "-P", "-n", "-j", String.join(",", jobIds), "-o", "JobID,State"));
+        Result r = run(List.of("sacct", "-X", "-P", "-n", "-j", String.join(",", jobIds), "-o", "JobID,State,Reason"));
         if (r.exit != 0) {
             return states; // accounting disabled ("Slurm accounting storage is disabled") or unreachable
         }
         for (String line : r.out.split("\n")) {
             String[] f = line.strip().split("\\|", -1);
-            if (f.length == 2) {
+            if (f.length == 3) {
                 Matcher m = ELEMENT_ID.matcher(f[0]);
                 if (m.matches() && m.group(2) != null) {
-                    states.put(new ArrayTaskState.Key(m.group(1), Integer.parseInt(m.group(2))), f[1]);
+                    ArrayTaskState.Key key = new ArrayTaskState.Key(m.group(1), Integer.parseInt(m.group(2)));
+                    states.put(key, new ArrayTaskState(key, f[1], f[2]));
                 }
             }
         }

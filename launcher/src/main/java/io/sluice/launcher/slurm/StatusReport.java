@@ -55,7 +55,7 @@ public final class StatusReport {
         }
         Map<ArrayTaskState.Key, ArrayTaskState> queue = new HashMap<>();
         slurm.queue(allIds).forEach(t -> queue.put(t.key(), t));
-        Map<ArrayTaskState.Key, String> accounting = null; // asked for only when squeue has forgotten an element
+        Map<ArrayTaskState.Key, ArrayTaskState> accounting = null; // asked for only when squeue has forgotten an element
         List<StageStatus> result = new ArrayList<>();
         for (Job.Stage stage : job.stages()) {
             StageFiles f = files.get(stage);
@@ -76,29 +76,27 @@ public final class StatusReport {
                     continue;
                 }
                 ArrayTaskState t = queue.get(element);
+                if (t == null) {
+                    if (accounting == null) {
+                        accounting = slurm.accounting(allIds);
+                    }
+                    t = accounting.get(element);
+                }
                 String state;
-                if (t != null && !t.ended()) {
+                if (t == null) {
+                    state = "ended"; // neither squeue nor accounting knows it any more
+                } else if (!t.ended()) {
                     if (t.running()) {
                         running++;
                     } else {
                         pending++;
                     }
                     continue;
-                } else if (t != null) {
-                    if (t.reason().equals(DEPENDENCY_FAILED)) {
-                        cancelled++; // not a failure of its own: shown once per stage, not once per rank
-                        continue;
-                    }
-                    state = t.reason().isEmpty() || t.reason().equals("None") ? t.state() : t.state() + " " + t.reason();
+                } else if (t.reason().equals(DEPENDENCY_FAILED)) {
+                    cancelled++; // not a failure of its own: shown once per stage, not once per rank
+                    continue;
                 } else {
-                    if (accounting == null) {
-                        accounting = slurm.accounting(allIds);
-                    }
-                    state = accounting.getOrDefault(element, "ended");
-                    if (!ArrayTaskState.ended(state) && !state.equals("ended")) {
-                        pending++; // accounting still sees it queued while squeue does not: count it as waiting
-                        continue;
-                    }
+                    state = t.reason().isEmpty() || t.reason().equals("None") ? t.state() : t.state() + " " + t.reason();
                 }
                 Path log = f.rankLog(rank);
                 Path slurmLog = f.slurmLog(element);

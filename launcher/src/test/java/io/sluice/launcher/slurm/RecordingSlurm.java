@@ -15,7 +15,7 @@ final class RecordingSlurm implements Slurm {
 
     final List<Call> submitted = new ArrayList<>();
     final List<ArrayTaskState> queue = new ArrayList<>();
-    final Map<ArrayTaskState.Key, String> accounting = new HashMap<>();
+    final Map<ArrayTaskState.Key, ArrayTaskState> accounting = new HashMap<>();
     final List<String> cancelled = new ArrayList<>();
     /** When not null, the submission with this index fails as sbatch would, with this message. */
     Integer failAt;
@@ -38,7 +38,7 @@ final class RecordingSlurm implements Slurm {
     }
 
     @Override
-    public Map<ArrayTaskState.Key, String> accounting(Collection<String> jobIds) {
+    public Map<ArrayTaskState.Key, ArrayTaskState> accounting(Collection<String> jobIds) {
         return accounting;
     }
 

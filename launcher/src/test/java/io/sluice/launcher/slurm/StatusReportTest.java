@@ -89,8 +89,15 @@ class StatusReportTest {
                 .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
                         job.loggingDir().resolve("job.json")), s -> { });
         Completions.markComplete(job.loggingDir().resolve("a"), 0);
-        slurm.accounting.put(new ArrayTaskState.Key("100", 1), "TIMEOUT");
+        ArrayTaskState.Key timedOut = new ArrayTaskState.Key("100", 1);
+        slurm.accounting.put(timedOut, new ArrayTaskState(timedOut, "TIMEOUT", "None"));
         List<StatusReport.FailedRank> failed = StatusReport.collect(job, slurm).getFirst().failed();
         assertEquals(List.of("TIMEOUT", "ended"), failed.stream().map(StatusReport.FailedRank::state).toList());
+
+        // sacct's state of an element Slurm cancelled for a failed dependency: counted as such, not as a failure
+        ArrayTaskState.Key dependent = new ArrayTaskState.Key("100", 2);
+        slurm.accounting.put(dependent, new ArrayTaskState(dependent, "CANCELLED by 0", "DependencyNeverSatisfied"));
+        StatusReport.StageStatus a = StatusReport.collect(job, slurm).getFirst();
+        assertEquals(List.of(1, 1), List.of(a.failed().size(), a.cancelled()));
     }
 }
