@@ -1,5 +1,6 @@
 package io.sluice.pipeline;
 
+import io.sluice.io.AtomicFile;
 import io.sluice.io.Compression;
 import io.sluice.io.JsonlWriter;
 import io.sluice.job.StepArgs;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -20,6 +22,8 @@ import java.util.stream.Stream;
  */
 public record DocumentOutput(Path dir, String template, Compression compression, long maxFileSize) {
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([^}]+)}");
+    /** Where {@link JsonlWriter} puts the NNN_ prefix of rolled files; no key of a template is spelled so. */
+    private static final String ROLL = "${ roll}";
 
     /** Steps that write documents, so that the job's checks can see every output before a rank runs. */
     public interface Writer {
@@ -52,7 +56,7 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         }
         if (named != compression) {
             throw args.error("output_filename", "'" + template + "' ends in " + named.extension()
-                    + " but compression is " + compression.name().toLowerCase(java.util.Locale.ROOT));
+                    + " but compression is " + compression.name().toLowerCase(Locale.ROOT));
         }
         return t;
     }
@@ -76,7 +80,7 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path f : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
                 String name = dir.relativize(f).toString().replace('\\', '/');
-                if (name.endsWith(".tmp") || f.getFileName().toString().startsWith(".")) {
+                if (name.endsWith(AtomicFile.TMP_SUFFIX) || f.getFileName().toString().startsWith(".")) {
                     continue;
                 }
                 Matcher m = ours.matcher(name);
@@ -111,9 +115,6 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         }
         return Pattern.compile(re.append(Pattern.quote(t.substring(at))).toString());
     }
-
-    /** Where {@link JsonlWriter} puts the NNN_ prefix of rolled files; no key of a template is spelled so. */
-    private static final String ROLL = "${ roll}";
 
     public JsonlWriter open(int rank) {
         return new JsonlWriter(dir, template, compression, maxFileSize, rank);
