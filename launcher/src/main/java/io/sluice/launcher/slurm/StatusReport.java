@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -159,6 +160,7 @@ public final class StatusReport {
             out.printf("%-20s %11s %8d %8d %7d %10d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.running(),
                     s.pending(), s.failed().size(), s.cancelled(), s.notSubmitted(), String.join(",", s.jobIds()));
         }
+        Set<ArrayTaskState.Key> slurmTailShown = new HashSet<>(); // the ranks of one element share its output file
         for (StageStatus s : stages) {
             for (FailedRank f : s.failed()) {
                 out.printf("%nstage %s rank %d failed: Slurm job %s %s; %s%n", s.stage(), f.rank(), f.element(),
@@ -166,7 +168,7 @@ public final class StatusReport {
                 for (String line : f.logTail()) {
                     out.println("  | " + line);
                 }
-                if (!f.slurmTail().isEmpty()) {
+                if (!f.slurmTail().isEmpty() && slurmTailShown.add(f.element())) {
                     out.printf("  and of Slurm's %s:%n", f.slurmLog());
                     for (String line : f.slurmTail()) {
                         out.println("  | " + line);
