@@ -63,17 +63,26 @@ public final class MinhashBucketsStep implements Step {
     }
 
     @Override
+    public String stageProblem(int tasks, boolean documents) {
+        if (documents) {
+            return "reads signature files, not documents: put no reader before it";
+        }
+        return tasks % config.numBuckets() == 0 ? null
+                : "the number of tasks (" + tasks + ") must be a multiple of num_buckets (" + config.numBuckets() + ")";
+    }
+
+    @Override
     public void open(StepContext ctx) throws IOException {
         this.ctx = ctx;
-        if (ctx.worldSize() % config.numBuckets() != 0) {
-            throw new IOException("minhash_buckets: the number of tasks (" + ctx.worldSize()
-                    + ") must be a multiple of num_buckets (" + config.numBuckets() + ")");
+        String problem = stageProblem(ctx.worldSize(), false);
+        if (problem != null) {
+            throw new IOException("minhash_buckets: " + problem);
         }
     }
 
     @Override
     public void process(Document doc, DocumentSink next) throws IOException {
-        throw new IOException("minhash_buckets reads signature files, not documents: put no reader before it");
+        throw new IOException("minhash_buckets: " + stageProblem(ctx.worldSize(), true));
     }
 
     @Override

@@ -101,11 +101,19 @@ public final class MinhashClusterStep implements Step {
     }
 
     @Override
+    public String stageProblem(int tasks, boolean documents) {
+        if (documents) {
+            return "reads the bucket stage's pairs files, not documents: put no reader before it";
+        }
+        return tasks == 1 ? null : "runs as exactly one task (it parallelises inside), got " + tasks;
+    }
+
+    @Override
     public void open(StepContext ctx) throws IOException {
         this.ctx = ctx;
-        if (ctx.worldSize() != 1) {
-            throw new IOException("minhash_cluster runs as exactly one task (it parallelises inside), got "
-                    + ctx.worldSize());
+        String problem = stageProblem(ctx.worldSize(), false);
+        if (problem != null) {
+            throw new IOException("minhash_cluster " + problem);
         }
     }
 

@@ -64,7 +64,7 @@ final class StageExpander {
                 config.put(k, m.raw().get(k));
             }
         }
-        long numBuckets = m.integer("num_buckets", 14);
+        long numBuckets = JobFile.positive(m, "num_buckets", m.integer("num_buckets", 14));
         int bucketTasks = JobFile.positive(m, "bucket_tasks", m.integer("bucket_tasks", numBuckets));
         Object exclusion = m.raw().get("exclusion_output");
         m.has("exclusion_output");

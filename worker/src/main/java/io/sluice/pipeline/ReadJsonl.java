@@ -165,4 +165,9 @@ public final class ReadJsonl implements DocumentSource {
             stats.increment("files");
         }
     }
+
+    @Override
+    public String stageProblem(int tasks, boolean documents) {
+        return null; // it is the reader
+    }
 }

@@ -25,4 +25,13 @@ public interface Step {
 
     default void close() {
     }
+
+    /**
+     * What the step needs of its stage, checked before any rank of the job runs: a one-line problem, or
+     * null. {@code documents}: a reader comes before the step in the stage. By default a step works on
+     * documents and needs one.
+     */
+    default String stageProblem(int tasks, boolean documents) {
+        return documents ? null : "has no documents to work on: put read_jsonl before it";
+    }
 }

@@ -280,4 +280,9 @@ public final class MergeStats implements Step {
                     + e.getLocation().getColumnNr(), e);
         }
     }
+
+    @Override
+    public String stageProblem(int tasks, boolean documents) {
+        return null; // it merges files; documents, if any, pass through
+    }
 }

@@ -208,4 +208,23 @@ class LocalExecutorTest {
         assertTrue(printed.contains("[clean] note: " + root.resolve("out") + " holds 2 file(s) this stage does not write"
                 + " (00007.jsonl.zst, other-job.jsonl.zst): a stage reading the folder would read them too"), printed);
     }
+
+    @Test
+    void whatAStepNeedsOfItsStageIsCheckedBeforeAnyWork() throws IOException {
+        String minhash = """
+                name: test
+                logging_dir: $ROOT/logs
+                tasks: 2
+                stages:
+                  - name: dedup
+                    minhash: {input: $ROOT/in, output: $ROOT/deduped, work_dir: $ROOT/mh, bucket_tasks: 15}
+                """;
+        // before, every signature was computed and then all 15 bucket ranks failed
+        String e = preflightError(minhash);
+        assertTrue(e.contains("(minhash_buckets): the number of tasks (15) must be a multiple of num_buckets (14)"), e);
+        assertFalse(Files.exists(root.resolve("mh")), "nothing ran");
+
+        e = preflightError(JobFixture.CLEAN_JOB.replace("      - read_jsonl: {path: $ROOT/in, glob: \"*.jsonl.gz\"}\n", ""));
+        assertTrue(e.contains("(length_filter): has no documents to work on: put read_jsonl before it"), e);
+    }
 }
