@@ -46,10 +46,18 @@ public final class MinhashFilterStep extends Filter {
             ctx.log().warn("minhash_filter: no " + removePath + "; rank " + ctx.rank() + " removes nothing");
         }
         if (clusterMetadata) {
-            clusters = optional(MinhashClusterStep.clustersFile(input, ctx.rank()));
+            Path clustersPath = MinhashClusterStep.clustersFile(input, ctx.rank());
+            clusters = optional(clustersPath);
             sizes = optional(MinhashClusterStep.sizesFile(input, ctx.rank()));
+            if (remove != null && clusters == null) {
+                // a rank with duplicates has cluster files when stage 3 kept them; every document would get -1
+                throw new IOException("minhash_filter: cluster_metadata needs " + clustersPath
+                        + ", which minhash_cluster writes only with cluster_metadata: true (there is " + removePath
+                        + " without it)");
+            }
         }
     }
+
 
     private static U32File optional(Path p) throws IOException {
         return Files.isRegularFile(p) ? new U32File(p, 2) : null;

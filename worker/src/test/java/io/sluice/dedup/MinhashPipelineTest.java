@@ -1,6 +1,8 @@
 package io.sluice.dedup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -224,5 +226,28 @@ class MinhashPipelineTest {
         double p = (double) tp / predicted.size();
         double r = (double) tp / truth.size();
         return new double[] {p, r, 2 * p * r / (p + r)};
+    }
+
+    @Test
+    void clusterMetadataAskedOfAFilterWhoseClusterStageKeptNoneIsAnError() throws IOException {
+        Path run = Files.createTempDirectory(tmp, "nometa");
+        List<Document> docs = new ArrayList<>();
+        String text = "the same words again and again so that the two documents are near duplicates of each other ";
+        for (int i = 0; i < 3; i++) {
+            docs.add(new Document("d" + i, text.repeat(4) + (i == 2 ? "something else entirely here" : ""), Map.of()));
+        }
+        DedupCorpus.run(StepRegistry.create("minhash_signature", StepArgs.of(Map.of("output", run.resolve("sigs").toString()))),
+                docs, 0, 1, tmp);
+        for (int r = 0; r < 14; r++) {
+            DedupCorpus.run(StepRegistry.create("minhash_buckets", StepArgs.of(Map.of("input", run.resolve("sigs").toString(),
+                    "output", run.resolve("dups").toString()))), List.of(), r, 14, tmp);
+        }
+        DedupCorpus.run(StepRegistry.create("minhash_cluster", StepArgs.of(Map.of("input", run.resolve("dups").toString(),
+                "output", run.resolve("remove").toString()))), List.of(), 0, 1, tmp);
+        assertTrue(Files.exists(MinhashClusterStep.removeFile(run.resolve("remove"), 0)), "the test needs duplicates");
+        // before: every document went out with minhash_cluster_id -1 and size 1, cluster roots included
+        IOException e = assertThrows(IOException.class, () -> DedupCorpus.run(StepRegistry.create("minhash_filter",
+                StepArgs.of(Map.of("input", run.resolve("remove").toString(), "cluster_metadata", true))), docs, 0, 1, tmp));
+        assertTrue(e.getMessage().contains("minhash_cluster writes only with cluster_metadata: true"), e.getMessage());
     }
 }
