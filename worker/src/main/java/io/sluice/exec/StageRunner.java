@@ -183,9 +183,65 @@ public final class StageRunner {
         return merged;
     }
 
-    /** Writes {@code <logging_dir>/job.json}, the job as run. */
+    /**
+     * Writes {@code <logging_dir>/job.json}, the job as run, after checking that no stage with completed
+     * ranks has changed since: those ranks would be skipped, and their outputs, made with the old steps or
+     * settings, mixed with the new ones' without a word.
+     */
     public void writeJob() throws IOException {
+        Path file = job.loggingDir().resolve("job.json");
+        if (job.skipCompleted() && Files.exists(file)) {
+            Job before;
+            try {
+                before = io.sluice.job.JobFile.load(file);
+            } catch (io.sluice.job.JobException e) {
+                before = null; // not a job file this version reads: nothing to compare with
+            }
+            if (before != null) {
+                for (Job.Stage stage : job.stages()) {
+                    checkUnchanged(stage, before);
+                }
+            }
+        }
         Files.createDirectories(job.loggingDir());
-        io.sluice.job.JobFile.writeResolved(job, job.loggingDir().resolve("job.json"));
+        io.sluice.job.JobFile.writeResolved(job, file);
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper CANONICAL = new com.fasterxml.jackson.databind.ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+
+    private void checkUnchanged(Job.Stage stage, Job before) throws IOException {
+        Job.Stage old = before.stages().stream().filter(s -> s.name().equals(stage.name())).findFirst().orElse(null);
+        int completed = Completions.completedRanks(stageDir(stage)).cardinality();
+        if (old == null || completed == 0) {
+            return;
+        }
+        String change = null;
+        if (old.tasks() != stage.tasks()) {
+            change = "tasks was " + old.tasks() + ", now " + stage.tasks();
+        } else if (old.steps().size() != stage.steps().size()) {
+            change = "its steps were " + types(old) + ", now " + types(stage);
+        } else {
+            for (int i = 0; i < stage.steps().size() && change == null; i++) {
+                String was = canonical(old.steps().get(i));
+                String now = canonical(stage.steps().get(i));
+                if (!was.equals(now)) {
+                    change = "step " + i + " was " + was + ", now " + now;
+                }
+            }
+        }
+        if (change != null) {
+            throw new io.sluice.job.JobException("stage '" + stage.name() + "' has " + completed + " completed rank(s) from a"
+                    + " run with other settings (" + change + "); they would be skipped and their outputs mixed with the"
+                    + " new ones'. Use a new logging_dir, or delete " + stageDir(stage) + " to run the stage again");
+        }
+    }
+
+    private static String canonical(Job.StepSpec step) throws IOException {
+        return step.type() + " " + CANONICAL.writeValueAsString(step.args());
+    }
+
+    private static List<String> types(Job.Stage stage) {
+        return stage.steps().stream().map(Job.StepSpec::type).toList();
     }
 }

@@ -227,4 +227,20 @@ class LocalExecutorTest {
         e = preflightError(JobFixture.CLEAN_JOB.replace("      - read_jsonl: {path: $ROOT/in, glob: \"*.jsonl.gz\"}\n", ""));
         assertTrue(e.contains("(length_filter): has no documents to work on: put read_jsonl before it"), e);
     }
+
+    @Test
+    void aStageChangedSinceItsRanksCompletedIsNotSkippedSilently() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 4);
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        String before = Files.readString(root.resolve("logs/job.json"));
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)), "the same job again: every rank skipped");
+
+        // before, the ranks were skipped as complete (their outputs made with min_words 5) and job.json said 7
+        String changed = JobFixture.CLEAN_JOB.replace("min_words: 5", "min_words: 7");
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(changed)));
+        assertTrue(e.getMessage().startsWith("stage 'clean' has 3 completed rank(s) from a run with other settings (step 1 was"
+                + " length_filter {\"exclusion_output\":\"" + root.resolve("removed") + "\",\"min_words\":5}, now length_filter"), e.getMessage());
+        assertEquals(before, Files.readString(root.resolve("logs/job.json")), "job.json still says what was run");
+    }
 }
