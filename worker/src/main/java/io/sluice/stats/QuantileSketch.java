@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
  * the bucket is represented by a value within a factor {@code 1 +- a} of every value in it; zero has
  * its own exact bucket, negative values mirror positive ones. A quantile is answered at its exact rank
  * (no rank error: counts are exact), with the VALUE off by at most {@link #RELATIVE_ACCURACY} (1%)
- * relative, and clamped to the exact min and max.
+ * relative, and clamped to the exact min and max. How many values equal the min and the max is kept
+ * too, so a quantile among them is exact: ratios are often exactly 0 or 1, and a p99 of 0.99 for a
+ * metric whose top tenth is 1.0 misleads, even within 1%.
  *
  * <p>Why this and not KLL: bucket counts add, so merging the sketches of any split of the data, in any
  * order, gives exactly the sketch of one pass, and a re-run writes byte-identical files (KLL's
@@ -29,14 +31,28 @@ public final class QuantileSketch {
     private long count;
     private double min = Double.POSITIVE_INFINITY;
     private double max = Double.NEGATIVE_INFINITY;
+    private long minCount;
+    private long maxCount;
 
     public void add(double v) {
         if (Double.isNaN(v)) {
             throw new IllegalArgumentException("NaN has no quantile");
         }
         count++;
-        min = Math.min(min, v);
-        max = Math.max(max, v);
+        if (v < min) {
+            min = v;
+            minCount = 0;
+        }
+        if (v == min) {
+            minCount++;
+        }
+        if (v > max) {
+            max = v;
+            maxCount = 0;
+        }
+        if (v == max) {
+            maxCount++;
+        }
         if (v > 0) {
             positive.add(index(v), 1);
         } else if (v < 0) {
@@ -49,6 +65,8 @@ public final class QuantileSketch {
     public void merge(QuantileSketch other) {
         count += other.count;
         zeroCount += other.zeroCount;
+        minCount = other.min < min ? other.minCount : other.min == min ? minCount + other.minCount : minCount;
+        maxCount = other.max > max ? other.maxCount : other.max == max ? maxCount + other.maxCount : maxCount;
         min = Math.min(min, other.min);
         max = Math.max(max, other.max);
         positive.addAll(other.positive);
@@ -68,6 +86,12 @@ public final class QuantileSketch {
             return Double.NaN;
         }
         long rank = (long) Math.floor(q * (count - 1));
+        if (rank < minCount) {
+            return min;
+        }
+        if (rank >= count - maxCount) {
+            return max;
+        }
         long seen = 0;
         for (int i = negative.hi; i >= negative.lo; i--) {
             seen += negative.count(i);
@@ -185,7 +209,10 @@ public final class QuantileSketch {
         }
     }
 
-    /** A compact JSON object: {@code {"relative_accuracy", "count", "zero_count", "min", "max", "positive": [[index, count], ...], "negative": [...]}}. */
+    /**
+     * A compact JSON object: {@code {"relative_accuracy", "count", "zero_count", "min", "max", "min_count",
+     * "max_count", "positive": [[index, count], ...], "negative": [...]}}.
+     */
     public String toJson() {
         StringBuilder sb = new StringBuilder(256);
         sb.append("{\"relative_accuracy\": ").append(PyJson.floatRepr(RELATIVE_ACCURACY));
@@ -194,6 +221,8 @@ public final class QuantileSketch {
         if (count > 0) {
             sb.append(", \"min\": ").append(PyJson.floatRepr(min));
             sb.append(", \"max\": ").append(PyJson.floatRepr(max));
+            sb.append(", \"min_count\": ").append(minCount);
+            sb.append(", \"max_count\": ").append(maxCount);
         }
         positive.appendJson(sb, "positive");
         negative.appendJson(sb, "negative");
@@ -215,6 +244,9 @@ public final class QuantileSketch {
         if (s.count > 0) {
             s.min = requireNumber(node, "min");
             s.max = requireNumber(node, "max");
+            // absent in sketches written before they were kept: no value is then known to equal min or max
+            s.minCount = node.has("min_count") ? requireLong(node, "min_count") : 0;
+            s.maxCount = node.has("max_count") ? requireLong(node, "max_count") : 0;
         }
         readBuckets(node, "positive", s.positive);
         readBuckets(node, "negative", s.negative);

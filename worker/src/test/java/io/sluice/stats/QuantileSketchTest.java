@@ -130,4 +130,31 @@ class QuantileSketchTest {
                 () -> QuantileSketch.fromJson(json.readTree(bad)));
         assertTrue(e.getMessage().contains("positive count"), e.getMessage());
     }
+
+    @Test
+    void quantilesAmongValuesEqualToTheMinOrMaxAreExact() throws Exception {
+        // a ratio metric: a tenth of the documents at exactly 1.0, a fifth at exactly 0; the sketch alone gave
+        // 0.99 for 1.0
+        Random rnd = new Random(7);
+        QuantileSketch one = new QuantileSketch();
+        QuantileSketch[] parts = {new QuantileSketch(), new QuantileSketch(), new QuantileSketch()};
+        for (int i = 0; i < 1000; i++) {
+            double v = i < 100 ? 1.0 : i < 300 ? 0.0 : 0.3 + 0.6 * rnd.nextDouble();
+            one.add(v);
+            parts[rnd.nextInt(3)].add(v);
+        }
+        assertEquals(1.0, one.quantile(0.91));
+        assertEquals(1.0, one.quantile(0.99));
+        assertEquals(0.0, one.quantile(0.1));
+        assertTrue(one.quantile(0.5) > 0.3 && one.quantile(0.5) < 0.9);
+        QuantileSketch merged = new QuantileSketch();
+        ObjectMapper json = new ObjectMapper();
+        for (QuantileSketch p : parts) {
+            merged.merge(QuantileSketch.fromJson(json.readTree(p.toJson())));
+        }
+        assertEquals(one.toJson(), merged.toJson(), "split, written, read and merged: the same sketch");
+        // a sketch written before the counts were kept reads, with the old answers
+        String old = one.toJson().replaceAll(", \"min_count\": \\d+, \"max_count\": \\d+", "");
+        assertTrue(QuantileSketch.fromJson(json.readTree(old)).quantile(0.99) < 1.0);
+    }
 }
