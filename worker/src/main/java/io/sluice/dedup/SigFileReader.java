@@ -47,7 +47,8 @@ final class SigFileReader implements Closeable {
             ch.close();
             throw new IOException(path + ": truncated or corrupt signature file: " + size
                     + " bytes is not a multiple of the record size " + recBytes + " (" + per + " hashes of "
-                    + hashBytes + " bytes + a 4-byte document index)");
+                    + hashBytes + " bytes + a 4-byte document index): written with other hashes_per_bucket or"
+                    + " precision than this stage's, or damaged");
         }
         this.records = size / recBytes;
         this.buf = ByteBuffer.allocate(Math.max(1, bufferBytes / recBytes) * recBytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -122,7 +123,8 @@ final class SigFileReader implements Closeable {
         }
         if (hasPrevious && SigRecords.compare(row, 0, previous, 0, per) < 0) {
             throw new IOException(path + ": corrupt signature file: record " + nextRecord
-                    + " sorts before the one preceding it (files must be sorted as minhash_signature writes them)");
+                    + " sorts before the one preceding it (files must be sorted as minhash_signature writes them):"
+                    + " written with other hashes_per_bucket or precision than this stage's, or damaged");
         }
         System.arraycopy(row, 0, previous, 0, per + 1);
         hasPrevious = true;

@@ -12,7 +12,9 @@ final class Spelling {
     /** datatrove's argument names that Sluice's job files spell differently. */
     private static final Map<String, String> DATATROVE_NAMES = Map.of(
             "output_folder", "output", "input_folder", "input", "groups_to_compute", "groups",
-            "regex_exp", "regex", "extra_domains", "banned_domains", "extra_urls", "banned_urls");
+            "regex_exp", "regex", "extra_domains", "banned_domains", "extra_urls", "banned_urls",
+            "save_cluster_id", "cluster_metadata", "top_k_config", "top_k", "use_64bit_hashes", "precision",
+            "hash_config", "precision");
 
     private Spelling() {
     }

@@ -41,6 +41,8 @@ class JobFileTest {
         assertEquals(true, msg.endsWith("'output' is required (given as datatrove's 'output_folder')"), msg);
         msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - url_filter: {extra_domains: [a.com]}\n");
         assertEquals(true, msg.contains("unknown key 'extra_domains' (datatrove's name; here it is 'banned_domains')"), msg);
+        msg = error("stages:\n  - name: a\n    minhash: {input: x, output: y, work_dir: z, use_64bit_hashes: true}\n");
+        assertEquals(true, msg.contains("unknown key 'use_64bit_hashes' (datatrove's name; here it is 'precision')"), msg);
         msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - gopher_qualty: {}\n");
         assertEquals(true, msg.contains("unknown step 'gopher_qualty' (did you mean 'gopher_quality'?)"), msg);
     }
