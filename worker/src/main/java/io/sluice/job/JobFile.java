@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,6 +76,7 @@ public final class JobFile {
         }
         List<Job.Stage> stages = new ArrayList<>();
         Set<String> names = new HashSet<>();
+        Map<String, String> blocks = new HashMap<>();
         for (int i = 0; i < stageList.size(); i++) {
             String where = fileName + ": stages[" + i + "]";
             if (!(stageList.get(i) instanceof Map<?, ?> m)) {
@@ -83,16 +85,23 @@ public final class JobFile {
             @SuppressWarnings("unchecked")
             List<Job.Stage> expanded = StageExpander.expand(where, (Map<String, Object>) m, tasks, workers);
             for (Job.Stage s : expanded) {
+                List<String> depends = new ArrayList<>();
                 for (String dep : s.depends()) {
-                    if (!names.contains(dep)) {
+                    // a block of stages (minhash:) is waited for as its last stage
+                    String stage = blocks.getOrDefault(dep, dep);
+                    if (!names.contains(stage)) {
                         throw new JobException(where + " (" + s.name() + "): depends on '" + dep
                                 + "', which is not an earlier stage; earlier stages: " + names);
                     }
+                    depends.add(stage);
                 }
                 if (!names.add(s.name())) {
                     throw new JobException(where + ": stage name '" + s.name() + "' is used twice");
                 }
-                stages.add(s);
+                stages.add(new Job.Stage(s.name(), s.tasks(), s.workers(), List.copyOf(depends), s.steps()));
+            }
+            if (expanded.size() > 1 && m.get("name") instanceof String block && !names.contains(block)) {
+                blocks.put(block, expanded.getLast().name());
             }
         }
         int mostTasks = stages.stream().mapToInt(Job.Stage::tasks).max().orElse(0);

@@ -125,4 +125,11 @@ class JobFileTest {
         assertEquals("job.yaml: 'local_rank_offset' must be from 0 to 3 (the job's largest stage has 4 tasks), got 40:"
                 + " no stage would have a rank to run", error("local_tasks: 2\nlocal_rank_offset: 40\n" + ONE_STAGE));
     }
+
+    @Test
+    void aStageMayWaitForAMinhashBlockByItsName() throws IOException {
+        Job job = load("stages:\n  - name: dedup\n    minhash: {input: x, output: y, work_dir: z}\n"
+                + "  - name: stats\n    depends: dedup\n    steps: [{read_jsonl: {path: y}}]\n");
+        assertEquals(java.util.List.of("dedup_filter"), job.stage("stats").depends());
+    }
 }
