@@ -27,7 +27,7 @@ import java.util.Map;
 public final class Document {
     /** Parses the metadata of a line when a step first asks for it. */
     public interface LineParser {
-        /** The line's metadata; IllegalArgumentException when a value in it is not valid JSON. */
+        /** The line's metadata; IllegalArgumentException when the parser refuses it. */
         Map<String, Object> metadata(byte[] buf, int off, int len);
 
         String text(byte[] buf, int start, int end, boolean escaped);
@@ -120,8 +120,8 @@ public final class Document {
             try {
                 metadata = parser == null ? new LinkedHashMap<>() : parser.metadata(lineBuffer, lineOffset, lineLength);
             } catch (IllegalArgumentException e) {
-                // the reader checks a line's structure, not every value inside its metadata (parsed only here)
-                throw new IllegalArgumentException(describe() + ": its metadata is not valid JSON: " + e.getMessage(), e);
+                // the reader checks a line as JSON, not against the parser's limits (a number of 1000+ digits)
+                throw new IllegalArgumentException(describe() + ": its metadata could not be parsed: " + e.getMessage(), e);
             }
             if (pendingPuts != null) {
                 for (int i = 0; i < pendingPuts.size(); i += 2) {

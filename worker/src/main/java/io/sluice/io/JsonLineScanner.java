@@ -219,7 +219,8 @@ public final class JsonLineScanner {
     private static final int MAX_NESTED_DEPTH = StreamReadConstraints.defaults().getMaxNestingDepth();
 
     /**
-     * Skips an object or array at {@code depth} (the line's own object being 1) starting at p, checking
+     * Skips an object or array starting at p, {@code depth} levels below the line's own object (the parser
+     * counts one more, the line's object itself), checking
      * it as the JSON parser that reads the metadata later would: a line it would refuse is refused here,
      * with its position, and {@code on_error: skip} can skip it.
      */
