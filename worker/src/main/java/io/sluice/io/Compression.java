@@ -8,7 +8,6 @@ import java.io.OutputStream;
 import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 
 /**
@@ -89,9 +88,7 @@ public enum Compression {
         }
         return switch (this) {
             case NONE -> in;
-            // commons-compress rather than the JDK's GZIPInputStream, which ends quietly at bytes after a
-            // member that are not another whole member (a truncated or damaged second member was lost)
-            case GZIP -> new GzipCompressorInputStream(in, true);
+            case GZIP -> new GzipMembersInputStream(in);
             case ZSTD -> new ZstdFramesInputStream(in);
             case BZIP2 -> new BZip2CompressorInputStream(in, true);
             case XZ -> new XZCompressorInputStream(in, true);

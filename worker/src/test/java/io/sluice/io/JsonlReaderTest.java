@@ -331,4 +331,17 @@ class JsonlReaderTest {
         Files.write(f, concat(concat(skippable, parts[0], parts[0].length), parts[1], parts[1].length));
         assertEquals(20, read(f, JsonlReader.OnError.FAIL, null).docs().size());
     }
+
+    @Test
+    void zeroBytesPaddingAGzipFileAreNotDamageButOtherBytesAfterThemAre() throws IOException {
+        byte[][] parts = twoParts(Compression.GZIP);
+        byte[] padded = concat(concat(parts[0], parts[1], parts[1].length), new byte[512], 512);
+        Path f = dir.resolve("padded.jsonl.gz");
+        Files.write(f, padded);
+        assertEquals(20, read(f, JsonlReader.OnError.FAIL, null).docs().size(), "as gzip -d and Python's gzip read it");
+        Path g = dir.resolve("after-padding.jsonl.gz");
+        Files.write(g, concat(padded, new byte[] {'x'}, 1));
+        IOException e = assertThrows(IOException.class, () -> read(g, JsonlReader.OnError.FAIL, null));
+        assertTrue(e.getMessage().startsWith("after-padding.jsonl.gz: corrupt or truncated gzip stream"), e.getMessage());
+    }
 }
