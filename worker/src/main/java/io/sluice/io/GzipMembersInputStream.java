@@ -15,6 +15,7 @@ final class GzipMembersInputStream extends InputStream {
     private final BufferedInputStream in;
     private GzipCompressorInputStream member;
     private boolean end;
+    private final byte[] one = new byte[1];
 
     /** {@code in} supports mark and reset, so each member leaves it just past its own bytes. */
     GzipMembersInputStream(BufferedInputStream in) {
@@ -42,7 +43,6 @@ final class GzipMembersInputStream extends InputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
         return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
     }
 
