@@ -5,7 +5,8 @@ import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The live progress line of a stage: ranks done/total, documents and MB read with their rates.
+ * The live progress line of a stage: ranks done/total, documents and MB read with their rates (once
+ * there are any).
  * On a terminal it redraws one line every second; otherwise (CI, Slurm logs) it prints a line
  * every 30 seconds so logs stay short.
  */
@@ -45,6 +46,10 @@ final class ProgressLine implements AutoCloseable {
         double secs = Math.max(1e-9, (System.nanoTime() - start) / 1e9);
         long docs = counter.documents.sum();
         double mb = counter.bytes.sum() / 1e6;
+        if (docs == 0 && mb == 0) {
+            // no document read (yet): a stage of MinHash buckets or clusters reads none at all
+            return String.format("[%s] ranks %d/%d | %.0fs", stage, finished.get(), total, secs);
+        }
         return String.format("[%s] ranks %d/%d | %,d docs (%,.0f docs/s) | %,.1f MB (%.1f MB/s) | %.0fs",
                 stage, finished.get(), total, docs, docs / secs, mb, mb / secs, secs);
     }
