@@ -100,7 +100,7 @@ public final class StatusReport {
                     state = t.reason().isEmpty() || t.reason().equals("None") ? t.state() : t.state() + " " + t.reason();
                 }
                 Path log = f.rankLog(rank);
-                Path slurmLog = f.slurmLog(element);
+                Path slurmLog = stderrFile(job, element).orElse(f.slurmLog(element));
                 boolean ownLog = Files.exists(log);
                 failed.add(new FailedRank(rank, element, state, ownLog ? log : slurmLog,
                         tail(ownLog ? log : slurmLog, LOG_TAIL_LINES), slurmLog,
@@ -110,6 +110,21 @@ public final class StatusReport {
                     notSubmitted, failed, f.readJobIds().map(StageFiles.JobIds::ids).orElse(List.of())));
         }
         return result;
+    }
+
+    /**
+     * Where Slurm put the element's stderr when sbatch_args redirect it ({@code error: /logs/%A_%a.err}): the
+     * worker's failure and exit status go there, not to the output file. Empty when not redirected, or when
+     * the pattern uses more than the job id, array index and {@code %%}.
+     */
+    static Optional<Path> stderrFile(Job job, ArrayTaskState.Key element) {
+        String pattern = job.slurm() == null || job.slurm().sbatchArgs() == null ? null : job.slurm().sbatchArgs().get("error");
+        if (pattern == null || pattern.isBlank()) {
+            return Optional.empty();
+        }
+        String name = pattern.replace("%%", "\0").replace("%A", element.jobId())
+                .replace("%a", Integer.toString(element.taskId()));
+        return name.contains("%") ? Optional.empty() : Optional.of(Path.of(name.replace("\0", "%")));
     }
 
     /** Which array element of the last submission runs each rank. */
