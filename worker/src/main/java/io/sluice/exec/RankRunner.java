@@ -2,7 +2,6 @@ package io.sluice.exec;
 
 import io.sluice.io.InputPiece;
 import io.sluice.job.Job;
-import io.sluice.job.StepArgs;
 import io.sluice.job.StepRegistry;
 import io.sluice.pipeline.Pipeline;
 import io.sluice.pipeline.ProgressCounter;
@@ -45,7 +44,7 @@ final class RankRunner {
                 List<Step> steps = new ArrayList<>();
                 List<String> names = new ArrayList<>();
                 for (Job.StepSpec spec : stage.steps()) {
-                    steps.add(StepRegistry.create(spec.type(), new StepArgs(spec.where(), spec.args())));
+                    steps.add(StepRegistry.create(spec));
                     names.add(spec.type());
                 }
                 Pipeline pipeline = new Pipeline(steps, names);

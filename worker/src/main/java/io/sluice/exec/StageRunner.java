@@ -3,7 +3,6 @@ package io.sluice.exec;
 import io.sluice.io.ShardPlan;
 import io.sluice.job.Job;
 import io.sluice.job.Preflight;
-import io.sluice.job.StepArgs;
 import io.sluice.job.StepRegistry;
 import io.sluice.pipeline.DocumentOutput;
 import io.sluice.pipeline.DocumentSource;
@@ -49,8 +48,7 @@ public final class StageRunner {
 
     /** The stage's shard plan: read from the logging dir, or computed and saved there once. */
     public ShardPlan plan(Job.Stage stage) throws IOException {
-        Step first = StepRegistry.create(stage.steps().get(0).type(),
-                new StepArgs(stage.steps().get(0).where(), stage.steps().get(0).args()));
+        Step first = StepRegistry.create(stage.steps().get(0));
         if (!(first instanceof DocumentSource source)) {
             return null;
         }
@@ -87,7 +85,7 @@ public final class StageRunner {
             }
         }
         for (Job.StepSpec spec : stage.steps()) {
-            if (StepRegistry.create(spec.type(), new StepArgs(spec.where(), spec.args())) instanceof DocumentOutput.Writer w) {
+            if (StepRegistry.create(spec) instanceof DocumentOutput.Writer w) {
                 for (DocumentOutput o : w.documentOutputs()) {
                     List<String> stray;
                     try {

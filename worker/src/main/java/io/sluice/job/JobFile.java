@@ -116,14 +116,25 @@ public final class JobFile {
         return job;
     }
 
-    /** Builds every step once, so that its arguments are checked now rather than on a compute node. */
+    /**
+     * Builds every step once, so that its arguments, its place in the stage and what it needs of the stage
+     * ({@link io.sluice.pipeline.Step#stageProblem}) are checked now rather than on a compute node.
+     */
     private static void checkSteps(Job job) {
         for (Job.Stage s : job.stages()) {
+            List<io.sluice.pipeline.Step> steps = new ArrayList<>();
             for (int i = 0; i < s.steps().size(); i++) {
                 Job.StepSpec spec = s.steps().get(i);
-                io.sluice.pipeline.Step step = StepRegistry.create(spec.type(), new StepArgs(spec.where(), spec.args()));
-                if (i > 0 && step instanceof io.sluice.pipeline.DocumentSource) {
+                steps.add(StepRegistry.create(spec));
+                if (i > 0 && steps.get(i) instanceof io.sluice.pipeline.DocumentSource) {
                     throw new JobException(spec.where() + ": '" + spec.type() + "' must be the first step of its stage");
+                }
+            }
+            boolean reader = !steps.isEmpty() && steps.getFirst() instanceof io.sluice.pipeline.DocumentSource;
+            for (int i = 0; i < steps.size(); i++) {
+                String problem = steps.get(i).stageProblem(s.tasks(), reader && i > 0);
+                if (problem != null) {
+                    throw new JobException(s.steps().get(i).where() + ": " + problem);
                 }
             }
         }

@@ -29,15 +29,9 @@ public final class Preflight {
         List<Path> producedByEarlierStages = new ArrayList<>();
         Map<Path, String> writers = new HashMap<>();
         for (Job.Stage stage : job.stages()) {
-            boolean documents = false;
             for (Job.StepSpec spec : stage.steps()) {
-                Step step = StepRegistry.create(spec.type(), new StepArgs(spec.where(), spec.args()));
-                String problem = step.stageProblem(stage.tasks(), documents);
-                if (problem != null) {
-                    throw new JobException(spec.where() + ": " + problem);
-                }
+                Step step = StepRegistry.create(spec);
                 if (step instanceof DocumentSource src) {
-                    documents = true;
                     if (spec == stage.steps().get(0)) {
                         savedPlan(stage, job.loggingDir().resolve(stage.name()), src);
                     }

@@ -56,6 +56,11 @@ public final class StepRegistry {
         return FACTORIES.keySet();
     }
 
+    /** Builds the step a job file names. */
+    public static Step create(Job.StepSpec spec) {
+        return create(spec.type(), new StepArgs(spec.where(), spec.args()));
+    }
+
     /** Builds a step; unknown names and keys fail with a message naming them and what is allowed. */
     public static Step create(String name, StepArgs args) {
         Function<StepArgs, Step> f = FACTORIES.get(name);

@@ -27,7 +27,7 @@ public interface Step {
     }
 
     /**
-     * What the step needs of its stage, checked before any rank of the job runs: a one-line problem, or
+     * What the step needs of its stage, checked when the job file is read: a one-line problem, or
      * null. {@code documents}: a reader comes before the step in the stage. By default a step works on
      * documents and needs one.
      */
