@@ -141,6 +141,40 @@ public final class JsonlWriter implements Closeable {
         return f;
     }
 
+    /**
+     * The names files of {@code template} get: {@code ${rank}} as five digits or more (group "rank", if the
+     * template has it), another key as any name, and the {@code NNN_} prefix of rolled files when
+     * {@code rolling}. The reverse of how this writer names them, kept beside it.
+     */
+    public static Pattern namePattern(String template, boolean rolling) {
+        int fileName = template.lastIndexOf('/') + 1;
+        StringBuilder re = new StringBuilder();
+        boolean rankSeen = appendNamePattern(re, template.substring(0, fileName), false);
+        if (rolling) {
+            re.append("(?:\\d{3,}_)?");
+        }
+        appendNamePattern(re, template.substring(fileName), rankSeen);
+        return Pattern.compile(re.toString());
+    }
+
+    /** Appends the pattern of a piece of a template; whether ${rank} has been seen, with it. */
+    private static boolean appendNamePattern(StringBuilder re, String part, boolean rankSeen) {
+        Matcher m = VAR.matcher(part);
+        int at = 0;
+        while (m.find()) {
+            re.append(Pattern.quote(part.substring(at, m.start())));
+            if (m.group(1).equals("rank")) {
+                re.append(rankSeen ? "\\d{5,}" : "(?<rank>\\d{5,})");
+                rankSeen = true;
+            } else {
+                re.append("[^/]*");
+            }
+            at = m.end();
+        }
+        re.append(Pattern.quote(part.substring(at)));
+        return rankSeen;
+    }
+
     private String fileName(Document doc) {
         String base = template.replace("${rank}", String.format("%05d", rank));
         if (!templateUsesMetadata) {

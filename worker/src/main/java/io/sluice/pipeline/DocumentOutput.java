@@ -21,9 +21,6 @@ import java.util.stream.Stream;
  * compression (datatrove's rule: a name without the compression's extension gets it appended).
  */
 public record DocumentOutput(Path dir, String template, Compression compression, long maxFileSize) {
-    private static final Pattern VARIABLE = Pattern.compile("\\$\\{([^}]+)}");
-    /** Where {@link JsonlWriter} puts the NNN_ prefix of rolled files; no key of a template is spelled so. */
-    private static final String ROLL = "${ roll}";
 
     /** Steps that write documents, so that the job's checks can see every output before a rank runs. */
     public interface Writer {
@@ -75,7 +72,7 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
-        Pattern ours = filePattern();
+        Pattern ours = JsonlWriter.namePattern(template, maxFileSize > 0);
         List<String> stray = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path f : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
@@ -91,29 +88,6 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         }
         stray.sort(null);
         return stray;
-    }
-
-    /** The names the template gives: {@code ${rank}} five digits or more, another key any name, a roll-over prefix. */
-    private Pattern filePattern() {
-        int fileName = template.lastIndexOf('/') + 1;
-        String t = maxFileSize > 0 ? template.substring(0, fileName) + ROLL + template.substring(fileName) : template;
-        StringBuilder re = new StringBuilder();
-        Matcher m = VARIABLE.matcher(t);
-        int at = 0;
-        boolean rankSeen = false;
-        while (m.find()) {
-            re.append(Pattern.quote(t.substring(at, m.start())));
-            if (m.group().equals(ROLL)) {
-                re.append("(?:\\d{3,}_)?");
-            } else if (m.group(1).equals("rank")) {
-                re.append(rankSeen ? "\\d{5,}" : "(?<rank>\\d{5,})");
-                rankSeen = true;
-            } else {
-                re.append("[^/]*");
-            }
-            at = m.end();
-        }
-        return Pattern.compile(re.append(Pattern.quote(t.substring(at))).toString());
     }
 
     public JsonlWriter open(int rank) {
