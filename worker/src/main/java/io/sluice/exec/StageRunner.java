@@ -1,7 +1,11 @@
 package io.sluice.exec;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sluice.io.ShardPlan;
 import io.sluice.job.Job;
+import io.sluice.job.JobException;
+import io.sluice.job.JobFile;
 import io.sluice.job.Preflight;
 import io.sluice.job.StepRegistry;
 import io.sluice.pipeline.DocumentOutput;
@@ -11,6 +15,7 @@ import io.sluice.pipeline.ReadJsonl;
 import io.sluice.pipeline.Step;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,8 +65,8 @@ public final class StageRunner {
         List<String> files;
         try {
             files = source.listFiles();
-        } catch (io.sluice.job.JobException e) {
-            throw new io.sluice.job.JobException(stage.steps().get(0).where() + ": " + e.getMessage());
+        } catch (JobException e) {
+            throw new JobException(stage.steps().get(0).where() + ": " + e.getMessage());
         }
         ShardPlan p = ShardPlan.compute(source.root(), files, stage.tasks(), source.splitSize(), ReadJsonl::splittable);
         p.write(file);
@@ -90,7 +95,7 @@ public final class StageRunner {
                     List<String> stray;
                     try {
                         stray = o.strayFiles(stage.tasks());
-                    } catch (IOException | java.io.UncheckedIOException e) {
+                    } catch (IOException | UncheckedIOException e) {
                         continue; // the folder changed while listed (another job writing it): a note is not worth a failure
                     }
                     if (!stray.isEmpty()) {
@@ -191,8 +196,8 @@ public final class StageRunner {
         if (job.skipCompleted() && Files.exists(file)) {
             Job before;
             try {
-                before = io.sluice.job.JobFile.load(file);
-            } catch (io.sluice.job.JobException e) {
+                before = JobFile.load(file);
+            } catch (JobException e) {
                 before = null; // not a job file this version reads: nothing to compare with
             }
             if (before != null) {
@@ -202,11 +207,11 @@ public final class StageRunner {
             }
         }
         Files.createDirectories(job.loggingDir());
-        io.sluice.job.JobFile.writeResolved(job, file);
+        JobFile.writeResolved(job, file);
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper CANONICAL = new com.fasterxml.jackson.databind.ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    private static final ObjectMapper CANONICAL = new ObjectMapper()
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
     private void checkUnchanged(Job.Stage stage, Job before) throws IOException {
         Job.Stage old = before.stages().stream().filter(s -> s.name().equals(stage.name())).findFirst().orElse(null);
@@ -229,7 +234,7 @@ public final class StageRunner {
             }
         }
         if (change != null) {
-            throw new io.sluice.job.JobException("stage '" + stage.name() + "' has " + completed + " completed rank(s) from a"
+            throw new JobException("stage '" + stage.name() + "' has " + completed + " completed rank(s) from a"
                     + " run with other settings (" + change + "); they would be skipped and their outputs mixed with the"
                     + " new ones'. Use a new logging_dir, or delete " + stageDir(stage) + " to run the stage again");
         }

@@ -5,6 +5,7 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
@@ -77,13 +78,9 @@ public enum Compression {
             if (head.length == 0) {
                 return in; // an empty file holds no documents in any format
             }
-            boolean skippableZstdFrame = this == ZSTD && head.length == 4 && (head[0] & 0xF0) == 0x50
-                    && head[1] == 0x2A && head[2] == 0x4D && head[3] == 0x18; // pzstd and metadata frames come first
-            for (int i = 0; i < magic.length && !skippableZstdFrame; i++) {
-                if (i >= head.length || head[i] != magic[i]) {
-                    throw new WrongFormatException("not a " + this.name().toLowerCase(Locale.ROOT)
-                            + " file (the extension says " + extension + " but the first bytes do not match)");
-                }
+            if (!Arrays.equals(head, magic) && !(this == ZSTD && skippableZstdFrame(head))) {
+                throw new WrongFormatException("not a " + this.name().toLowerCase(Locale.ROOT)
+                        + " file (the extension says " + extension + " but the first bytes do not match)");
             }
         }
         return switch (this) {
@@ -93,6 +90,11 @@ public enum Compression {
             case BZIP2 -> new BZip2CompressorInputStream(in, true);
             case XZ -> new XZCompressorInputStream(in, true);
         };
+    }
+
+    /** A zstd skippable frame's magic (0x184D2A50-5F): pzstd and metadata frames come before the data. */
+    private static boolean skippableZstdFrame(byte[] head) {
+        return head.length == 4 && (head[0] & 0xF0) == 0x50 && head[1] == 0x2A && head[2] == 0x4D && head[3] == 0x18;
     }
 
     /** Compressed output with deterministic bytes: the same input always gives the same file. */
