@@ -20,7 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -51,8 +53,20 @@ public final class StageRunner {
         return job.loggingDir().resolve(stage.name());
     }
 
-    /** The stage's shard plan: read from the logging dir, or computed and saved there once. */
+    /**
+     * The stage's shard plan: read from the logging dir, or computed and saved there once; kept for the
+     * notes and the run that follow (null for a stage without a reader).
+     */
     public ShardPlan plan(Job.Stage stage) throws IOException {
+        if (!plans.containsKey(stage.name())) {
+            plans.put(stage.name(), readOrComputePlan(stage));
+        }
+        return plans.get(stage.name());
+    }
+
+    private final Map<String, ShardPlan> plans = new HashMap<>();
+
+    private ShardPlan readOrComputePlan(Job.Stage stage) throws IOException {
         Step first = StepRegistry.create(stage.steps().get(0));
         if (!(first instanceof DocumentSource source)) {
             return null;
