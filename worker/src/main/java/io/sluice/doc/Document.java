@@ -120,7 +120,7 @@ public final class Document {
             try {
                 metadata = parser == null ? new LinkedHashMap<>() : parser.metadata(lineBuffer, lineOffset, lineLength);
             } catch (IllegalArgumentException e) {
-                // the reader checks a line as JSON, not against the parser's limits (a number of 1000+ digits)
+                // the reader refuses what the parser would (JsonLineScanner); should they ever disagree, name the document
                 throw new IllegalArgumentException(describe() + ": its metadata could not be parsed: " + e.getMessage(), e);
             }
             if (pendingPuts != null) {

@@ -7,8 +7,9 @@ import java.nio.charset.StandardCharsets;
  * Finds the top-level fields of one JSON-object line without decoding it: where the text value and
  * the id value are, so a document can be made from the line's bytes and its text decoded only when
  * a step asks for it. While scanning it checks what a JSON parser would reject — structure at every
- * depth, numbers, literals, unterminated strings, control characters in strings, invalid UTF-8, nesting
- * past the parser's limit — and reports the first problem with its byte position.
+ * depth, numbers, literals, unterminated strings, control characters in strings, invalid UTF-8, and past
+ * the metadata parser's limits, nesting, long numbers, long strings and long field names — and reports
+ * the first problem with its byte position.
  *
  * <p>One scanner per reader; {@link #scan} overwrites the previous line's results.
  */
@@ -38,6 +39,19 @@ public final class JsonLineScanner {
         this.idKey = idKey.getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * The limits of the parser that reads the metadata ({@link JsonlReader}'s, Jackson's defaults). A line
+     * past one is valid JSON that the parser would refuse only when a step first asked for the metadata,
+     * failing the rank whatever {@code on_error} said; it is refused here instead, with its position.
+     * (Lifting them is no answer: Jackson's limit on numbers guards against parsing that takes quadratic
+     * time, 16 s for a number of a million digits.) The text and id values are not parsed, so not limited.
+     */
+    private static final StreamReadConstraints LIMITS = StreamReadConstraints.defaults();
+    private static final int MAX_NESTED_DEPTH = LIMITS.getMaxNestingDepth();
+    private static final int MAX_NUMBER_LENGTH = LIMITS.getMaxNumberLength();
+    private static final int MAX_STRING_LENGTH = LIMITS.getMaxStringLength();
+    private static final int MAX_NAME_LENGTH = LIMITS.getMaxNameLength();
+
     /** Scans {@code b[off, off + len)}; false with {@link #error} set when the line is not a valid JSON object. */
     public boolean scan(byte[] b, int off, int len) {
         this.b = b;
@@ -58,7 +72,7 @@ public final class JsonLineScanner {
                 return fail("expected a field name", p);
             }
             int keyStart = p + 1;
-            p = string(p);
+            p = name(p);
             if (p < 0) {
                 return false;
             }
@@ -71,7 +85,9 @@ public final class JsonLineScanner {
             p = skipWs(p + 1);
             int valueStart = p;
             boolean isString = p < end && b[p] == '"';
-            p = value(p);
+            boolean parsedLater = keyEscaped
+                    || !(keyIs(textKey, keyStart, keyEnd) || keyIs(idKey, keyStart, keyEnd) || keyIs(MEDIA, keyStart, keyEnd));
+            p = parsedLater ? parsedValue(p) : value(p);
             if (p < 0) {
                 return false;
             }
@@ -97,6 +113,9 @@ public final class JsonLineScanner {
             }
         }
     }
+
+    /** The other field the metadata parser skips (see {@code JsonlReader.metadataOf}). */
+    private static final byte[] MEDIA = "media".getBytes(StandardCharsets.US_ASCII);
 
     private boolean trailing(int p) {
         p = skipWs(p);
@@ -161,7 +180,53 @@ public final class JsonLineScanner {
             failAt(first >= 'a' && first <= 'z' ? "unknown literal" : "malformed number", s);
             return -1;
         }
+        // the parser counts digits, or for a fraction its parts: never more than the characters after a sign
+        if (p - s - (first == '-' ? 1 : 0) > MAX_NUMBER_LENGTH) {
+            failAt("a number longer than the metadata parser's limit of " + MAX_NUMBER_LENGTH + " characters", s);
+            return -1;
+        }
         return p;
+    }
+
+    /** {@link #value} for a value the metadata parser will read: its strings are held to the parser's limit. */
+    private int parsedValue(int p) {
+        if (p < end && b[p] == '"') {
+            return limitedString(p, MAX_STRING_LENGTH, "a string");
+        }
+        return p < end && (b[p] == '{' || b[p] == '[') ? container(p, 1) : value(p);
+    }
+
+    /** {@link #string} for a field name, held to the parser's limit on names. */
+    private int name(int p) {
+        return limitedString(p, MAX_NAME_LENGTH, "a field name");
+    }
+
+    /** {@link #string}, failing when the string decodes to more than {@code limit} UTF-16 characters. */
+    private int limitedString(int p, int limit, String what) {
+        int after = string(p);
+        // a string of at most `limit` bytes has at most `limit` characters: only longer ones are counted
+        if (after >= 0 && after - p - 2 > limit && utf16Length(p + 1, after - 1) > limit) {
+            failAt(what + " longer than the metadata parser's limit of " + limit + " characters", p);
+            return -1;
+        }
+        return after;
+    }
+
+    /** The UTF-16 length of the checked string body {@code b[s:e]}: escapes and UTF-8 sequences decoded. */
+    private int utf16Length(int s, int e) {
+        long chars = 0;
+        for (int p = s; p < e; p++) {
+            int c = b[p] & 0xFF;
+            if (c == '\\') {
+                p += b[p + 1] == 'u' ? 5 : 1;
+                chars++;
+            } else if (c >= 0xF0) {
+                chars += 2; // a surrogate pair
+            } else if ((c & 0xC0) != 0x80) {
+                chars++;
+            }
+        }
+        return (int) Math.min(chars, Integer.MAX_VALUE);
     }
 
     /** JSON's number grammar: {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?}. */
@@ -213,12 +278,6 @@ public final class JsonLineScanner {
     }
 
     /**
-     * The deepest nesting the JSON parser accepts, the line's own object included: a line beyond it is
-     * rejected here, with its position, rather than when a step parses the metadata.
-     */
-    private static final int MAX_NESTED_DEPTH = StreamReadConstraints.defaults().getMaxNestingDepth();
-
-    /**
      * Skips an object or array starting at p, {@code depth} levels below the line's own object (the parser
      * counts one more, the line's object itself), checking
      * it as the JSON parser that reads the metadata later would: a line it would refuse is refused here,
@@ -241,7 +300,7 @@ public final class JsonLineScanner {
                     failAt("expected a field name", p);
                     return -1;
                 }
-                p = string(p);
+                p = name(p);
                 if (p < 0) {
                     return -1;
                 }
@@ -252,7 +311,7 @@ public final class JsonLineScanner {
                 }
                 p = skipWs(p + 1);
             }
-            p = p < end && (b[p] == '{' || b[p] == '[') ? container(p, depth + 1) : value(p);
+            p = p < end && (b[p] == '{' || b[p] == '[') ? container(p, depth + 1) : parsedValue(p);
             if (p < 0) {
                 return -1;
             }

@@ -259,7 +259,9 @@ public abstract class StatsStep implements Step {
     /**
      * The document's fqdn or suffix: from its metadata if present, else from its URL (then cached there).
      * A document without a URL is left out of the domain groups, counted ({@code no_url_<group>}) and,
-     * the first time, logged: corpora that mix web pages with other text stay measurable.
+     * the first time, logged: corpora that mix web pages with other text stay measurable. (datatrove stops
+     * there with a KeyError.) A URL with no registrable host, the empty string included, has the key "", as
+     * in datatrove.
      */
     private String domainKey(Document doc, String group) {
         Object cached = doc.metadataValue(group);
@@ -267,7 +269,7 @@ public abstract class StatsStep implements Step {
             return s;
         }
         Object url = urlKey.valueIn(doc);
-        if (!(url instanceof String u) || u.isEmpty()) {
+        if (!(url instanceof String u)) {
             boolean fqdnGroup = group.equals("fqdn");
             if ((fqdnGroup ? noUrlFqdn++ : noUrlSuffix++) == 0) {
                 ctx.log().warn(doc.describe() + " has no URL in metadata '" + urlKey

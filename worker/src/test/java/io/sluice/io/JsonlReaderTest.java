@@ -299,28 +299,35 @@ class JsonlReaderTest {
     }
 
     @Test
-    void aValueOnlyTheParserRefusesNamesTheDocumentWhenParsed() throws IOException {
+    void valuesPastTheMetadataParsersLimitsAreMalformedLinesWithTheirOffset() throws IOException {
+        // Valid JSON that the metadata parser (Jackson) refuses: before, the line was read and the rank failed
+        // when a step first asked for its metadata, whatever on_error said.
         Path f = dir.resolve("meta.jsonl");
-        // a number longer than the parser allows: valid JSON, so the line is read, and parsing its metadata fails
-        Files.writeString(f, "{\"id\":\"x\",\"text\":\"a\",\"metadata\":{\"n\":" + "9".repeat(2000) + "}}\n");
-        List<Document> docs = new ArrayList<>();
-        new JsonlReader(new JsonlReader.Options("text", "id", null, JsonlReader.OnError.FAIL)).read(dir,
-                new InputPiece("meta.jsonl", 0, -1), new JsonlReader.Handler() {
-                    @Override
-                    public boolean document(Document doc) {
-                        docs.add(doc);
-                        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, doc::metadata);
-                        assertTrue(e.getMessage().startsWith("document 'x' (meta.jsonl:1"), e.getMessage());
-                        assertTrue(e.getMessage().contains("its metadata could not be parsed"), e.getMessage());
-                        return true;
-                    }
-
-                    @Override
-                    public void skipped(String reason, String message) {
-                        throw new AssertionError(message);
-                    }
-                });
-        assertEquals(1, docs.size());
+        String good = "{\"id\":\"g\",\"text\":\"a\"}\n";
+        String prefix = "{\"id\":\"x\",\"text\":\"a\",\"metadata\":{\"n\":[";
+        for (String tooLong : List.of("9".repeat(1001), "-" + "9".repeat(1001), "1." + "5".repeat(999),
+                "\"" + "s".repeat(20_000_001) + "\"", "{\"" + "k".repeat(50_001) + "\":1}")) {
+            Files.writeString(f, good + prefix + tooLong + "]}}\n");
+            Read r = read(f, JsonlReader.OnError.SKIP, null);
+            assertEquals(List.of("g"), r.docs().stream().map(Document::id).toList());
+            assertEquals(1, r.skipped().size());
+            int at = good.length() + prefix.length() + (tooLong.startsWith("{") ? 1 : 0); // the number, string or name
+            assertTrue(r.skipped().get(0).startsWith("malformed: meta.jsonl:2 (byte " + at + "): malformed JSON: a "),
+                    r.skipped().get(0).substring(0, 100));
+            assertTrue(r.skipped().get(0).contains("longer than the metadata parser's limit of"), r.skipped().get(0));
+        }
+        // at the limits, or under them once decoded (two bytes per character, an escape of six), they parse
+        for (String fits : List.of("9".repeat(1000), "-" + "9".repeat(1000), "1." + "5".repeat(998),
+                "\"" + "\u00e9".repeat(10_000_001) + "\"", "\"" + "\\u00e9".repeat(4_000_000) + "\"",
+                "{\"" + "k".repeat(50_000) + "\":1}")) {
+            Files.writeString(f, prefix + fits + "]}}\n");
+            Read r = read(f, JsonlReader.OnError.FAIL, null);
+            assertEquals(1, r.docs().size());
+            assertEquals(1, ((List<?>) r.docs().get(0).metadata().get("n")).size());
+        }
+        // the text is never parsed by Jackson, so it has no such limit
+        Files.writeString(f, "{\"text\":\"" + "t".repeat(20_000_001) + "\"}\n");
+        assertEquals(20_000_001, read(f, JsonlReader.OnError.FAIL, null).docs().get(0).text().length());
     }
 
     @Test

@@ -263,11 +263,16 @@ class StatBlocksTest {
         s.process(new Document("doc-7", "text", new LinkedHashMap<>()), d -> passed.add(d.id()));
         s.process(new Document("doc-8", "more text", new LinkedHashMap<>(Map.of("url", "http://b.example.org"))),
                 d -> passed.add(d.id()));
+        // a URL without a host, "" or not: the key "", as tldextract's fqdn gives datatrove
+        s.process(new Document("doc-9", "abc", new LinkedHashMap<>(Map.of("url", ""))), d -> passed.add(d.id()));
+        s.process(new Document("doc-10", "abcd", new LinkedHashMap<>(Map.of("url", "not a url"))), d -> passed.add(d.id()));
         s.finish(x -> { });
-        assertEquals(List.of("doc-7", "doc-8"), passed);
+        assertEquals(List.of("doc-7", "doc-8", "doc-9", "doc-10"), passed);
         assertEquals(1, ctx.stats().get("no_url_fqdn"));
-        assertTrue(Files.readString(tmp.resolve("fqdn/length/00000.json")).contains("b.example.org"));
-        assertTrue(Files.readString(tmp.resolve("summary/length/00000.json")).contains("\"total\": 13"));
+        String fqdn = Files.readString(tmp.resolve("fqdn/length/00000.json"));
+        assertTrue(fqdn.contains("b.example.org"), fqdn);
+        assertTrue(fqdn.contains("\"\": {\"total\": 7, \"n\": 2"), fqdn);
+        assertTrue(Files.readString(tmp.resolve("summary/length/00000.json")).contains("\"total\": 20"));
     }
 
     @Test
