@@ -57,6 +57,55 @@ class LauncherTest {
     }
 
     @Test
+    void aStageReadingAnEarlierStageThatKeptNothingRunsWithNoDocuments() throws IOException {
+        Path project = Path.of(System.getProperty("sluice.root"));
+        // before, stage 1 wrote no folder and the job stopped at the MinHash block with exit 2: "input path ... does not exist"
+        String yaml = """
+                logging_dir: $ROOT/logs
+                tasks: 2
+                workers: 2
+                stages:
+                  - name: filter
+                    steps:
+                      - read_jsonl: {path: DATA, glob: "*.jsonl.gz"}
+                      - length_filter: {min_words: 100000000}
+                      - write_jsonl: {path: $ROOT/out}
+                  - name: d
+                    minhash: {input: $ROOT/out, output: $ROOT/deduped, work_dir: $ROOT/mh, bucket_tasks: 28,
+                              keep: longest, cluster_metadata: true, exclusion_output: $ROOT/dups}
+                  - name: stats
+                    steps:
+                      - read_jsonl: {path: $ROOT/deduped}
+                      - doc_stats: {output: $ROOT/stats}
+                  - name: merge
+                    tasks: 1
+                    steps:
+                      - merge_stats: {input: $ROOT/stats}
+                """.replace("DATA", project.resolve("examples/data").toString());
+        Path f = job(yaml);
+        assertEquals(0, Launcher.execute("validate", f.toString()), err.toString());
+        // an earlier stage's output that is not there yet stays an error when that stage has not run
+        assertEquals(2, Launcher.execute("run", f.toString(), "--stage", "d_signatures"));
+        assertTrue(err.toString().contains("(d).minhash (read_jsonl): input path " + dir.resolve("out") + " does not exist"),
+                err.toString());
+
+        assertEquals(0, Launcher.execute("run", f.toString()), err.toString());
+        String printed = out.toString();
+        assertTrue(printed.contains("[d_signatures] note: stage 'd_signatures' reads the output of stage 'filter', which"
+                + " kept no documents; its 2 rank(s) run with none"), printed);
+        assertTrue(printed.contains("[stats] note: stage 'stats' reads the output of stage 'd_filter', which kept no"
+                + " documents"), printed);
+        for (String stage : new String[] {"d_buckets] done: 28", "d_cluster] done: 1", "d_filter] done: 2", "merge] done: 1"}) {
+            assertTrue(printed.contains("[" + stage + " rank(s) run"), printed);
+        }
+        assertTrue(Files.notExists(dir.resolve("out")) && Files.notExists(dir.resolve("deduped")));
+        try (var pairs = Files.list(dir.resolve("mh/buckets"))) {
+            assertEquals(28, pairs.count(), "every bucket worker wrote its (empty) pairs file");
+        }
+        assertTrue(Files.readString(dir.resolve("logs/d_filter/stats.json")).contains("\"documents_written\" : 0"));
+    }
+
+    @Test
     void validateReportsProblemsInOneLineWithExitCode2() throws IOException {
         Path f = job("stages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/missing}}]\n");
         assertEquals(2, Launcher.execute("validate", f.toString()));

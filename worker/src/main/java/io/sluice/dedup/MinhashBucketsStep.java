@@ -126,7 +126,7 @@ public final class MinhashBucketsStep implements Step {
             throws IOException {
         long min = 0;
         long max = config.hashRangeEnd();
-        if (workersPerBucket > 1 && !files.isEmpty()) {
+        if (workersPerBucket > 1 && !noSignatures(files)) {
             try (SigFileReader first = new SigFileReader(files.get(0), 0, config, bufferBytes, 0, max)) {
                 long lines = first.records();
                 if (lines < workersPerBucket) {
@@ -143,6 +143,19 @@ public final class MinhashBucketsStep implements Step {
             }
         }
         return new long[] {min, max};
+    }
+
+    /**
+     * True when the bucket has no signature: its input had no documents (an earlier stage kept none), so
+     * there is no range to split and every worker writes an empty pairs file.
+     */
+    private static boolean noSignatures(List<Path> files) throws IOException {
+        for (Path f : files) {
+            if (Files.size(f) > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private long mergeAndWritePairs(List<SigFileReader> readers, Path target) throws IOException {

@@ -8,6 +8,7 @@ import io.sluice.job.JobException;
 import io.sluice.job.JobFile;
 import io.sluice.job.Preflight;
 import io.sluice.job.StepRegistry;
+import io.sluice.job.WrittenFolders;
 import io.sluice.pipeline.DocumentOutput;
 import io.sluice.pipeline.DocumentSource;
 import io.sluice.pipeline.ProgressCounter;
@@ -80,7 +81,10 @@ public final class StageRunner {
         try {
             files = source.listFiles();
         } catch (JobException e) {
-            throw new JobException(stage.steps().get(0).where() + ": " + e.getMessage());
+            if (emptyEarlierStages(stage, source).isEmpty()) {
+                throw new JobException(stage.steps().get(0).where() + ": " + e.getMessage());
+            }
+            files = List.of(); // what the earlier stages wrote is no documents: this stage runs with none
         }
         ShardPlan p = ShardPlan.compute(source.root(), files, stage.tasks(), source.splitSize(), ReadJsonl::splittable);
         p.write(file);
@@ -88,14 +92,37 @@ public final class StageRunner {
     }
 
     /**
-     * Says, before a stage runs, what would surprise a user afterwards: ranks with nothing to read (more
-     * tasks than input pieces), and files already in an output folder that this stage will not write
+     * The earlier stages of the job whose output {@code source} reads, when they are all complete: then an
+     * absent folder, or one without a file to read, means they kept no documents rather than that the
+     * input is missing. Empty otherwise (the input is the user's own, or its stages have not run).
+     */
+    private List<String> emptyEarlierStages(Job.Stage stage, DocumentSource source) throws IOException {
+        List<String> writers = WrittenFolders.before(job, stage).stagesWriting(source.root());
+        for (String w : writers) {
+            Job.Stage s = job.stage(w);
+            if (Completions.completedRanks(stageDir(s)).cardinality() < s.tasks()) {
+                return List.of();
+            }
+        }
+        return writers;
+    }
+
+    /**
+     * Says, before a stage runs, what would surprise a user afterwards: a stage with nothing to read because
+     * the earlier stages it reads kept no documents, ranks with nothing to read (more tasks than input
+     * pieces), and files already in an output folder that this stage will not write
      * (another job's, or an earlier run's with more tasks), which a later stage reading the folder would
      * read too. Nothing is changed.
      */
     public void printNotes(Job.Stage stage) throws IOException {
         ShardPlan plan = plan(stage);
-        if (plan != null) {
+        List<String> writers = plan != null && plan.files().isEmpty()
+                ? emptyEarlierStages(stage, (DocumentSource) StepRegistry.create(stage.steps().get(0))) : List.of();
+        if (!writers.isEmpty()) {
+            console.printf("[%s] note: stage '%s' reads the output of stage%s '%s', which kept no documents; its %d"
+                    + " rank(s) run with none%n", stage.name(), stage.name(), writers.size() == 1 ? "" : "s",
+                    String.join("', '", writers), stage.tasks());
+        } else if (plan != null) {
             long idle = plan.ranks().stream().filter(List::isEmpty).count();
             if (idle > 0) {
                 console.printf("[%s] note: %d of %d ranks have no input (%d input pieces); fewer tasks, or a smaller"

@@ -9,9 +9,7 @@ import io.sluice.stats.StatsStep;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,7 +24,7 @@ public final class Preflight {
 
     public static void check(Job job) throws IOException {
         writable(job.loggingDir(), "logging_dir");
-        List<Path> producedByEarlierStages = new ArrayList<>();
+        WrittenFolders written = new WrittenFolders();
         Map<Path, String> writers = new HashMap<>();
         for (Job.Stage stage : job.stages()) {
             for (Job.StepSpec spec : stage.steps()) {
@@ -35,7 +33,7 @@ public final class Preflight {
                     if (spec == stage.steps().get(0)) {
                         savedPlan(stage, job.loggingDir().resolve(stage.name()), src);
                     }
-                    if (!producedBy(producedByEarlierStages, src.root())) {
+                    if (written.stagesWriting(src.root()).isEmpty()) {
                         try {
                             src.listFiles();
                         } catch (JobException e) {
@@ -45,10 +43,9 @@ public final class Preflight {
                 }
                 if (step instanceof StatsStep st) {
                     writable(st.output(), spec.where() + ": output");
-                    producedByEarlierStages.add(st.output().toAbsolutePath().normalize());
                 }
                 if (step instanceof MergeStats m) {
-                    if (!producedBy(producedByEarlierStages, m.input()) && !Files.isDirectory(m.input())) {
+                    if (written.stagesWriting(m.input()).isEmpty() && !Files.isDirectory(m.input())) {
                         throw new JobException(spec.where() + ": input folder " + m.input().toAbsolutePath()
                                 + " does not exist and no earlier step writes it");
                     }
@@ -57,9 +54,9 @@ public final class Preflight {
                 if (step instanceof DocumentOutput.Writer w) {
                     for (DocumentOutput o : w.documentOutputs()) {
                         checkOutput(o, stage, spec, writers);
-                        producedByEarlierStages.add(o.dir().toAbsolutePath().normalize());
                     }
                 }
+                written.add(stage.name(), step);
             }
         }
     }
@@ -83,11 +80,6 @@ public final class Preflight {
             throw new JobException(spec.where() + ": writes " + files + ", as " + (other.startsWith(file)
                     ? other.substring(file.length()) : other) + " does; give one of them its own folder or output_filename");
         }
-    }
-
-    private static boolean producedBy(List<Path> outputs, Path input) {
-        Path in = input.toAbsolutePath().normalize();
-        return outputs.stream().anyMatch(o -> in.startsWith(o) || o.startsWith(in));
     }
 
     /**
