@@ -130,15 +130,28 @@ public final class JsonlWriter implements Closeable {
     private OpenFile openFile(String name) throws IOException {
         String fileName = name;
         if (maxFileSize > 0) {
-            int idx = rollCounter.merge(name, 1, Integer::sum) - 1;
-            int slash = name.lastIndexOf('/');
-            fileName = name.substring(0, slash + 1) + String.format("%03d_", idx) + name.substring(slash + 1);
+            fileName = rolled(name, rollCounter.merge(name, 1, Integer::sum) - 1);
         }
         AtomicFile file = AtomicFile.create(dir.resolve(fileName));
         OutputStream out = compression.compress(new CommitOnClose(file));
         OpenFile f = new OpenFile(file, out);
         open.put(name, f);
         return f;
+    }
+
+    /** The name of the {@code index}th file rolled over from {@code name}: datatrove's {@code NNN_} prefix. */
+    private static String rolled(String name, int index) {
+        int slash = name.lastIndexOf('/');
+        return name.substring(0, slash + 1) + String.format("%03d_", index) + name.substring(slash + 1);
+    }
+
+    /**
+     * The name of one file of {@code template}, the first of rank 0 with every metadata key "x", for checks
+     * that ask where an output's files go.
+     */
+    public static String sampleName(String template, boolean rolling) {
+        String name = VAR.matcher(template.replace("${rank}", String.format("%05d", 0))).replaceAll("x");
+        return rolling ? rolled(name, 0) : name;
     }
 
     /**

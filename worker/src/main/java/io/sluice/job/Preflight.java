@@ -9,13 +9,16 @@ import io.sluice.stats.StatsStep;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Checks made before any work starts, each failing with one line: inputs exist and match their glob
  * (unless an earlier stage of the job writes them), a shard plan saved by an earlier run fits the job,
- * outputs can be created and no two ranks or steps write the same files, the logging dir is writable.
+ * outputs can be created, no two ranks or steps write the same files and no reader of the job reads an
+ * output back, the logging dir is writable.
  * Nothing is written.
  */
 public final class Preflight {
@@ -26,6 +29,7 @@ public final class Preflight {
         writable(job.loggingDir(), "logging_dir");
         WrittenFolders written = new WrittenFolders();
         Map<Path, String> writers = new HashMap<>();
+        List<Read> reads = new ArrayList<>();
         for (Job.Stage stage : job.stages()) {
             for (Job.StepSpec spec : stage.steps()) {
                 Step step = StepRegistry.create(spec);
@@ -40,6 +44,7 @@ public final class Preflight {
                             throw new JobException(spec.where() + ": " + e.getMessage());
                         }
                     }
+                    reads.add(new Read(src, spec.where()));
                 }
                 if (step instanceof StatsStep st) {
                     writable(st.output(), spec.where() + ": output");
@@ -54,6 +59,7 @@ public final class Preflight {
                 if (step instanceof DocumentOutput.Writer w) {
                     for (DocumentOutput o : w.documentOutputs()) {
                         checkOutput(o, stage, spec, writers);
+                        notReadBack(o, spec, reads);
                     }
                 }
                 written.add(stage.name(), step);
@@ -75,11 +81,40 @@ public final class Preflight {
         Path files = o.dir().toAbsolutePath().resolve(o.template()).normalize();
         String other = writers.putIfAbsent(files, spec.where());
         if (other != null) {
-            int colon = spec.where().indexOf(": ");
-            String file = colon < 0 ? "" : spec.where().substring(0, colon + 2);
-            throw new JobException(spec.where() + ": writes " + files + ", as " + (other.startsWith(file)
-                    ? other.substring(file.length()) : other) + " does; give one of them its own folder or output_filename");
+            throw new JobException(spec.where() + ": writes " + files + ", as " + sameFile(other, spec)
+                    + " does; give one of them its own folder or output_filename");
         }
+    }
+
+    /** A reader of the job: the step and where the job file has it. */
+    private record Read(DocumentSource source, String where) {
+    }
+
+    /**
+     * A document output must not go where a reader of its stage or of an earlier stage reads: the folder
+     * read, or one inside it when the read is recursive (the default), unless the reader's glob leaves its
+     * files out. The first run is right, but a re-run of the job (with a new logging_dir, say) reads this
+     * output back as input. A later stage reading the output is the normal chain, and is not a reader here.
+     */
+    private static void notReadBack(DocumentOutput o, Job.StepSpec spec, List<Read> reads) {
+        for (Read r : reads) {
+            if (r.source().lists(o.sampleFile())) {
+                Path dir = o.dir().toAbsolutePath().normalize();
+                Path read = r.source().root().normalize();
+                throw new JobException(spec.where() + ": writes into " + dir + (dir.equals(read)
+                        ? ", the folder that " + sameFile(r.where(), spec) + " reads"
+                        : ", inside " + read + ", which " + sameFile(r.where(), spec) + " reads with recursive: true")
+                        + ", so running the job again (with a new logging_dir, say) would read this output back as input;"
+                        + " write elsewhere, or leave it out of the reader with a glob" + (dir.equals(read) ? "" : " or recursive: false"));
+            }
+        }
+    }
+
+    /** {@code other} without the job file's name when it is the file {@code spec} names too. */
+    private static String sameFile(String other, Job.StepSpec spec) {
+        int colon = spec.where().indexOf(": ");
+        String file = colon < 0 ? "" : spec.where().substring(0, colon + 2);
+        return other.startsWith(file) ? other.substring(file.length()) : other;
     }
 
     /**

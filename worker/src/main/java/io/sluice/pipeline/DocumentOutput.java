@@ -90,6 +90,11 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         return stray;
     }
 
+    /** One file this output writes (see {@link JsonlWriter#sampleName}), to ask whether a reader would list it. */
+    public Path sampleFile() {
+        return dir.resolve(JsonlWriter.sampleName(template, maxFileSize > 0));
+    }
+
     public JsonlWriter open(int rank) {
         return new JsonlWriter(dir, template, compression, maxFileSize, rank);
     }

@@ -16,6 +16,13 @@ public interface DocumentSource extends Step {
     /** The input files, relative to {@link #root()} with '/' separators, sorted. */
     List<String> listFiles() throws IOException;
 
+    /**
+     * Whether a file at {@code file} would be among {@link #listFiles()} (when it exists): in the folder read,
+     * or below it when reading recursively, and matching the glob. Lets the job's checks find an output
+     * that a re-run would read back as input.
+     */
+    boolean lists(Path file);
+
     /** Plain files larger than this are cut into line-aligned byte ranges; 0 = never. */
     long splitSize();
 

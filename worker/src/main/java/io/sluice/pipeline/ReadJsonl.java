@@ -81,7 +81,7 @@ public final class ReadJsonl implements DocumentSource {
         if (!Files.isDirectory(root)) {
             throw new JobException("input path " + root + " does not exist");
         }
-        PathMatcher matcher = glob == null ? null : FileSystems.getDefault().getPathMatcher("glob:" + glob);
+        PathMatcher matcher = matcher();
         List<String> files = new ArrayList<>();
         try (Stream<Path> s = recursive ? Files.walk(root) : Files.list(root)) {
             s.filter(Files::isRegularFile).forEach(p -> {
@@ -90,7 +90,7 @@ public final class ReadJsonl implements DocumentSource {
                 if (name.startsWith(".") || name.endsWith(".tmp")) {
                     return; // hidden files and unfinished outputs of another step
                 }
-                if (matcher == null || matcher.matches(rel) || (!glob.contains("/") && matcher.matches(p.getFileName()) && rel.getNameCount() == 1)) {
+                if (matches(matcher, rel)) {
                     files.add(rel.toString().replace('\\', '/'));
                 }
             });
@@ -101,6 +101,30 @@ public final class ReadJsonl implements DocumentSource {
                     + (recursive ? "" : " (recursive: false)"));
         }
         return files;
+    }
+
+    @Override
+    public boolean lists(Path file) {
+        Path f = file.toAbsolutePath().normalize();
+        Path folder = root.normalize();
+        if (singleFile != null) {
+            return f.equals(folder.resolve(singleFile));
+        }
+        if (!f.startsWith(folder) || f.equals(folder)) {
+            return false;
+        }
+        Path rel = folder.relativize(f);
+        return (recursive || rel.getNameCount() == 1) && matches(matcher(), rel);
+    }
+
+    private PathMatcher matcher() {
+        return glob == null ? null : FileSystems.getDefault().getPathMatcher("glob:" + glob);
+    }
+
+    /** Whether a file at {@code rel} (relative to the folder read) matches the glob. */
+    private boolean matches(PathMatcher matcher, Path rel) {
+        return matcher == null || matcher.matches(rel)
+                || (!glob.contains("/") && matcher.matches(rel.getFileName()) && rel.getNameCount() == 1);
     }
 
     /** True when a file may be cut into byte ranges (plain text only). */

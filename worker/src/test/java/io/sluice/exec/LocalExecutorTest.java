@@ -169,6 +169,42 @@ class LocalExecutorTest {
     }
 
     @Test
+    void preflightRejectsAnOutputThatAReaderOfTheJobWouldReadBack() throws IOException {
+        String noGlob = JobFixture.CLEAN_JOB.replace(", glob: \"*.jsonl.gz\"", "");
+        // before, validate passed and a second run (new logging_dir) read the first run's output: twice the documents
+        String e = preflightError(noGlob.replace("{path: $ROOT/out}", "{path: $ROOT/in/out}"));
+        assertTrue(e.contains("stages[0] (clean).steps[2] (write_jsonl): writes into " + root.resolve("in/out") + ", inside "
+                + root.resolve("in") + ", which stages[0] (clean).steps[0] (read_jsonl) reads with recursive: true, so running"
+                + " the job again (with a new logging_dir, say) would read this output back as input"), e);
+        e = preflightError(noGlob.replace("$ROOT/in}", "$ROOT/in, recursive: false}").replace("$ROOT/removed", "$ROOT/in"));
+        assertTrue(e.contains("(length_filter): writes into " + root.resolve("in") + ", the folder that stages[0]"
+                + " (clean).steps[0] (read_jsonl) reads"), e);
+        // a later stage writing where an earlier stage reads
+        e = preflightError(noGlob + """
+                  - name: sample
+                    steps:
+                      - read_jsonl: {path: $ROOT/out}
+                      - write_jsonl: {path: $ROOT/in/sampled}
+                """);
+        assertTrue(e.contains("stages[1] (sample).steps[1] (write_jsonl): writes into " + root.resolve("in/sampled")
+                + ", inside " + root.resolve("in") + ", which stages[0] (clean).steps[0] (read_jsonl) reads"), e);
+        assertFalse(Files.exists(root.resolve("logs/clean")), "nothing ran");
+
+        // reading an earlier stage's output is the normal chain; a folder the reader does not list is no conflict
+        JobFixture fx = new JobFixture(root);
+        assertTrue(run(fx.job(noGlob.replace("$ROOT/in}", "$ROOT/in, recursive: false}").replace("$ROOT/out", "$ROOT/in/out")
+                + """
+                  - name: sample
+                    steps:
+                      - read_jsonl: {path: $ROOT/in/out}
+                      - write_jsonl: {path: $ROOT/sampled}
+                """)));
+        assertEquals(9, TestFiles.allLines(root.resolve("sampled")).size());
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("$ROOT/logs", "$ROOT/logs2").replace("$ROOT/out", "$ROOT/in/out2"))),
+                "glob *.jsonl.gz lists only the folder's own .gz files");
+    }
+
+    @Test
     void outputFileNamesStayInsideTheFolderAndAgreeWithTheCompression() throws IOException {
         String e = preflightError(JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}", "{path: $ROOT/out, output_filename: \"../${rank}.jsonl.zst\"}"));
         assertTrue(e.contains("'output_filename' must be a file name inside the output folder (relative, without '..'), not '../${rank}.jsonl.zst'"), e);
