@@ -1,5 +1,6 @@
 package io.sluice.job;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -9,29 +10,49 @@ import java.util.Set;
  * known name when it is close enough to be a typo.
  */
 final class Spelling {
-    /** datatrove's argument names that Sluice's job files spell differently. */
-    private static final Map<String, String> DATATROVE_NAMES = Map.of(
-            "output_folder", "output", "input_folder", "input", "groups_to_compute", "groups",
-            "regex_exp", "regex", "extra_domains", "banned_domains", "extra_urls", "banned_urls",
-            "save_cluster_id", "cluster_metadata", "top_k_config", "top_k", "use_64bit_hashes", "precision",
-            "hash_config", "precision");
+    /**
+     * datatrove's argument names that Sluice's job files spell differently, each with the names it may have
+     * here (the one the step takes is meant: datatrove's writers and stats blocks both say output_folder).
+     */
+    private static final Map<String, List<String>> DATATROVE_NAMES = Map.ofEntries(
+            Map.entry("output_folder", List.of("output", "path")), Map.entry("input_folder", List.of("input")),
+            Map.entry("data_folder", List.of("path", "input")), Map.entry("glob_pattern", List.of("glob")),
+            Map.entry("groups_to_compute", List.of("groups")), Map.entry("regex_exp", List.of("regex")),
+            Map.entry("extra_domains", List.of("banned_domains")), Map.entry("extra_urls", List.of("banned_urls")),
+            Map.entry("save_cluster_id", List.of("cluster_metadata")), Map.entry("top_k_config", List.of("top_k")),
+            Map.entry("use_64bit_hashes", List.of("precision")), Map.entry("hash_config", List.of("precision")));
+
+    /** datatrove's reader and writer options that Sluice does not take, with what it does instead. */
+    private static final Map<String, String> DATATROVE_OPTIONS_NOT_TAKEN = Map.of(
+            "paths_file", "give the folder as 'path' and choose files with 'glob'",
+            "shuffle_files", "files are dealt in sorted order, so that the MinHash signature and filter stages read"
+                    + " the same documents",
+            "file_progress", "run shows a progress line of its own",
+            "doc_progress", "run shows a progress line of its own",
+            "adapter", "a Python function; 'text_key', 'id_key' and 'default_metadata' cover the usual cases",
+            "expand_metadata", "documents are written with a 'metadata' object, datatrove's default",
+            "compression", "readers find each file's compression from its name and first bytes; only writers take it");
 
     private Spelling() {
     }
 
     /**
-     * The name datatrove's {@code word} has here, if {@code known} holds it; else {@code " (did you mean
+     * The name datatrove's {@code word} has here, if {@code known} holds it; else what Sluice does instead of
+     * a datatrove option it does not take; else {@code " (did you mean
      * 'NAME'?)"} for the known name nearest to {@code word} (edit distance, an adjacent swap counting once)
      * if it is within a third of the word's length; else "".
      */
     static String didYouMean(String word, Iterable<String> known) {
-        String ours = DATATROVE_NAMES.get(word);
-        if (ours != null) {
+        for (String ours : DATATROVE_NAMES.getOrDefault(word, List.of())) {
             for (String k : known) {
                 if (k.equals(ours)) {
                     return " (datatrove's name; here it is '" + ours + "')";
                 }
             }
+        }
+        String notTaken = DATATROVE_OPTIONS_NOT_TAKEN.get(word);
+        if (notTaken != null) {
+            return " (datatrove's option, not taken here: " + notTaken + ")";
         }
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
@@ -49,7 +70,7 @@ final class Spelling {
     /** {@code " (given as datatrove's 'NAME')"} when {@code given} holds datatrove's name for {@code key}, else "". */
     static String datatroveSpellingOf(String key, Set<String> given) {
         for (String name : given) {
-            if (key.equals(DATATROVE_NAMES.get(name))) {
+            if (DATATROVE_NAMES.getOrDefault(name, List.of()).contains(key)) {
                 return " (given as datatrove's '" + name + "')";
             }
         }

@@ -16,6 +16,7 @@ public final class StepArgs {
     private final String where;
     private final Map<String, Object> values;
     private final Set<String> known = new LinkedHashSet<>();
+    private final Set<String> missing = new LinkedHashSet<>();
 
     /** @param where how to name this step in messages, e.g. {@code "job.yaml: stages[0].steps[1] (length_filter)"} */
     public StepArgs(String where, Map<String, Object> values) {
@@ -52,12 +53,31 @@ public final class StepArgs {
         return v.toString();
     }
 
+    /**
+     * A string that must be given. A missing one is reported by {@link #requireAllUsed()}, after any unknown
+     * key: that key (datatrove's {@code data_folder} for {@code path}, say) is the likely cause, and naming
+     * it first says so. Until then the value is "", so the factory goes on reading its other keys.
+     */
     public String requireString(String key) {
         String s = string(key, null);
         if (s == null || s.isEmpty()) {
-            throw error(key, "is required" + Spelling.datatroveSpellingOf(key, values.keySet()));
+            missing.add(key);
+            return "";
         }
         return s;
+    }
+
+    /**
+     * What to throw for a factory that failed with {@code e}: a required key's absence when one was missing,
+     * since the "" read in its place may have caused the failure; else {@code e}.
+     */
+    public JobException missingOr(JobException e) {
+        return missing.isEmpty() ? e : missingError();
+    }
+
+    private JobException missingError() {
+        String key = missing.iterator().next();
+        return error(key, "is required" + Spelling.datatroveSpellingOf(key, values.keySet()));
     }
 
     public long integer(String key, long dflt) {
@@ -161,12 +181,21 @@ public final class StepArgs {
         throw error(key, "must be one of " + String.join(", ", allowed) + ", got '" + s + "'");
     }
 
+    /** Fails on keys no getter read (all of them named, each with a hint), then on a missing required key. */
     public void requireAllUsed() {
+        List<String> unknown = new ArrayList<>();
         for (String k : values.keySet()) {
             if (!known.contains(k)) {
-                throw new JobException(where + ": unknown key '" + k + "'" + Spelling.didYouMean(k, known) + "; allowed: "
-                        + String.join(", ", known));
+                unknown.add("'" + k + "'" + Spelling.didYouMean(k, known));
             }
+        }
+        if (!unknown.isEmpty()) {
+            throw new JobException(where + ": unknown key" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown)
+                    + "; allowed: " + String.join(", ", known)
+                    + (missing.isEmpty() ? "" : "; and '" + missing.iterator().next() + "' is required"));
+        }
+        if (!missing.isEmpty()) {
+            throw missingError();
         }
     }
 

@@ -69,7 +69,12 @@ public final class StepRegistry {
                     + Spelling.didYouMean(name, FACTORIES.keySet()) + "; known steps: "
                     + String.join(", ", FACTORIES.keySet()));
         }
-        Step step = f.apply(args);
+        Step step;
+        try {
+            step = f.apply(args);
+        } catch (JobException e) {
+            throw args.missingOr(e);
+        }
         args.requireAllUsed();
         return step;
     }

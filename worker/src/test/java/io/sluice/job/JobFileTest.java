@@ -38,13 +38,39 @@ class JobFileTest {
         String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - length_filter: {colour: 3}\n");
         assertEquals(true, msg.contains("unknown key 'colour'; allowed: "), msg);
         msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - doc_stats: {output_folder: s}\n");
-        assertEquals(true, msg.endsWith("'output' is required (given as datatrove's 'output_folder')"), msg);
+        assertEquals(true, msg.contains("unknown key 'output_folder' (datatrove's name; here it is 'output'); allowed: output, "), msg);
+        assertEquals(true, msg.endsWith("; and 'output' is required"), msg);
         msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - url_filter: {extra_domains: [a.com]}\n");
         assertEquals(true, msg.contains("unknown key 'extra_domains' (datatrove's name; here it is 'banned_domains')"), msg);
         msg = error("stages:\n  - name: a\n    minhash: {input: x, output: y, work_dir: z, use_64bit_hashes: true}\n");
         assertEquals(true, msg.contains("unknown key 'use_64bit_hashes' (datatrove's name; here it is 'precision')"), msg);
         msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - gopher_qualty: {}\n");
         assertEquals(true, msg.contains("unknown step 'gopher_qualty' (did you mean 'gopher_quality'?)"), msg);
+    }
+
+    @Test
+    void datatrovesReaderAndWriterOptionsAreNamedBeforeAMissingPath() throws IOException {
+        // before: only "'path' is required", naming neither key
+        assertEquals("job.yaml: stages[0] (a).steps[0] (read_jsonl): unknown keys 'data_folder' (datatrove's name; here it is"
+                + " 'path'), 'glob_pattern' (datatrove's name; here it is 'glob'); allowed: path, glob, recursive, text_key, id_key,"
+                + " default_metadata, limit, skip, split_size, on_error; and 'path' is required",
+                error("stages:\n  - name: a\n    steps: [{read_jsonl: {data_folder: x, glob_pattern: '*.gz'}}]\n"));
+        // before: "unknown key 'glob_pattern'; allowed: ..." with no hint
+        assertEquals(true, error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x, glob_pattern: '*.gz'}}]\n")
+                .contains("(read_jsonl): unknown key 'glob_pattern' (datatrove's name; here it is 'glob'); allowed: path, glob,"));
+        String msg = error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x, shuffle_files: true, compression: infer}}]\n");
+        assertEquals(true, msg.contains("unknown keys 'shuffle_files' (datatrove's option, not taken here: files are dealt in"
+                + " sorted order"), msg);
+        assertEquals(true, msg.contains("'compression' (datatrove's option, not taken here: readers find each file's"
+                + " compression from its name and first bytes; only writers take it)"), msg);
+        msg = error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {write_jsonl: {output_folder: o}}]\n");
+        assertEquals("job.yaml: stages[0] (a).steps[1] (write_jsonl): unknown key 'output_folder' (datatrove's name; here it is"
+                + " 'path'); allowed: path, compression, output_filename, max_file_size; and 'path' is required", msg);
+        // the same names as datatrove's pass
+        Path f = dir.resolve("ok.yaml");
+        Files.writeString(f, "stages:\n  - name: a\n    steps: [{read_jsonl: {path: x, text_key: content, id_key: doc_id,"
+                + " default_metadata: {source: web}, limit: 10, skip: 2, recursive: false}}]\n");
+        JobFile.load(f);
     }
 
     @Test
