@@ -1,6 +1,7 @@
 package io.sluice.job;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -16,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads a job file (YAML, or the JSON that {@link #writeResolved} writes) into a {@link Job}, checking
@@ -23,7 +26,10 @@ import java.util.Set;
  * what is allowed. Every step is built once here, so step arguments are checked before any work.
  */
 public final class JobFile {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** Strict about duplicate keys: YAML lets the last one win, so {@code compression: gzip, compression: none} passed unseen. */
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
+    private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private JobFile() {
@@ -38,6 +44,11 @@ public final class JobFile {
         } catch (JsonProcessingException e) {
             if (e.getCause() instanceof org.yaml.snakeyaml.error.MarkedYAMLException y && y.getProblemMark() != null) {
                 throw new JobException(file + ":" + (y.getProblemMark().getLine() + 1) + ": not valid YAML: " + y.getProblem());
+            }
+            Matcher duplicate = DUPLICATE.matcher(e.getOriginalMessage());
+            if (duplicate.matches() && e.getLocation() != null) {
+                throw new JobException(file + ":" + e.getLocation().getLineNr() + ": key '" + duplicate.group(1)
+                        + "' is given twice in the same mapping; keep one");
             }
             throw new JobException(file + ": not valid YAML/JSON: " + e.getOriginalMessage().lines().findFirst().orElse("")
                     + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"));

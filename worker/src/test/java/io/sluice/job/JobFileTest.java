@@ -101,6 +101,15 @@ class JobFileTest {
     }
 
     @Test
+    void aKeyGivenTwiceIsNamedWithItsLine() throws IOException {
+        // before, YAML kept the last value and validate said OK
+        assertEquals(dir.resolve("job.yaml") + ":4: key 'compression' is given twice in the same mapping; keep one",
+                error("stages:\n  - name: a\n    steps:\n      - write_jsonl: {path: out, compression: gzip, compression: none}\n"));
+        assertEquals(dir.resolve("job.yaml") + ":3: key 'tasks' is given twice in the same mapping; keep one",
+                error("name: n\ntasks: 2\ntasks: 4\nstages: []\n"));
+    }
+
+    @Test
     void resolvedJobRoundTripsThroughJson() throws IOException {
         Path f = dir.resolve("job.yaml");
         Files.writeString(f, "name: n\ntasks: 5\nslurm: {partition: cpu, sbatch_args: {account: p}}\nstages:\n"
