@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 
 /**
  * Writes documents as JSON lines into files named by a template ({@code ${rank}} is the rank as five
- * digits, any other {@code ${key}} a metadata value), compressed, optionally rolled over at
+ * digits, {@code ${id}} the document's id, any other {@code ${key}} a metadata value, "none" when the
+ * document has none, which the {@link KeyMissing} given is told), compressed, optionally rolled over at
  * {@code maxFileSize} uncompressed bytes (files then get datatrove's {@code NNN_} prefix).
  *
  * <p>A document no step modified is copied as its original line; others are serialised as
@@ -28,6 +29,15 @@ import java.util.regex.Pattern;
  */
 public final class JsonlWriter implements Closeable {
     private static final Pattern VAR = Pattern.compile("\\$\\{([^}]+)}");
+    /** A key a placeholder may name: a metadata key's own characters, not a path into the document. */
+    private static final Pattern KEY = Pattern.compile("[\\p{L}\\p{N}_-]+");
+    /** datatrove's (Python's string.Template) placeholder without braces, which is plain text here. */
+    private static final Pattern UNBRACED = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)");
+
+    /** Told of each document written under "none" for want of a metadata key its file name needs. */
+    public interface KeyMissing {
+        void missing(Document doc, List<String> keys, String fileName);
+    }
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFactory FACTORY = MAPPER.getFactory();
 
@@ -37,6 +47,7 @@ public final class JsonlWriter implements Closeable {
     private final Compression compression;
     private final long maxFileSize;
     private final int rank;
+    private final KeyMissing keyMissing;
     private final Map<String, OpenFile> open = new LinkedHashMap<>();
     private final Map<String, Integer> rollCounter = new LinkedHashMap<>();
     private final List<Path> committed = new ArrayList<>();
@@ -55,12 +66,37 @@ public final class JsonlWriter implements Closeable {
     }
 
     public JsonlWriter(Path dir, String template, Compression compression, long maxFileSize, int rank) {
+        this(dir, template, compression, maxFileSize, rank, (doc, keys, fileName) -> { });
+    }
+
+    public JsonlWriter(Path dir, String template, Compression compression, long maxFileSize, int rank,
+                       KeyMissing keyMissing) {
+        this.keyMissing = keyMissing;
         this.dir = dir;
         this.compression = compression;
         this.template = template;
         this.templateUsesMetadata = VAR.matcher(template.replace("${rank}", "")).find();
         this.maxFileSize = maxFileSize;
         this.rank = rank;
+    }
+
+    /**
+     * Why a placeholder of {@code template} can never be filled, or null: {@code ${rank}}, {@code ${id}}
+     * and {@code ${key}} for a metadata key are all there is, so {@code ${metadata.source}} (a path into the
+     * document) or datatrove's unbraced {@code $source} would name every file with the placeholder's text.
+     */
+    public static String placeholderProblem(String template) {
+        Matcher m = VAR.matcher(template);
+        while (m.find()) {
+            String key = m.group(1);
+            if (!KEY.matcher(key).matches()) {
+                String last = key.substring(key.lastIndexOf('.') + 1).strip();
+                return "'${" + key + "}' names no key: a placeholder is ${rank}, ${id} or a metadata key by its own"
+                        + " name" + (KEY.matcher(last).matches() ? " (write ${" + last + "})" : "");
+            }
+        }
+        Matcher u = UNBRACED.matcher(template);
+        return u.find() ? "'$" + u.group(1) + "' needs braces here: ${" + u.group(1) + "}" : null;
     }
 
     /** The default file name: {@code ${rank}.jsonl} plus the compression's extension. */
@@ -195,12 +231,20 @@ public final class JsonlWriter implements Closeable {
         }
         Matcher m = VAR.matcher(base);
         StringBuilder sb = new StringBuilder();
+        List<String> missing = null;
         while (m.find()) {
             String key = m.group(1);
             Object v = key.equals("id") ? doc.id() : doc.metadata().get(key);
+            if (v == null) {
+                missing = missing == null ? new ArrayList<>() : missing;
+                missing.add(key);
+            }
             m.appendReplacement(sb, Matcher.quoteReplacement(pathSegment(v)));
         }
         m.appendTail(sb);
+        if (missing != null) {
+            keyMissing.missing(doc, missing, sb.toString());
+        }
         return sb.toString();
     }
 

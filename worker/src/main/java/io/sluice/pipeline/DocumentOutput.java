@@ -47,6 +47,10 @@ public record DocumentOutput(Path dir, String template, Compression compression,
             throw args.error("output_filename", "must be a file name inside the output folder (relative, without"
                     + " '..'), not '" + template + "'");
         }
+        String placeholder = JsonlWriter.placeholderProblem(t);
+        if (placeholder != null) {
+            throw args.error("output_filename", "'" + template + "': " + placeholder);
+        }
         Compression named = Compression.fromFileName(t);
         if (named == Compression.NONE && compression != Compression.NONE) {
             return t + compression.extension();
@@ -95,7 +99,22 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         return dir.resolve(JsonlWriter.sampleName(template, maxFileSize > 0));
     }
 
-    public JsonlWriter open(int rank) {
-        return new JsonlWriter(dir, template, compression, maxFileSize, rank);
+    /**
+     * A writer for the rank of {@code ctx}. A document without a metadata key the file name needs is written
+     * under "none" (as before, and as the docs say) but never silently: each is counted as
+     * {@code filename_key_missing} in the step's stats, and the first of the rank is logged by its id.
+     */
+    public JsonlWriter open(StepContext ctx) {
+        return new JsonlWriter(dir, template, compression, maxFileSize, ctx.rank(), (doc, keys, fileName) -> {
+            if (ctx.stats().get(KEY_MISSING) == 0) {
+                ctx.log().warn("document '" + doc.id() + "' has no metadata " + (keys.size() == 1 ? "key '" : "keys '")
+                        + String.join("', '", keys) + "' for output_filename '" + template + "' of " + dir
+                        + ": written to " + fileName + "; the stats count such documents as " + KEY_MISSING
+                        + " (only the first is logged)");
+            }
+            ctx.stats().increment(KEY_MISSING);
+        });
     }
+
+    private static final String KEY_MISSING = "filename_key_missing";
 }

@@ -44,7 +44,7 @@ public abstract class Filter implements Step, DocumentOutput.Writer {
     public void open(StepContext ctx) throws IOException {
         this.ctx = ctx;
         if (exclusion != null) {
-            exclusionWriter = exclusion.open(ctx.rank());
+            exclusionWriter = exclusion.open(ctx);
         }
     }
 

@@ -34,7 +34,7 @@ public final class WriteJsonl implements Step, DocumentOutput.Writer {
     @Override
     public void open(StepContext ctx) {
         this.ctx = ctx;
-        writer = output.open(ctx.rank());
+        writer = output.open(ctx);
     }
 
     @Override

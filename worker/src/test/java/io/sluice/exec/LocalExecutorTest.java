@@ -220,6 +220,34 @@ class LocalExecutorTest {
     }
 
     @Test
+    void fileNamePlaceholdersThatNameNoKeyAreJobErrorsAndMissingKeysAreCounted() throws IOException {
+        // before, ${metadata.source} matched no metadata key and every document went to none_00000.jsonl.zst
+        String e = preflightError(JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}",
+                "{path: $ROOT/out, output_filename: \"${metadata.source}_${rank}.jsonl\"}"));
+        assertTrue(e.contains("(write_jsonl): 'output_filename' '${metadata.source}_${rank}.jsonl': '${metadata.source}' names"
+                + " no key: a placeholder is ${rank}, ${id} or a metadata key by its own name (write ${source})"), e);
+        e = preflightError(JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}", "{path: $ROOT/out, output_filename: \"$source/${rank}\"}"));
+        assertTrue(e.contains("'$source' needs braces here: ${source}"), e);
+
+        // a document without the key is written under "none", counted, and the first one of each rank logged
+        for (Path f : TestFiles.files(root.resolve("in"))) {
+            Files.delete(f);
+        }
+        TestFiles.write(root.resolve("in/part-000.jsonl.gz"), "{\"text\":\"one two three four five\",\"id\":\"a\",\"source\":\"web\"}\n"
+                + TestFiles.doc("b", "one two three four five six") + TestFiles.doc("c", "one two three four five six seven"));
+        Job job = new JobFixture(root).job(JobFixture.CLEAN_JOB.replace("tasks: 3", "tasks: 1")
+                .replace("{path: $ROOT/out}", "{path: $ROOT/out, output_filename: \"${source}_${rank}.jsonl\"}"));
+        assertTrue(run(job));
+        assertEquals(List.of("none_00000.jsonl.zst", "web_00000.jsonl.zst"),
+                TestFiles.files(root.resolve("out")).stream().map(p -> p.getFileName().toString()).toList());
+        assertEquals(2, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("write_jsonl").get("filename_key_missing"));
+        String log = Files.readString(root.resolve("logs/clean/logs/task_00000.log"));
+        assertTrue(log.contains("WARN rank 0: document 'b' has no metadata key 'source' for output_filename"
+                + " '${source}_${rank}.jsonl.zst' of " + root.resolve("out") + ": written to none_00000.jsonl.zst"), log);
+        assertEquals(1, log.split("has no metadata key").length - 1, "logged once per rank");
+    }
+
+    @Test
     void preflightCreatesNothing() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
