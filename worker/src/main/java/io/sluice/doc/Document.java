@@ -188,6 +188,11 @@ public final class Document {
         }
     }
 
+    /** Makes the writer serialise this document rather than copy its line (which would not read back as it). */
+    public void markModified() {
+        modified = true;
+    }
+
     /** True when the writer must serialise this document instead of copying its original line. */
     public boolean isModified() {
         return modified || lineBuffer == null;

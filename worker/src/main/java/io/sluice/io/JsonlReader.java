@@ -62,8 +62,18 @@ public final class JsonlReader {
     private final Document.LineParser lineParser;
     private byte[] buf = new byte[1 << 20];
 
+    /**
+     * Whether a line read here, written back as it is, reads back as the same document with datatrove's
+     * and our default options: the text under "text", the id under "id", and no default metadata the line
+     * may lack. Otherwise an unchanged document is still serialised as {@code {"text", "id", "metadata"}},
+     * as datatrove writes every document, so that the next stage finds its text, id and metadata.
+     */
+    private final boolean linesReadBackAlike;
+
     public JsonlReader(Options options) {
         this.options = options;
+        this.linesReadBackAlike = options.textKey().equals("text") && options.idKey().equals("id")
+                && (options.defaultMetadata() == null || options.defaultMetadata().isEmpty());
         this.scanner = new JsonLineScanner(options.textKey(), options.idKey());
         this.lineParser = new Document.LineParser() {
             @Override
@@ -288,13 +298,18 @@ public final class JsonlReader {
             return null;
         }
         String id;
-        if (sc.idStart >= 0 && !(!sc.idIsString && ascii(sc.idStart, sc.idEnd, b).equals("null"))) {
+        boolean hasId = sc.idStart >= 0 && !(!sc.idIsString && ascii(sc.idStart, sc.idEnd, b).equals("null"));
+        if (hasId) {
             id = sc.idIsString ? JsonLineScanner.decode(b, sc.idStart, sc.idEnd, sc.idEscaped) : ascii(sc.idStart, sc.idEnd, b);
         } else {
             id = split ? piece.file() + "/b" + lineOffset : piece.file() + "/" + lineIndex;
         }
-        return Document.fromLine(id, b, off, len, sc.textStart, sc.textEnd, sc.textEscaped, lineParser,
+        Document doc = Document.fromLine(id, b, off, len, sc.textStart, sc.textEnd, sc.textEscaped, lineParser,
                 piece.file(), split ? -1 : lineIndex + 1, lineOffset);
+        if (!hasId || !linesReadBackAlike) {
+            doc.markModified(); // its line alone would not give this document back (see linesReadBackAlike)
+        }
+        return doc;
     }
 
     private static String ascii(int s, int e, byte[] b) {

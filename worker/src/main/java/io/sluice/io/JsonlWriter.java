@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * document has none, which the {@link KeyMissing} given is told), compressed, optionally rolled over at
  * {@code maxFileSize} uncompressed bytes (files then get datatrove's {@code NNN_} prefix).
  *
- * <p>A document no step modified is copied as its original line; others are serialised as
+ * <p>A document no step modified is copied as its original line (when that line reads back as the same
+ * document: see {@code JsonlReader}); others are serialised as
  * {@code {"text", "id", "metadata"}} (datatrove's field order; empty metadata is left out).
  * Files appear under their final names only on {@link #commit()}.
  */

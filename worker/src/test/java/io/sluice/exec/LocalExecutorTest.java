@@ -125,6 +125,45 @@ class LocalExecutorTest {
     }
 
     @Test
+    void unchangedDocumentsAreWrittenInTheFormTheNextStageReads() throws IOException {
+        // Lines read with other keys, with default metadata, or without an id, passing no step that changes
+        // them: copying such a line as it was lost the default metadata and the id, and the next stage,
+        // reading "text", failed on "no 'text' key".
+        Files.createDirectories(root.resolve("in"));
+        Files.writeString(root.resolve("in/a.jsonl"), """
+                {"content": "one two three", "uid": "u1", "lang": "en"}
+                {"content": "four five six"}
+                """);
+        Files.writeString(root.resolve("in/b.jsonl"), "{\"text\": \"seven eight\", \"id\": \"b1\"}\n{\"text\": \"nine\"}\n");
+        JobFixture fx = new JobFixture(root);
+        assertTrue(run(fx.job("""
+                name: test
+                logging_dir: $ROOT/logs
+                stages:
+                  - name: own_keys
+                    steps:
+                      - read_jsonl: {path: $ROOT/in, glob: "a.jsonl", text_key: content, id_key: uid, default_metadata: {dataset: mine}}
+                      - write_jsonl: {path: $ROOT/out, compression: none}
+                  - name: defaults
+                    steps:
+                      - read_jsonl: {path: $ROOT/in, glob: "b.jsonl"}
+                      - write_jsonl: {path: $ROOT/out2, compression: none}
+                  - name: next
+                    steps:
+                      - read_jsonl: {path: $ROOT/out}
+                      - write_jsonl: {path: $ROOT/out3, compression: none}
+                """)));
+        assertEquals(List.of(
+                        "{\"text\":\"one two three\",\"id\":\"u1\",\"metadata\":{\"dataset\":\"mine\",\"lang\":\"en\"}}",
+                        "{\"text\":\"four five six\",\"id\":\"a.jsonl/1\",\"metadata\":{\"dataset\":\"mine\"}}"),
+                TestFiles.allLines(root.resolve("out")));
+        // a line with datatrove's keys and an id is copied byte for byte; one without an id gets the id it was read with
+        assertEquals(List.of("{\"text\": \"seven eight\", \"id\": \"b1\"}", "{\"text\":\"nine\",\"id\":\"b.jsonl/1\"}"),
+                TestFiles.allLines(root.resolve("out2")));
+        assertEquals(TestFiles.allLines(root.resolve("out")), TestFiles.allLines(root.resolve("out3")));
+    }
+
+    @Test
     void preflightRejectsMissingInputsBeforeAnyWork() throws IOException {
         JobFixture fx = new JobFixture(root);
         JobException e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
