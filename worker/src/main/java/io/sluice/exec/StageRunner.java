@@ -234,27 +234,32 @@ public final class StageRunner {
      */
     public void writeJob() throws IOException {
         Path file = job.loggingDir().resolve("job.json");
-        if (job.skipCompleted() && Files.exists(file)) {
-            Job before;
-            try {
-                before = JobFile.load(file);
-            } catch (JobException e) {
-                before = null; // not a job file this version reads: nothing to compare with
-            }
-            if (before != null) {
-                for (Job.Stage stage : job.stages()) {
-                    checkUnchanged(stage, before);
+        StageLineage lineage = new StageLineage(job);
+        if (job.skipCompleted()) {
+            if (Files.exists(file)) {
+                Job before;
+                try {
+                    before = JobFile.load(file);
+                } catch (JobException e) {
+                    before = null; // not a job file this version reads: nothing to compare with
+                }
+                if (before != null) {
+                    for (Job.Stage stage : job.stages()) {
+                        checkUnchanged(stage, before, lineage);
+                    }
                 }
             }
+            lineage.check();
         }
         Files.createDirectories(job.loggingDir());
         JobFile.writeResolved(job, file);
+        lineage.record();
     }
 
     private static final ObjectMapper CANONICAL = new ObjectMapper()
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
-    private void checkUnchanged(Job.Stage stage, Job before) throws IOException {
+    private void checkUnchanged(Job.Stage stage, Job before, StageLineage lineage) throws IOException {
         Job.Stage old = before.stages().stream().filter(s -> s.name().equals(stage.name())).findFirst().orElse(null);
         int completed = Completions.completedRanks(stageDir(stage)).cardinality();
         if (old == null || completed == 0) {
@@ -270,14 +275,23 @@ public final class StageRunner {
                 String was = canonical(old.steps().get(i));
                 String now = canonical(stage.steps().get(i));
                 if (!was.equals(now)) {
-                    change = "step " + i + " was " + was + ", now " + now;
+                    change = "step " + (i + 1) + " was " + was + ", now " + now;
                 }
             }
         }
         if (change != null) {
+            // the stages reading its output would hold documents of the old settings: they run again too
+            List<String> folders = new ArrayList<>();
+            for (String name : lineage.downstreamOf(stage.name())) {
+                Path dir = stageDir(job.stage(name));
+                if (name.equals(stage.name()) || !Completions.completedRanks(dir).isEmpty()) {
+                    folders.add(dir.toString());
+                }
+            }
             throw new JobException("stage '" + stage.name() + "' has " + completed + " completed rank(s) from a"
-                    + " run with other settings (" + change + "); they would be skipped and their outputs mixed with the"
-                    + " new ones'. Use a new logging_dir, or delete " + stageDir(stage) + " to run the stage again");
+                    + " run with other settings (" + change + "); they would be skipped and their outputs mixed with"
+                    + " the new ones. Use a new logging_dir, or delete " + String.join(" and ", folders)
+                    + (folders.size() > 1 ? " (the stages reading its output)" : "") + " to run again");
         }
     }
 

@@ -40,6 +40,18 @@ public record Job(String name, Path loggingDir, int tasks, int workers, boolean 
                 + String.join(", ", stages.stream().map(Stage::name).toList()));
     }
 
+    /**
+     * The stages a stage waits for and reads from: those it names in {@code depends}, else the stage
+     * before it (the first stage has none).
+     */
+    public List<String> upstreamOf(Stage stage) {
+        if (stage.depends() != null && !stage.depends().isEmpty()) {
+            return stage.depends();
+        }
+        int index = stages.indexOf(stage);
+        return index <= 0 ? List.of() : List.of(stages.get(index - 1).name());
+    }
+
     public Path stageDir(Stage s) {
         return loggingDir.resolve(s.name());
     }

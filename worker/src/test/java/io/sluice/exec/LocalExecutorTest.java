@@ -332,6 +332,42 @@ class LocalExecutorTest {
     }
 
     @Test
+    void stagesMadeFromAnEarlierRunOfTheStageTheyReadAreNotSkippedSilently() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        String twoStages = JobFixture.CLEAN_JOB + """
+                  - name: sample
+                    steps:
+                      - read_jsonl: {path: $ROOT/out}
+                      - write_jsonl: {path: $ROOT/sampled, compression: none}
+                """;
+        assertTrue(run(fx.job(twoStages)));
+        assertEquals(18, TestFiles.allLines(root.resolve("sampled")).size());
+
+        // the refusal of a changed stage names the folders of the stages reading its output too
+        String changed = twoStages.replace("min_words: 5", "min_words: 12");
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(changed)));
+        assertTrue(e.getMessage().endsWith("delete " + root.resolve("logs/clean") + " and " + root.resolve("logs/sample")
+                + " (the stages reading its output) to run again"), e.getMessage());
+
+        // before, deleting only the changed stage's folder re-ran it, and 'sample' was skipped as complete:
+        // its 18 documents stayed, some of them now dropped by the filter
+        TestFiles.deleteRecursively(root.resolve("logs/clean"));
+        e = assertThrows(JobException.class, () -> run(fx.job(changed)));
+        assertEquals("stage(s) 'sample' have completed ranks made from the output of an earlier run ('sample' was made"
+                + " from an earlier run of 'clean'); they would be skipped and their old outputs used with the new ones."
+                + " Delete " + root.resolve("logs/sample") + " to run them again, or use a new logging_dir", e.getMessage());
+
+        TestFiles.deleteRecursively(root.resolve("logs/sample"));
+        assertTrue(run(fx.job(changed)));
+        int kept = TestFiles.allLines(root.resolve("out")).size();
+        assertTrue(kept < 18, "min_words 12 keeps fewer, got " + kept);
+        assertEquals(kept, TestFiles.allLines(root.resolve("sampled")).size());
+        assertTrue(run(fx.job(changed)), "and the same job again skips every rank");
+        assertTrue(console.toString().contains("[sample] 3 rank(s) already complete, skipped"), console.toString());
+    }
+
+    @Test
     void aStageChangedSinceItsRanksCompletedIsNotSkippedSilently() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
@@ -342,7 +378,7 @@ class LocalExecutorTest {
         // before, the ranks were skipped as complete (their outputs made with min_words 5) and job.json said 7
         String changed = JobFixture.CLEAN_JOB.replace("min_words: 5", "min_words: 7");
         JobException e = assertThrows(JobException.class, () -> run(fx.job(changed)));
-        assertTrue(e.getMessage().startsWith("stage 'clean' has 3 completed rank(s) from a run with other settings (step 1 was"
+        assertTrue(e.getMessage().startsWith("stage 'clean' has 3 completed rank(s) from a run with other settings (step 2 was"
                 + " length_filter {\"exclusion_output\":\"" + root.resolve("removed") + "\",\"min_words\":5}, now length_filter"), e.getMessage());
         assertEquals(before, Files.readString(root.resolve("logs/job.json")), "job.json still says what was run");
     }

@@ -66,6 +66,15 @@ public final class TestFiles {
         return out;
     }
 
+    /** Deletes a folder and everything in it, as a user's {@code rm -r} would. */
+    public static void deleteRecursively(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
     public static List<Path> files(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return List.of();

@@ -74,19 +74,10 @@ public final class Submitter {
                 statsScript = LaunchScript.renderStatsMerge(job, stage, stats, worker, jobJson);
                 statsOptions = stats.commandLineArguments();
             }
-            plans.add(new StagePlan(stage, files, plan, dependencies(job, i), script, options, statsScript,
+            plans.add(new StagePlan(stage, files, plan, job.upstreamOf(stage), script, options, statsScript,
                     statsOptions));
         }
         return plans;
-    }
-
-    /** The stages a stage waits for: those it names in {@code depends}, else the stage before it. */
-    static List<String> dependencies(Job job, int index) {
-        Job.Stage stage = job.stages().get(index);
-        if (stage.depends() != null && !stage.depends().isEmpty()) {
-            return stage.depends();
-        }
-        return index == 0 ? List.of() : List.of(job.stages().get(index - 1).name());
     }
 
     /**

@@ -1,0 +1,148 @@
+package io.sluice.exec;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.io.AtomicFile;
+import io.sluice.job.Job;
+import io.sluice.job.JobException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Which run of the stages before it a stage's completed ranks were made from. Each stage's logging
+ * folder gets a {@code run_id}, made once, which goes when the folder is deleted to run the stage again;
+ * {@code made_from.json} holds the run ids of the stages it reads from (its {@code depends}, else the
+ * stage before it), recorded while it has no completed rank.
+ *
+ * <p>When an upstream stage runs again, a later stage's completed ranks still hold what the old run
+ * produced, and skipping them would mix old and new documents without a word: {@link #check} refuses
+ * such a job and names every logging folder to delete. Logging folders of versions before this one hold
+ * no record and are not checked.
+ */
+final class StageLineage {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String RUN_ID = "run_id";
+    private static final String MADE_FROM = "made_from.json";
+
+    private final Job job;
+
+    StageLineage(Job job) {
+        this.job = job;
+    }
+
+    /**
+     * Refuses the job when a stage has completed ranks made from a run of an upstream stage that is no
+     * longer the one on disk (its logging folder was deleted, or it ran again), or from a stage that is
+     * itself refused for that reason.
+     */
+    void check() throws IOException {
+        List<String> stale = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        for (Job.Stage stage : job.stages()) {
+            Path dir = job.stageDir(stage);
+            if (Completions.completedRanks(dir).isEmpty()) {
+                continue;
+            }
+            Map<String, String> madeFrom = madeFrom(dir);
+            for (String up : job.upstreamOf(stage)) {
+                String recorded = madeFrom.get(up);
+                if (stale.contains(up)) {
+                    stale.add(stage.name());
+                    reasons.add("'" + stage.name() + "' reads from '" + up + "'");
+                    break;
+                }
+                if (recorded != null && !recorded.equals(runId(job.stageDir(job.stage(up))))) {
+                    stale.add(stage.name());
+                    reasons.add("'" + stage.name() + "' was made from an earlier run of '" + up + "'");
+                    break;
+                }
+            }
+        }
+        if (!stale.isEmpty()) {
+            List<String> folders = stale.stream().map(s -> job.stageDir(job.stage(s)).toString()).toList();
+            throw new JobException("stage(s) " + String.join(", ", stale.stream().map(s -> "'" + s + "'").toList())
+                    + " have completed ranks made from the output of an earlier run (" + String.join("; ", reasons)
+                    + "); they would be skipped and their old outputs used with the new ones. Delete "
+                    + String.join(" and ", folders) + " to run them again, or use a new logging_dir");
+        }
+    }
+
+    /**
+     * Gives each stage a run id if it has none, and records, for every stage with no completed rank yet,
+     * the run ids of the stages it reads from.
+     */
+    void record() throws IOException {
+        for (Job.Stage stage : job.stages()) {
+            ensureRunId(job.stageDir(stage));
+        }
+        for (Job.Stage stage : job.stages()) {
+            Path dir = job.stageDir(stage);
+            if (!Completions.completedRanks(dir).isEmpty() && Files.exists(dir.resolve(MADE_FROM))) {
+                continue;
+            }
+            Map<String, String> ids = new LinkedHashMap<>();
+            for (String up : job.upstreamOf(stage)) {
+                ids.put(up, runId(job.stageDir(job.stage(up))));
+            }
+            AtomicFile.writeShared(dir.resolve(MADE_FROM), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(ids));
+        }
+    }
+
+    /** The stage names a stage {@code name} and every stage after it that reads from it, directly or not. */
+    List<String> downstreamOf(String name) {
+        List<String> out = new ArrayList<>(List.of(name));
+        for (Job.Stage stage : job.stages()) {
+            if (job.upstreamOf(stage).stream().anyMatch(out::contains) && !out.contains(stage.name())) {
+                out.add(stage.name());
+            }
+        }
+        return out;
+    }
+
+    private static String runId(Path stageDir) throws IOException {
+        Path f = stageDir.resolve(RUN_ID);
+        return Files.exists(f) ? Files.readString(f, StandardCharsets.UTF_8).strip() : null;
+    }
+
+    /** Creates the run id once: several machines starting the same job at once all end up with the first one. */
+    private static void ensureRunId(Path stageDir) throws IOException {
+        Path f = stageDir.resolve(RUN_ID);
+        if (Files.exists(f)) {
+            return;
+        }
+        Files.createDirectories(stageDir);
+        Path tmp = stageDir.resolve(RUN_ID + "." + UUID.randomUUID() + AtomicFile.TMP_SUFFIX);
+        Files.writeString(tmp, UUID.randomUUID() + "\n", StandardCharsets.UTF_8);
+        try {
+            Files.createLink(f, tmp); // fails when another process made it first
+        } catch (FileAlreadyExistsException e) {
+            // theirs stands
+        } catch (UnsupportedOperationException e) {
+            if (!Files.exists(f)) {
+                Files.move(tmp, f);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private static Map<String, String> madeFrom(Path stageDir) throws IOException {
+        Path f = stageDir.resolve(MADE_FROM);
+        if (!Files.exists(f)) {
+            return Map.of();
+        }
+        try {
+            return JSON.readValue(f.toFile(), new TypeReference<Map<String, String>>() { });
+        } catch (IOException e) {
+            return Map.of(); // unreadable: nothing known to check against
+        }
+    }
+}
