@@ -58,6 +58,36 @@ public final class MetadataKey {
         return node;
     }
 
+    /**
+     * For a message about a document where this key is absent: where the same last key sits in the
+     * document's nested metadata (Dolma keeps its URL at {@code metadata.metadata.url}), as a hint to set
+     * the step's key to it; empty when there is no such place.
+     */
+    public String hintWhereAbsent(Document doc) {
+        String last = path[path.length - 1];
+        if (!doc.mayHaveMetadataKey(last)) {
+            return "";
+        }
+        String found = find(doc.metadata(), last, "metadata", 0);
+        return found == null ? "" : " (it has '" + found + "': set the step's key to that)";
+    }
+
+    private static String find(Object node, String key, String at, int depth) {
+        if (!(node instanceof Map<?, ?> m) || depth > 3) {
+            return null;
+        }
+        if (m.get(key) != null && depth > 0) {
+            return at + "." + key;
+        }
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            String found = find(e.getValue(), key, at + "." + e.getKey(), depth + 1);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
     @Override
     public String toString() {
         return spec;

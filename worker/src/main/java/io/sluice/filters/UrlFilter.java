@@ -96,7 +96,8 @@ public final class UrlFilter extends Filter {
         if (url == null || url.isEmpty()) {
             if (!warnedMissingUrl && ctx != null) {
                 warnedMissingUrl = true;
-                ctx.log().warn(doc.describe() + " has no URL in metadata '" + urlKey + "'; documents without one are dropped as missing_url");
+                ctx.log().warn(doc.describe() + " has no URL in metadata '" + urlKey + "'" + urlKey.hintWhereAbsent(doc)
+                        + "; documents without one are dropped as missing_url");
             }
             return Verdict.drop("missing_url");
         }

@@ -272,8 +272,8 @@ public abstract class StatsStep implements Step {
         if (!(url instanceof String u)) {
             boolean fqdnGroup = group.equals("fqdn");
             if ((fqdnGroup ? noUrlFqdn++ : noUrlSuffix++) == 0) {
-                ctx.log().warn(doc.describe() + " has no URL in metadata '" + urlKey
-                        + "'; documents without one are left out of the '" + group + "' group and counted as no_url_" + group);
+                ctx.log().warn(doc.describe() + " has no URL in metadata '" + urlKey + "'" + urlKey.hintWhereAbsent(doc)
+                        + "; documents without one are left out of the '" + group + "' group and counted as no_url_" + group);
             }
             return null;
         }

@@ -92,6 +92,20 @@ class UrlFilterTest {
     }
 
     @Test
+    void theWarningAboutAMissingUrlSaysWhereANestedOneIs(@TempDir Path dir) throws IOException {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        StepContext ctx = new StepContext(0, 1, new StepStats("test"), TaskLog.toStream(new PrintStream(log, true)),
+                dir, new ProgressCounter());
+        UrlFilter f = new UrlFilter(StepArgs.of(Map.of("banned_domains", List.of("bad.org"))));
+        f.open(ctx);
+        // Dolma's layout: the URL is in the line's metadata object, which datatrove reads as metadata.metadata
+        Map<String, Object> dolma = new HashMap<>(Map.of("metadata", Map.of("url", "http://good.org/", "lang", "en")));
+        f.process(new Document("d", "t", dolma), d -> { });
+        assertTrue(log.toString().contains("document 'd' has no URL in metadata 'metadata.url' (it has"
+                + " 'metadata.metadata.url': set the step's key to that); documents without one are dropped"), log.toString());
+    }
+
+    @Test
     void anUnreadableListFileNamesTheKey() {
         JobException e = assertThrows(JobException.class,
                 () -> new UrlFilter(StepArgs.of(Map.of("banned_words_file", "/nonexistent/words.txt"))));
