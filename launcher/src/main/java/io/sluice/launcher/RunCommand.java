@@ -19,7 +19,7 @@ final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "JOB", description = "job file (YAML or JSON)")
     Path jobFile;
 
-    @Option(names = "--stage", paramLabel = "NAME", description = "run only this stage")
+    @Option(names = "--stage", paramLabel = "NAME", description = "run only this stage, or the four stages of a minhash: block by its name")
     String stage;
 
     @Override

@@ -6,6 +6,7 @@ import io.sluice.job.Preflight;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.BitSet;
+import java.util.List;
 
 /**
  * Runs a whole job on this machine, stage after stage, with datatrove's LocalPipelineExecutor
@@ -22,25 +23,29 @@ public final class LocalExecutor {
         this.console = console;
     }
 
-    /** Runs the job (or only {@code onlyStage} when not null); true when every rank asked for completed. */
+    /**
+     * Runs the job (or only {@code onlyStage}, a stage or a {@code minhash:} block, when not null); true when
+     * every rank asked for completed.
+     */
     public boolean run(String onlyStage) throws IOException {
-        if (onlyStage != null) {
-            job.stage(onlyStage); // an unknown name is an error, not a run of nothing
-        }
+        // an unknown name is an error, not a run of nothing
+        List<Job.Stage> only = onlyStage == null ? job.stages() : job.stagesNamed(onlyStage);
         Preflight.check(job);
         StageRunner runner = new StageRunner(job, console);
         runner.writeJob();
         for (Job.Stage stage : job.stages()) {
-            if (onlyStage != null && !onlyStage.equals(stage.name())) {
+            if (!only.contains(stage)) {
                 continue;
             }
-            for (String dep : stage.depends()) {
-                Job.Stage d = job.stage(dep);
-                BitSet done = Completions.completedRanks(runner.stageDir(d));
-                if (done.cardinality() < d.tasks()) {
-                    throw new JobException("stage '" + stage.name() + "' depends on '" + dep + "', which has "
-                            + (d.tasks() - done.cardinality()) + " of " + d.tasks() + " ranks not complete");
-                }
+            String waitsFor = incompleteDependency(runner, stage);
+            if (waitsFor != null && job.localTasks() >= 0) {
+                // a block of ranks (local_tasks): other runs make the rest of the input; this run's part is done
+                console.printf("[%s] not started: it depends on %s; run again once every block has run%n",
+                        stage.name(), waitsFor);
+                return true;
+            }
+            if (waitsFor != null) {
+                throw new JobException("stage '" + stage.name() + "' depends on " + waitsFor);
             }
             if (Completions.completedRanks(runner.stageDir(stage)).cardinality() < stage.tasks()) {
                 runner.printNotes(stage);
@@ -59,5 +64,17 @@ public final class LocalExecutor {
                     runner.stageDir(stage).resolve("stats.json"));
         }
         return true;
+    }
+
+    /** What a stage waits for, as "'clean', which has 2 of 3 ranks not complete", or null when nothing. */
+    private String incompleteDependency(StageRunner runner, Job.Stage stage) throws IOException {
+        for (String dep : job.upstreamOf(stage)) {
+            Job.Stage d = job.stage(dep);
+            BitSet done = Completions.completedRanks(runner.stageDir(d));
+            if (done.cardinality() < d.tasks()) {
+                return "'" + dep + "', which has " + (d.tasks() - done.cardinality()) + " of " + d.tasks() + " ranks not complete";
+            }
+        }
+        return null;
     }
 }

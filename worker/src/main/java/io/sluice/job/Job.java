@@ -40,6 +40,23 @@ public record Job(String name, Path loggingDir, int tasks, int workers, boolean 
                 + String.join(", ", stages.stream().map(Stage::name).toList()));
     }
 
+    /** The stages {@code run --stage} names: one stage, or the four stages of a {@code minhash:} block by its name. */
+    public List<Stage> stagesNamed(String stageOrBlock) {
+        List<Stage> block = new java.util.ArrayList<>();
+        for (Stage s : stages) {
+            if (s.name().equals(stageOrBlock)) {
+                return List.of(s);
+            }
+            if (StageExpander.MINHASH_STAGES.stream().anyMatch(suffix -> s.name().equals(stageOrBlock + suffix))) {
+                block.add(s);
+            }
+        }
+        if (block.size() == StageExpander.MINHASH_STAGES.size()) {
+            return block;
+        }
+        return List.of(stage(stageOrBlock)); // an error naming the stages
+    }
+
     /**
      * The stages a stage waits for and reads from: those it names in {@code depends}, else the stage
      * before it (the first stage has none).

@@ -11,6 +11,9 @@ import java.util.Map;
  * stands for several.
  */
 final class StageExpander {
+    /** The names of a minhash: block's four stages, after the block's name. */
+    static final List<String> MINHASH_STAGES = List.of("_signatures", "_buckets", "_cluster", "_filter");
+
     private StageExpander() {
     }
 
@@ -95,9 +98,9 @@ final class StageExpander {
             filter.put("exclusion_output", exclusion);
         }
         String w = where + ".minhash";
-        String s1 = name + "_signatures";
-        String s2 = name + "_buckets";
-        String s3 = name + "_cluster";
+        String s1 = name + MINHASH_STAGES.get(0);
+        String s2 = name + MINHASH_STAGES.get(1);
+        String s3 = name + MINHASH_STAGES.get(2);
         return List.of(
                 new Job.Stage(s1, tasks, workers, depends, List.of(
                         new Job.StepSpec("read_jsonl", reader, w + " (read_jsonl)"),
@@ -106,7 +109,7 @@ final class StageExpander {
                         new Job.StepSpec("minhash_buckets", buckets, w + " (minhash_buckets)"))),
                 new Job.Stage(s3, 1, workers, List.of(s2), List.of(
                         new Job.StepSpec("minhash_cluster", cluster, w + " (minhash_cluster)"))),
-                new Job.Stage(name + "_filter", tasks, workers, List.of(s3), List.of(
+                new Job.Stage(name + MINHASH_STAGES.get(3), tasks, workers, List.of(s3), List.of(
                         new Job.StepSpec("read_jsonl", reader, w + " (read_jsonl)"),
                         new Job.StepSpec("minhash_filter", filter, w + " (minhash_filter)"),
                         new Job.StepSpec("write_jsonl", writer, w + ".output (write_jsonl)"))));

@@ -83,6 +83,54 @@ class LocalExecutorTest {
     }
 
     @Test
+    void blocksOfRanksRunTheLaterStageOnceItsInputIsComplete() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        String yaml = (JobFixture.CLEAN_JOB + """
+                  - name: sample
+                    steps:
+                      - read_jsonl: {path: $ROOT/out}
+                      - write_jsonl: {path: $ROOT/sampled, compression: none}
+                """).replace("workers: 2", "workers: 2\nlocal_tasks: 1\nlocal_rank_offset: OFFSET");
+        // before, the first two blocks ended with exit code 2, as for a bad job file
+        for (int offset = 0; offset < 2; offset++) {
+            console.reset();
+            assertTrue(run(fx.job(yaml.replace("OFFSET", String.valueOf(offset)))));
+            assertTrue(console.toString().contains("[sample] not started: it depends on 'clean', which has " + (2 - offset)
+                    + " of 3 ranks not complete; run again once every block has run"), console.toString());
+        }
+        assertTrue(run(fx.job(yaml.replace("OFFSET", "2"))));
+        assertEquals(1, Completions.completedRanks(root.resolve("logs/sample")).cardinality());
+        for (int offset = 0; offset < 2; offset++) {
+            assertTrue(run(fx.job(yaml.replace("OFFSET", String.valueOf(offset)))));
+        }
+        assertEquals(TestFiles.allLines(root.resolve("out")).size(), TestFiles.allLines(root.resolve("sampled")).size());
+    }
+
+    @Test
+    void runStageTakesAMinhashBlockByItsName() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 2, 8);
+        String yaml = JobFixture.CLEAN_JOB + """
+                  - name: dedup
+                    minhash:
+                      input: $ROOT/out
+                      output: $ROOT/deduped
+                      work_dir: $ROOT/mh
+                """;
+        assertTrue(run(fx.job(yaml)));
+        console.reset();
+        assertTrue(new LocalExecutor(fx.job(yaml), new PrintStream(console, true)).run("dedup"));
+        String out = console.toString();
+        for (String stage : List.of("dedup_signatures", "dedup_buckets", "dedup_cluster", "dedup_filter")) {
+            assertTrue(out.contains("[" + stage + "] done: 0 rank(s) run"), out);
+        }
+        assertFalse(out.contains("[clean]"), out);
+        JobException e = assertThrows(JobException.class, () -> new LocalExecutor(fx.job(yaml), System.out).run("dedupe"));
+        assertTrue(e.getMessage().contains("has no stage 'dedupe'; its stages: clean, dedup_signatures"), e.getMessage());
+    }
+
+    @Test
     void aFailingRankLeavesNoMarkerAndTheOthersComplete() throws IOException {
         JobFixture fx = new JobFixture(root);
         Path in = fx.corpus("in", 3, 40);
