@@ -83,6 +83,7 @@ public final class ReadJsonl implements DocumentSource {
         }
         PathMatcher matcher = matcher();
         List<String> files = new ArrayList<>();
+        int[] deeperByName = {0}; // files in subfolders whose name alone matches: a glob without "**/" misses them
         try (Stream<Path> s = recursive ? Files.walk(root) : Files.list(root)) {
             s.filter(Files::isRegularFile).forEach(p -> {
                 Path rel = root.relativize(p);
@@ -92,13 +93,17 @@ public final class ReadJsonl implements DocumentSource {
                 }
                 if (matches(matcher, rel)) {
                     files.add(rel.toString().replace('\\', '/'));
+                } else if (matcher != null && rel.getNameCount() > 1 && matcher.matches(rel.getFileName())) {
+                    deeperByName[0]++;
                 }
             });
         }
         files.sort(null);
         if (files.isEmpty()) {
             throw new JobException("no file in " + root + (glob == null ? "" : " matches glob '" + glob + "'")
-                    + (recursive ? "" : " (recursive: false)"));
+                    + (recursive ? "" : " (recursive: false)")
+                    + (deeperByName[0] == 0 ? "" : "; " + deeperByName[0] + " file(s) in its subfolders have such a name:"
+                            + " glob '**/" + glob + "' reads them"));
         }
         return files;
     }

@@ -222,7 +222,14 @@ class LocalExecutorTest {
         Files.createDirectories(root.resolve("in"));
         Files.writeString(root.resolve("in/notes.txt"), "x");
         e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
-        assertTrue(e.getMessage().contains("no file in " + root.resolve("in") + " matches glob '*.jsonl.gz'"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("no file in " + root.resolve("in") + " matches glob '*.jsonl.gz'"), e.getMessage());
+
+        // files one level down: the glob matches their names, not their paths, and the message says how to read them
+        fx.corpus("in/2024", 2, 3);
+        e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
+        assertTrue(e.getMessage().endsWith("matches glob '*.jsonl.gz'; 2 file(s) in its subfolders have such a name:"
+                + " glob '**/*.jsonl.gz' reads them"), e.getMessage());
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("glob: \"*.jsonl.gz\"", "glob: \"**/*.jsonl.gz\""))));
     }
 
     @Test
