@@ -85,19 +85,21 @@ public final class JsonLineScanner {
             p = skipWs(p + 1);
             int valueStart = p;
             boolean isString = p < end && b[p] == '"';
-            boolean parsedLater = keyEscaped
-                    || !(keyIs(textKey, keyStart, keyEnd) || keyIs(idKey, keyStart, keyEnd) || keyIs(MEDIA, keyStart, keyEnd));
-            p = parsedLater ? parsedValue(p) : value(p);
+            boolean isText = !keyEscaped && keyIs(textKey, keyStart, keyEnd);
+            boolean isId = !keyEscaped && !isText && keyIs(idKey, keyStart, keyEnd);
+            // the metadata parser skips these values, strings undecoded: no limit on their strings' length
+            boolean skipped = isText || isId || (!keyEscaped && keyIs(MEDIA, keyStart, keyEnd));
+            p = value(p, 1, !skipped);
             if (p < 0) {
                 return false;
             }
-            if (!keyEscaped && keyIs(textKey, keyStart, keyEnd)) {
+            if (isText) {
                 textPresent = true;
                 textIsString = isString;
                 textStart = isString ? valueStart + 1 : valueStart;
                 textEnd = isString ? p - 1 : p;
                 textEscaped = isString && lastStringEscaped;
-            } else if (!keyEscaped && keyIs(idKey, keyStart, keyEnd)) {
+            } else if (isId) {
                 idIsString = isString;
                 idStart = isString ? valueStart + 1 : valueStart;
                 idEnd = isString ? p - 1 : p;
@@ -145,22 +147,30 @@ public final class JsonLineScanner {
         return p;
     }
 
-    /** Skips one value starting at p; returns the position after it, or -1 after {@link #fail}. */
-    private int value(int p) {
+    /**
+     * Skips one value starting at p, {@code depth} levels below the line's own object; returns the position
+     * after it, or -1 after {@link #fail}. Its strings are held to the parser's limit when {@code parsed}
+     * (the metadata parser decodes them).
+     */
+    private int value(int p, int depth, boolean parsed) {
+        if (p < end && b[p] == '"') {
+            return parsed ? limitedString(p, MAX_STRING_LENGTH, false, "a string") : string(p);
+        }
+        if (p < end && (b[p] == '{' || b[p] == '[')) {
+            return container(p, depth, parsed);
+        }
+        return scalar(p);
+    }
+
+    /** Skips a number or a literal starting at p. */
+    private int scalar(int p) {
         if (p >= end) {
             failAt("expected a value", p);
             return -1;
         }
-        byte c = b[p];
-        if (c == '"') {
-            return string(p);
-        }
-        if (c == '{' || c == '[') {
-            return container(p, 1);
-        }
         int s = p;
         while (p < end) {
-            c = b[p];
+            byte c = b[p];
             if (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n') {
                 break;
             }
@@ -180,53 +190,67 @@ public final class JsonLineScanner {
             failAt(first >= 'a' && first <= 'z' ? "unknown literal" : "malformed number", s);
             return -1;
         }
-        // the parser counts digits, or for a fraction its parts: never more than the characters after a sign
-        if (p - s - (first == '-' ? 1 : 0) > MAX_NUMBER_LENGTH) {
-            failAt("a number longer than the metadata parser's limit of " + MAX_NUMBER_LENGTH + " characters", s);
+        // the parser counts the digits of the integer, fraction and exponent parts (numbers are read even in
+        // values it skips); the characters are an upper bound, so most numbers need no count
+        if (p - s > MAX_NUMBER_LENGTH && digitCount(s, p) > MAX_NUMBER_LENGTH) {
+            failAt("a number of more digits than the metadata parser's limit of " + MAX_NUMBER_LENGTH, s);
             return -1;
         }
         return p;
     }
 
-    /** {@link #value} for a value the metadata parser will read: its strings are held to the parser's limit. */
-    private int parsedValue(int p) {
-        if (p < end && b[p] == '"') {
-            return limitedString(p, MAX_STRING_LENGTH, "a string");
+    /** The number of decimal digits in {@code b[s:e]}. */
+    private int digitCount(int s, int e) {
+        int count = 0;
+        for (int i = s; i < e; i++) {
+            count += b[i] >= '0' && b[i] <= '9' ? 1 : 0;
         }
-        return p < end && (b[p] == '{' || b[p] == '[') ? container(p, 1) : value(p);
+        return count;
     }
 
-    /** {@link #string} for a field name, held to the parser's limit on names. */
+    /** {@link #string} for a field name, held to the parser's limit on names (decoded UTF-8 bytes). */
     private int name(int p) {
-        return limitedString(p, MAX_NAME_LENGTH, "a field name");
+        return limitedString(p, MAX_NAME_LENGTH, true, "a field name");
     }
 
-    /** {@link #string}, failing when the string decodes to more than {@code limit} UTF-16 characters. */
-    private int limitedString(int p, int limit, String what) {
+    /**
+     * {@link #string}, failing when the string decodes to more than {@code limit} UTF-8 bytes, or UTF-16
+     * characters, as the parser counts it.
+     */
+    private int limitedString(int p, int limit, boolean utf8, String what) {
         int after = string(p);
-        // a string of at most `limit` bytes has at most `limit` characters: only longer ones are counted
-        if (after >= 0 && after - p - 2 > limit && utf16Length(p + 1, after - 1) > limit) {
-            failAt(what + " longer than the metadata parser's limit of " + limit + " characters", p);
+        // decoding never lengthens: a string of at most `limit` bytes here is within the limit, and only
+        // longer ones are counted
+        if (after >= 0 && after - p - 2 > limit && decodedLength(p + 1, after - 1, utf8) > limit) {
+            failAt(what + " longer than the metadata parser's limit of " + limit + (utf8 ? " bytes" : " characters"), p);
             return -1;
         }
         return after;
     }
 
-    /** The UTF-16 length of the checked string body {@code b[s:e]}: escapes and UTF-8 sequences decoded. */
-    private int utf16Length(int s, int e) {
-        long chars = 0;
+    /** The decoded length of the checked string body {@code b[s:e]}, in UTF-8 bytes or in UTF-16 characters. */
+    private long decodedLength(int s, int e, boolean utf8) {
+        long length = 0;
         for (int p = s; p < e; p++) {
             int c = b[p] & 0xFF;
             if (c == '\\') {
-                p += b[p + 1] == 'u' ? 5 : 1;
-                chars++;
+                if (b[p + 1] == 'u') {
+                    int unit = Integer.parseInt(new String(b, p + 2, 4, StandardCharsets.US_ASCII), 16);
+                    length += !utf8 ? 1 : unit < 0x80 ? 1 : unit < 0x800 || Character.isSurrogate((char) unit) ? 2 : 3;
+                    p += 5;
+                } else {
+                    length++;
+                    p++;
+                }
+            } else if (utf8) {
+                length++;
             } else if (c >= 0xF0) {
-                chars += 2; // a surrogate pair
+                length += 2; // a surrogate pair
             } else if ((c & 0xC0) != 0x80) {
-                chars++;
+                length++;
             }
         }
-        return (int) Math.min(chars, Integer.MAX_VALUE);
+        return length;
     }
 
     /** JSON's number grammar: {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?}. */
@@ -283,7 +307,7 @@ public final class JsonLineScanner {
      * it as the JSON parser that reads the metadata later would: a line it would refuse is refused here,
      * with its position, and {@code on_error: skip} can skip it.
      */
-    private int container(int p, int depth) {
+    private int container(int p, int depth, boolean parsed) {
         if (depth >= MAX_NESTED_DEPTH) {
             failAt("objects and arrays nested deeper than " + MAX_NESTED_DEPTH + " levels", p);
             return -1;
@@ -311,7 +335,7 @@ public final class JsonLineScanner {
                 }
                 p = skipWs(p + 1);
             }
-            p = p < end && (b[p] == '{' || b[p] == '[') ? container(p, depth + 1) : parsedValue(p);
+            p = value(p, depth + 1, parsed);
             if (p < 0) {
                 return -1;
             }

@@ -307,8 +307,9 @@ class JsonlReaderTest {
         Path f = dir.resolve("meta.jsonl");
         String good = "{\"id\":\"g\",\"text\":\"a\"}\n";
         String prefix = "{\"id\":\"x\",\"text\":\"a\",\"metadata\":{\"n\":[";
-        for (String tooLong : List.of("9".repeat(1001), "-" + "9".repeat(1001), "1." + "5".repeat(999),
-                "\"" + "s".repeat(20_000_001) + "\"", "{\"" + "k".repeat(50_001) + "\":1}")) {
+        for (String tooLong : List.of("9".repeat(1001), "-" + "9".repeat(1001), "1." + "5".repeat(1000),
+                "\"" + "s".repeat(20_000_001) + "\"", "{\"" + "k".repeat(50_001) + "\":1}",
+                "{\"" + "\u00e9".repeat(25_001) + "\":1}")) {
             Files.writeString(f, good + prefix + tooLong + "]}}\n");
             Read r = read(f, JsonlReader.OnError.SKIP, null);
             assertEquals(List.of("g"), r.docs().stream().map(Document::id).toList());
@@ -316,20 +317,25 @@ class JsonlReaderTest {
             int at = good.length() + prefix.length() + (tooLong.startsWith("{") ? 1 : 0); // the number, string or name
             assertTrue(r.skipped().get(0).startsWith("malformed: meta.jsonl:2 (byte " + at + "): malformed JSON: a "),
                     r.skipped().get(0).substring(0, 100));
-            assertTrue(r.skipped().get(0).contains("longer than the metadata parser's limit of"), r.skipped().get(0));
+            assertTrue(r.skipped().get(0).contains("the metadata parser's limit of"), r.skipped().get(0));
         }
-        // at the limits, or under them once decoded (two bytes per character, an escape of six), they parse
-        for (String fits : List.of("9".repeat(1000), "-" + "9".repeat(1000), "1." + "5".repeat(998),
+        // at the limits as the parser counts them (digits; characters of a string; UTF-8 bytes of a name), or
+        // under them once decoded (two bytes a character, an escape of six), they parse
+        for (String fits : List.of("9".repeat(1000), "-" + "9".repeat(1000), "1." + "5".repeat(999), "1.5e" + "1".repeat(998),
                 "\"" + "\u00e9".repeat(10_000_001) + "\"", "\"" + "\\u00e9".repeat(4_000_000) + "\"",
-                "{\"" + "k".repeat(50_000) + "\":1}")) {
+                "{\"" + "k".repeat(50_000) + "\":1}", "{\"" + "\u00e9".repeat(25_000) + "\":1}",
+                "{\"" + "\\u00e9".repeat(25_000) + "\":1}")) {
             Files.writeString(f, prefix + fits + "]}}\n");
             Read r = read(f, JsonlReader.OnError.FAIL, null);
             assertEquals(1, r.docs().size());
             assertEquals(1, ((List<?>) r.docs().get(0).metadata().get("n")).size());
         }
-        // the text is never parsed by Jackson, so it has no such limit
-        Files.writeString(f, "{\"text\":\"" + "t".repeat(20_000_001) + "\"}\n");
-        assertEquals(20_000_001, read(f, JsonlReader.OnError.FAIL, null).docs().get(0).text().length());
+        // the text, the id and datatrove's media are skipped by the parser, their strings undecoded: no limit
+        Files.writeString(f, "{\"text\":\"" + "t".repeat(20_000_001) + "\",\"media\":[{\"b\":\"" + "m".repeat(20_000_001)
+                + "\"}]}\n");
+        Document d = read(f, JsonlReader.OnError.FAIL, null).docs().get(0);
+        assertEquals(20_000_001, d.text().length());
+        assertEquals(Map.of(), d.metadata());
     }
 
     @Test
