@@ -1,6 +1,7 @@
 package io.sluice.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -98,11 +100,41 @@ class LauncherTest {
         for (String stage : new String[] {"d_buckets] done: 28", "d_cluster] done: 1", "d_filter] done: 2", "merge] done: 1"}) {
             assertTrue(printed.contains("[" + stage + " rank(s) run"), printed);
         }
-        assertTrue(Files.notExists(dir.resolve("out")) && Files.notExists(dir.resolve("deduped")));
+        // the writers leave their folders, empty, so that "kept nothing" is told from "missing"
+        assertEquals(List.of(), filesIn(dir.resolve("out")));
+        assertEquals(List.of(), filesIn(dir.resolve("deduped")));
         try (var pairs = Files.list(dir.resolve("mh/buckets"))) {
             assertEquals(28, pairs.count(), "every bucket worker wrote its (empty) pairs file");
         }
         assertTrue(Files.readString(dir.resolve("logs/d_filter/stats.json")).contains("\"documents_written\" : 0"));
+    }
+
+    @Test
+    void aStageWhoseReaderMissesAnEarlierStagesFilesIsNotToldItKeptNothing() throws IOException {
+        Path project = Path.of(System.getProperty("sluice.root"));
+        String yaml = """
+                logging_dir: $ROOT/logs
+                tasks: 2
+                stages:
+                  - name: clean
+                    steps:
+                      - read_jsonl: {path: DATA, glob: "*.jsonl.gz"}
+                      - write_jsonl: {path: $ROOT/out}
+                  - name: sample
+                    steps:
+                      - read_jsonl: {path: $ROOT/out, glob: "*.jsonl.gz"}
+                      - write_jsonl: {path: $ROOT/sampled}
+                """.replace("DATA", project.resolve("examples/data").toString());
+        // the earlier stage wrote .jsonl.zst files that the glob misses: an error, not a stage run with no documents
+        assertEquals(2, Launcher.execute("run", job(yaml).toString()));
+        assertTrue(err.toString().contains("no file in " + dir.resolve("out") + " matches glob '*.jsonl.gz'"), err.toString());
+        // and an output deleted after its stage completed is missing, not empty
+        deleteTree(dir.resolve("out"));
+        err.reset();
+        assertEquals(2, Launcher.execute("run", job(yaml.replace("glob: \"*.jsonl.gz\"}\n                      - write_jsonl: {path: $ROOT/sampled}",
+                "glob: \"*.jsonl.zst\"}\n                      - write_jsonl: {path: $ROOT/sampled}")).toString()));
+        assertTrue(err.toString().contains("input path " + dir.resolve("out") + " does not exist"), err.toString());
+        assertFalse(out.toString().contains("kept no documents"), out.toString());
     }
 
     @Test
@@ -159,5 +191,19 @@ class LauncherTest {
         assertEquals(0, Launcher.execute("--version"));
         assertTrue(out.toString().startsWith("sluice "), out.toString());
         assertEquals(2, Launcher.execute("frobnicate"));
+    }
+
+    private static List<Path> filesIn(Path folder) throws IOException {
+        try (var walk = Files.walk(folder)) {
+            return walk.filter(Files::isRegularFile).toList();
+        }
+    }
+
+    private static void deleteTree(Path folder) throws IOException {
+        try (var walk = Files.walk(folder)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 }

@@ -27,6 +27,11 @@ public final class Completions {
         AtomicFile.write(marker(stageDir, rank), new byte[0]);
     }
 
+    /** Whether ranks {@code 0 .. tasks - 1} all have a marker. */
+    public static boolean allComplete(Path stageDir, int tasks) throws IOException {
+        return completedRanks(stageDir).nextClearBit(0) >= tasks;
+    }
+
     /** Ranks with a marker (names that are not five digits are ignored). */
     public static BitSet completedRanks(Path stageDir) throws IOException {
         BitSet done = new BitSet();

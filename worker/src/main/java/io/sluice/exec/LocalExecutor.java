@@ -37,9 +37,11 @@ public final class LocalExecutor {
             if (!only.contains(stage)) {
                 continue;
             }
-            String waitsFor = incompleteDependency(runner, stage);
-            if (waitsFor != null && job.localTasks() >= 0) {
-                // a block of ranks (local_tasks): other runs make the rest of the input; this run's part is done
+            int first = job.localTasks() < 0 ? 0 : job.localRankOffset();
+            int count = job.localTasks() < 0 ? stage.tasks() : job.localTasks();
+            String waitsFor = incompleteDependency(runner, stage, -1, 0);
+            if (waitsFor != null && job.localTasks() >= 0 && incompleteDependency(runner, stage, first, count) == null) {
+                // a block of ranks (local_tasks) whose own part of the input is made: other runs make the rest
                 console.printf("[%s] not started: it depends on %s; run again once every block has run%n",
                         stage.name(), waitsFor);
                 return true;
@@ -47,11 +49,9 @@ public final class LocalExecutor {
             if (waitsFor != null) {
                 throw new JobException("stage '" + stage.name() + "' depends on " + waitsFor);
             }
-            if (Completions.completedRanks(runner.stageDir(stage)).cardinality() < stage.tasks()) {
+            if (!Completions.allComplete(runner.stageDir(stage), stage.tasks())) {
                 runner.printNotes(stage);
             }
-            int first = job.localTasks() < 0 ? 0 : job.localRankOffset();
-            int count = job.localTasks() < 0 ? stage.tasks() : job.localTasks();
             int workers = stage.workers() > 0 ? stage.workers() : Runtime.getRuntime().availableProcessors();
             StageRunner.Result r = runner.runBlock(stage, first, count, workers);
             if (!r.ok()) {
@@ -66,13 +66,20 @@ public final class LocalExecutor {
         return true;
     }
 
-    /** What a stage waits for, as "'clean', which has 2 of 3 ranks not complete", or null when nothing. */
-    private String incompleteDependency(StageRunner runner, Job.Stage stage) throws IOException {
+    /**
+     * What a stage waits for, as "'clean', which has 2 of 3 ranks not complete", or null when nothing; only
+     * ranks {@code first .. first + count - 1} of each stage it waits for are asked about when {@code first}
+     * is not -1.
+     */
+    private String incompleteDependency(StageRunner runner, Job.Stage stage, int first, int count) throws IOException {
         for (String dep : job.upstreamOf(stage)) {
             Job.Stage d = job.stage(dep);
             BitSet done = Completions.completedRanks(runner.stageDir(d));
-            if (done.cardinality() < d.tasks()) {
-                return "'" + dep + "', which has " + (d.tasks() - done.cardinality()) + " of " + d.tasks() + " ranks not complete";
+            int from = first < 0 ? 0 : first;
+            int to = first < 0 ? d.tasks() : Math.min(d.tasks(), first + count);
+            int missing = (to - from) - done.get(from, Math.max(from, to)).cardinality();
+            if (missing > 0) {
+                return "'" + dep + "', which has " + missing + " of " + (to - from) + " ranks not complete";
             }
         }
         return null;

@@ -5,13 +5,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.io.AtomicFile;
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
+import io.sluice.job.StepRegistry;
+import io.sluice.job.WrittenFolders;
+import io.sluice.pipeline.DocumentSource;
+import io.sluice.pipeline.Step;
+import io.sluice.stats.MergeStats;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -19,8 +27,9 @@ import java.util.UUID;
 /**
  * Which run of the stages before it a stage's completed ranks were made from. Each stage's logging
  * folder gets a {@code run_id}, made once, which goes when the folder is deleted to run the stage again;
- * {@code made_from.json} holds the run ids of the stages it reads from (its {@code depends}, else the
- * stage before it), recorded while it has no completed rank.
+ * {@code made_from.json} holds the run ids of the stages it reads from (those it names in {@code depends},
+ * and the earlier stages whose outputs its readers read), recorded when its ranks start from none
+ * completed.
  *
  * <p>When an upstream stage runs again, a later stage's completed ranks still hold what the old run
  * produced, and skipping them would mix old and new documents without a word: {@link #check} refuses
@@ -52,7 +61,7 @@ final class StageLineage {
                 continue;
             }
             Map<String, String> madeFrom = madeFrom(dir);
-            for (String up : job.upstreamOf(stage)) {
+            for (String up : inputsOf(stage)) {
                 String recorded = madeFrom.get(up);
                 if (stale.contains(up)) {
                     stale.add(stage.name());
@@ -75,36 +84,53 @@ final class StageLineage {
         }
     }
 
-    /**
-     * Gives each stage a run id if it has none, and records, for every stage with no completed rank yet,
-     * the run ids of the stages it reads from.
-     */
-    void record() throws IOException {
+    /** Gives each stage a run id if it has none. */
+    void ensureRunIds() throws IOException {
         for (Job.Stage stage : job.stages()) {
             ensureRunId(job.stageDir(stage));
         }
-        for (Job.Stage stage : job.stages()) {
-            Path dir = job.stageDir(stage);
-            if (!Completions.completedRanks(dir).isEmpty() && Files.exists(dir.resolve(MADE_FROM))) {
-                continue;
-            }
-            Map<String, String> ids = new LinkedHashMap<>();
-            for (String up : job.upstreamOf(stage)) {
-                ids.put(up, runId(job.stageDir(job.stage(up))));
-            }
-            AtomicFile.writeShared(dir.resolve(MADE_FROM), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(ids));
-        }
     }
 
-    /** The stage names a stage {@code name} and every stage after it that reads from it, directly or not. */
+    /**
+     * Records the run ids of the stages {@code stage} reads from, as its ranks start from none completed
+     * (or all run again): what its outputs are then made from.
+     */
+    void recordInputs(Job.Stage stage) throws IOException {
+        Map<String, String> ids = new LinkedHashMap<>();
+        for (String up : inputsOf(stage)) {
+            ids.put(up, runId(job.stageDir(job.stage(up))));
+        }
+        AtomicFile.writeShared(job.stageDir(stage).resolve(MADE_FROM), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(ids));
+    }
+
+    /** The stage {@code name} and every stage after it that reads from it, directly or not. */
     List<String> downstreamOf(String name) {
         List<String> out = new ArrayList<>(List.of(name));
         for (Job.Stage stage : job.stages()) {
-            if (job.upstreamOf(stage).stream().anyMatch(out::contains) && !out.contains(stage.name())) {
+            if (!out.contains(stage.name()) && inputsOf(stage).stream().anyMatch(out::contains)) {
                 out.add(stage.name());
             }
         }
         return out;
+    }
+
+    /**
+     * The stages whose outputs {@code stage} reads: those it names in {@code depends} (a MinHash stage reads
+     * the files of the one before it), and the earlier stages writing a folder one of its steps reads. Not
+     * simply the stage before it: a stage reading the user's input does not read that one.
+     */
+    private Set<String> inputsOf(Job.Stage stage) {
+        Set<String> in = new LinkedHashSet<>(stage.depends());
+        WrittenFolders written = WrittenFolders.before(job, stage);
+        for (Job.StepSpec spec : stage.steps()) {
+            Step step = StepRegistry.create(spec);
+            if (step instanceof DocumentSource source) {
+                in.addAll(written.stagesWriting(source.root()));
+            } else if (step instanceof MergeStats merge) {
+                in.addAll(written.stagesWriting(merge.input()));
+            }
+        }
+        return in;
     }
 
     private static String runId(Path stageDir) throws IOException {
@@ -125,9 +151,10 @@ final class StageLineage {
             Files.createLink(f, tmp); // fails when another process made it first
         } catch (FileAlreadyExistsException e) {
             // theirs stands
-        } catch (UnsupportedOperationException e) {
+        } catch (IOException | UnsupportedOperationException e) {
+            // a file system without hard links: a rename, which another process's rename may still replace
             if (!Files.exists(f)) {
-                Files.move(tmp, f);
+                Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
             }
         } finally {
             Files.deleteIfExists(tmp);

@@ -92,19 +92,21 @@ public final class StageRunner {
     }
 
     /**
-     * The earlier stages of the job whose output {@code source} reads, when they are all complete: then an
-     * absent folder, or one without a file to read, means they kept no documents rather than that the
-     * input is missing. Empty otherwise (the input is the user's own, or its stages have not run).
+     * The earlier stages of the job whose output {@code source} reads, when they are all complete and what
+     * they wrote there is no document (their output folders exist, empty of their files): then finding no
+     * file to read means they kept no documents. Empty otherwise: the input is the user's own, its stages
+     * have not run, their output was deleted, or the reader's glob misses the files they wrote.
      */
     private List<String> emptyEarlierStages(Job.Stage stage, DocumentSource source) throws IOException {
-        List<String> writers = WrittenFolders.before(job, stage).stagesWriting(source.root());
+        WrittenFolders written = WrittenFolders.before(job, stage);
+        List<String> writers = written.stagesWriting(source.root());
         for (String w : writers) {
             Job.Stage s = job.stage(w);
-            if (Completions.completedRanks(stageDir(s)).cardinality() < s.tasks()) {
+            if (!Completions.allComplete(stageDir(s), s.tasks())) {
                 return List.of();
             }
         }
-        return writers;
+        return written.holdsNoDocuments(source.root()) ? writers : List.of();
     }
 
     /**
@@ -166,6 +168,9 @@ public final class StageRunner {
         }
         if (skipped > 0) {
             console.printf("[%s] %d rank(s) already complete, skipped%n", stage.name(), skipped);
+        }
+        if (!todo.isEmpty() && (done.isEmpty() || !job.skipCompleted())) {
+            new StageLineage(job).recordInputs(stage); // what the outputs about to be made are made from
         }
         List<String> failures = new ArrayList<>();
         if (!todo.isEmpty()) {
@@ -253,7 +258,7 @@ public final class StageRunner {
         }
         Files.createDirectories(job.loggingDir());
         JobFile.writeResolved(job, file);
-        lineage.record();
+        lineage.ensureRunIds();
     }
 
     private static final ObjectMapper CANONICAL = new ObjectMapper()

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,8 +31,6 @@ import java.util.regex.Pattern;
  */
 public final class JsonlWriter implements Closeable {
     private static final Pattern VAR = Pattern.compile("\\$\\{([^}]+)}");
-    /** A key a placeholder may name: a metadata key's own characters, not a path into the document. */
-    private static final Pattern KEY = Pattern.compile("[\\p{L}\\p{N}_-]+");
     /** datatrove's (Python's string.Template) placeholder without braces, which is plain text here. */
     private static final Pattern UNBRACED = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)");
 
@@ -83,17 +82,18 @@ public final class JsonlWriter implements Closeable {
 
     /**
      * Why a placeholder of {@code template} can never be filled, or null: {@code ${rank}}, {@code ${id}}
-     * and {@code ${key}} for a metadata key are all there is, so {@code ${metadata.source}} (a path into the
-     * document) or datatrove's unbraced {@code $source} would name every file with the placeholder's text.
+     * and {@code ${key}} for a metadata key, named as it is (dots and all: "warc.id" is a key), are all there
+     * is, so {@code ${metadata.source}} (a path into the document) or datatrove's unbraced {@code $source}
+     * would name every file with the placeholder's text; a "/" would make folders of metadata values.
      */
     public static String placeholderProblem(String template) {
         Matcher m = VAR.matcher(template);
         while (m.find()) {
             String key = m.group(1);
-            if (!KEY.matcher(key).matches()) {
+            if (key.startsWith("metadata.") || key.contains("/") || key.isBlank()) {
                 String last = key.substring(key.lastIndexOf('.') + 1).strip();
                 return "'${" + key + "}' names no key: a placeholder is ${rank}, ${id} or a metadata key by its own"
-                        + " name" + (KEY.matcher(last).matches() ? " (write ${" + last + "})" : "");
+                        + " name" + (!last.isEmpty() && !last.contains("/") ? " (write ${" + last + "})" : "");
             }
         }
         Matcher u = UNBRACED.matcher(template);
@@ -138,6 +138,9 @@ public final class JsonlWriter implements Closeable {
         for (String name : new ArrayList<>(open.keySet())) {
             closeAndCommit(name);
         }
+        // the folder exists even when no document came: a later stage reading it then sees an output
+        // that holds nothing, not a missing one (or one deleted since)
+        Files.createDirectories(dir);
         return committed;
     }
 

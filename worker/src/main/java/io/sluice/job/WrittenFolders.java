@@ -3,6 +3,8 @@ package io.sluice.job;
 import io.sluice.pipeline.DocumentOutput;
 import io.sluice.pipeline.Step;
 import io.sluice.stats.StatsStep;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,17 +18,51 @@ import java.util.Map;
  */
 public final class WrittenFolders {
     private final Map<Path, String> stageOf = new LinkedHashMap<>();
+    /** Per folder, the document outputs writing it (a statistics folder has none). */
+    private final Map<Path, List<DocumentOutput>> documentOutputs = new LinkedHashMap<>();
 
     /** Records the folders {@code step}, a step of stage {@code stage}, writes. */
     public void add(String stage, Step step) {
-        List<Path> folders = new ArrayList<>();
         if (step instanceof DocumentOutput.Writer w) {
-            w.documentOutputs().forEach(o -> folders.add(o.dir()));
+            for (DocumentOutput o : w.documentOutputs()) {
+                Path f = normal(o.dir());
+                stageOf.putIfAbsent(f, stage);
+                documentOutputs.computeIfAbsent(f, k -> new ArrayList<>()).add(o);
+            }
         }
         if (step instanceof StatsStep st) {
-            folders.add(st.output());
+            stageOf.putIfAbsent(normal(st.output()), stage);
         }
-        folders.forEach(f -> stageOf.putIfAbsent(f.toAbsolutePath().normalize(), stage));
+    }
+
+    private static Path normal(Path folder) {
+        return folder.toAbsolutePath().normalize();
+    }
+
+    /**
+     * Whether what the recorded steps wrote into {@code folder} (or into folders inside it) is no document:
+     * each of those folders exists, as a writer leaves it, and holds none of its writer's files; and only
+     * document outputs write there. False when one is missing (not written yet, or deleted since) or holds
+     * a file: then a reader finding nothing to read has a real problem, such as a glob that misses the files.
+     */
+    public boolean holdsNoDocuments(Path folder) throws IOException {
+        Path in = normal(folder);
+        for (Map.Entry<Path, String> e : stageOf.entrySet()) {
+            Path out = e.getKey();
+            if (!(in.startsWith(out) || out.startsWith(in))) {
+                continue;
+            }
+            List<DocumentOutput> outputs = documentOutputs.get(out);
+            if (outputs == null || !Files.isDirectory(out)) {
+                return false;
+            }
+            for (DocumentOutput o : outputs) {
+                if (!o.ownFiles().isEmpty()) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** The folders written by the stages of {@code job} before {@code stage}. */
@@ -43,7 +79,7 @@ public final class WrittenFolders {
 
     /** The stages, in job order, writing {@code folder}, into it or into a folder inside it; empty when none. */
     public List<String> stagesWriting(Path folder) {
-        Path in = folder.toAbsolutePath().normalize();
+        Path in = normal(folder);
         List<String> stages = new ArrayList<>();
         stageOf.forEach((out, stage) -> {
             if ((in.startsWith(out) || out.startsWith(in)) && !stages.contains(stage)) {

@@ -73,25 +73,34 @@ public record DocumentOutput(Path dir, String template, Compression compression,
      * read them as well. Relative paths, sorted; temporary files of running writers are left out.
      */
     public List<String> strayFiles(int tasks) throws IOException {
+        return filesWhere(m -> !m.matches() || (perRank() && Integer.parseInt(m.group("rank")) >= tasks));
+    }
+
+    /** Files in the folder named as this output names its files (relative paths, sorted). */
+    public List<String> ownFiles() throws IOException {
+        return filesWhere(Matcher::matches);
+    }
+
+    /** The folder's finished files (temporary and hidden ones left out) whose name-pattern match passes {@code test}. */
+    private List<String> filesWhere(java.util.function.Predicate<Matcher> test) throws IOException {
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
         Pattern ours = JsonlWriter.namePattern(template, maxFileSize > 0);
-        List<String> stray = new ArrayList<>();
+        List<String> found = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path f : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
                 String name = dir.relativize(f).toString().replace('\\', '/');
                 if (name.endsWith(AtomicFile.TMP_SUFFIX) || f.getFileName().toString().startsWith(".")) {
                     continue;
                 }
-                Matcher m = ours.matcher(name);
-                if (!m.matches() || (perRank() && Integer.parseInt(m.group("rank")) >= tasks)) {
-                    stray.add(name);
+                if (test.test(ours.matcher(name))) {
+                    found.add(name);
                 }
             }
         }
-        stray.sort(null);
-        return stray;
+        found.sort(null);
+        return found;
     }
 
     /** One file this output writes (see {@link JsonlWriter#sampleName}), to ask whether a reader would list it. */

@@ -108,6 +108,22 @@ class LocalExecutorTest {
     }
 
     @Test
+    void aBlockOfRanksWhoseOwnInputIsNotMadeIsAnError() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        String yaml = (JobFixture.CLEAN_JOB + """
+                  - name: sample
+                    steps:
+                      - read_jsonl: {path: $ROOT/out}
+                      - write_jsonl: {path: $ROOT/sampled, compression: none}
+                """).replace("workers: 2", "workers: 2\nlocal_tasks: 1\nlocal_rank_offset: 1");
+        // 'clean' never ran: the block's own part of the input is missing, which no other block will make
+        JobException e = assertThrows(JobException.class,
+                () -> new LocalExecutor(fx.job(yaml), new PrintStream(console, true)).run("sample"));
+        assertEquals("stage 'sample' depends on 'clean', which has 3 of 3 ranks not complete", e.getMessage());
+    }
+
+    @Test
     void runStageTakesAMinhashBlockByItsName() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 2, 8);
@@ -322,6 +338,8 @@ class LocalExecutorTest {
                 + " no key: a placeholder is ${rank}, ${id} or a metadata key by its own name (write ${source})"), e);
         e = preflightError(JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}", "{path: $ROOT/out, output_filename: \"$source/${rank}\"}"));
         assertTrue(e.contains("'$source' needs braces here: ${source}"), e);
+        // keys are named as they are: dots, colons and spaces are a key's own characters
+        assertEquals(null, io.sluice.io.JsonlWriter.placeholderProblem("${warc.id}-${dump: 1}_${rank}.jsonl"));
 
         // a document without the key is written under "none", counted, and the first one of each rank logged
         for (Path f : TestFiles.files(root.resolve("in"))) {
@@ -420,6 +438,39 @@ class LocalExecutorTest {
         assertEquals(kept, TestFiles.allLines(root.resolve("sampled")).size());
         assertTrue(run(fx.job(changed)), "and the same job again skips every rank");
         assertTrue(console.toString().contains("[sample] 3 rank(s) already complete, skipped"), console.toString());
+    }
+
+    @Test
+    void onlyStagesReadingAChangedStageAreHeldToIt() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        // 'rawstats' comes after 'clean' but reads the input, not clean's output
+        String job = JobFixture.CLEAN_JOB + """
+                  - name: rawstats
+                    steps:
+                      - read_jsonl: {path: $ROOT/in, glob: "*.jsonl.gz"}
+                      - doc_stats: {output: $ROOT/stats, groups: [summary]}
+                """;
+        assertTrue(run(fx.job(job)));
+        String changed = job.replace("min_words: 5", "min_words: 12");
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(changed)));
+        assertTrue(e.getMessage().endsWith("delete " + root.resolve("logs/clean") + " to run again"), e.getMessage());
+        TestFiles.deleteRecursively(root.resolve("logs/clean"));
+        console.reset();
+        assertTrue(run(fx.job(changed)));
+        assertTrue(console.toString().contains("[rawstats] 3 rank(s) already complete, skipped"), console.toString());
+
+        // a stage whose ranks all ran again (skip_completed: false) is made from the stage's new run
+        String twoStages = changed + """
+                  - name: sample
+                    steps:
+                      - read_jsonl: {path: $ROOT/out}
+                      - write_jsonl: {path: $ROOT/sampled, compression: none}
+                """;
+        assertTrue(run(fx.job(twoStages)));
+        TestFiles.deleteRecursively(root.resolve("logs/clean"));
+        assertTrue(run(fx.job(twoStages.replace("workers: 2", "workers: 2\nskip_completed: false"))));
+        assertTrue(run(fx.job(twoStages)), "not refused: 'sample' ran again from the new 'clean'");
     }
 
     @Test
