@@ -189,12 +189,12 @@ public final class Document {
     }
 
     /** Makes the writer serialise this document rather than copy its line (which would not read back as it). */
-    public void markModified() {
+    public void requireSerialising() {
         modified = true;
     }
 
     /** True when the writer must serialise this document instead of copying its original line. */
-    public boolean isModified() {
+    public boolean mustSerialise() {
         return modified || lineBuffer == null;
     }
 

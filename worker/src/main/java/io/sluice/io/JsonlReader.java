@@ -307,7 +307,7 @@ public final class JsonlReader {
         Document doc = Document.fromLine(id, b, off, len, sc.textStart, sc.textEnd, sc.textEscaped, lineParser,
                 piece.file(), split ? -1 : lineIndex + 1, lineOffset);
         if (!hasId || !linesReadBackAlike) {
-            doc.markModified(); // its line alone would not give this document back (see linesReadBackAlike)
+            doc.requireSerialising(); // its line alone would not give this document back (see linesReadBackAlike)
         }
         return doc;
     }

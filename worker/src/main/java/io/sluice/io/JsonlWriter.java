@@ -112,7 +112,7 @@ public final class JsonlWriter implements Closeable {
             f = openFile(name);
         }
         int n;
-        if (!doc.isModified()) {
+        if (!doc.mustSerialise()) {
             n = doc.originalLineLength();
             f.out.write(doc.originalLineBuffer(), doc.originalLineOffset(), n);
         } else {

@@ -75,8 +75,8 @@ class JsonlReaderTest {
         assertEquals("en", md.get("lang"), "the line's own key wins over default_metadata");
         assertEquals("crawl", md.get("source"));
         assertEquals(0.5, docs.get(1).metadata().get("score"));
-        assertTrue(docs.get(0).isModified(), "with default_metadata it is serialised, so the defaults reach the output");
-        assertFalse(read(f, JsonlReader.OnError.FAIL, null).docs().get(0).isModified(),
+        assertTrue(docs.get(0).mustSerialise(), "with default_metadata it is serialised, so the defaults reach the output");
+        assertFalse(read(f, JsonlReader.OnError.FAIL, null).docs().get(0).mustSerialise(),
                 "a line read with the default options and an id is copied as it is");
     }
 

@@ -46,7 +46,7 @@ class LazyMetadataTest {
         doc.putMetadata("n_words", 3L);
         doc.putMetadata("x", 10L); // replaces the line's value, in its place
         doc.putMetadata("ratio", 0.5);
-        assertTrue(doc.isModified());
+        assertTrue(doc.mustSerialise());
         assertEquals(10L, doc.metadataValue("x"), "the pending value, before any parse");
         assertEquals(List.of("x", "y", "lang", "n_words", "ratio"), new ArrayList<>(doc.metadata().keySet()));
         assertEquals(10L, doc.metadata().get("x"));
