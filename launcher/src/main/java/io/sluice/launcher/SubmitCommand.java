@@ -40,12 +40,13 @@ final class SubmitCommand implements Callable<Integer> {
             System.err.println("note: the top-level local_tasks and local_rank_offset choose the ranks of `launcher run`;"
                     + " submit runs every rank (slurm.local_tasks groups ranks per array element)");
         }
+        StageRunner runner = new StageRunner(job, System.out);
         if (dryRun) {
+            runner.checkCompletedStagesStillHold(); // what submit would refuse, a dry run refuses too
             submitter.dryRun(plans);
             return 0;
         }
         submitter.checkNothingActive(job);
-        StageRunner runner = new StageRunner(job, System.out);
         runner.writeJob();
         System.out.printf("job '%s': %d stage(s), logging dir %s%n", job.name(), job.stages().size(), job.loggingDir());
         submitter.submit(plans, stage -> {

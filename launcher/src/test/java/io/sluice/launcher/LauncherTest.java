@@ -110,6 +110,25 @@ class LauncherTest {
     }
 
     @Test
+    void submitDryRunRefusesWhatSubmitWouldRefuse() throws IOException {
+        Path project = Path.of(System.getProperty("sluice.root"));
+        String yaml = """
+                logging_dir: $ROOT/logs
+                tasks: 2
+                stages:
+                  - name: clean
+                    steps:
+                      - read_jsonl: {path: DATA, glob: "*.jsonl.gz"}
+                      - length_filter: {min_words: 5}
+                      - write_jsonl: {path: $ROOT/out}
+                """.replace("DATA", project.resolve("examples/data").toString());
+        assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
+        // before, the dry run said "all 2 ranks complete, would not be submitted" and exited 0
+        assertEquals(2, Launcher.execute("submit", job(yaml.replace("min_words: 5", "min_words: 9")).toString(), "--dry-run"));
+        assertTrue(err.toString().contains("stage 'clean' has 2 completed rank(s) from a run with other settings"), err.toString());
+    }
+
+    @Test
     void aStageWhoseReaderMissesAnEarlierStagesFilesIsNotToldItKeptNothing() throws IOException {
         Path project = Path.of(System.getProperty("sluice.root"));
         String yaml = """
@@ -195,7 +214,7 @@ class LauncherTest {
 
     private static List<Path> filesIn(Path folder) throws IOException {
         try (var walk = Files.walk(folder)) {
-            return walk.filter(Files::isRegularFile).toList();
+            return walk.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().startsWith(".")).toList();
         }
     }
 

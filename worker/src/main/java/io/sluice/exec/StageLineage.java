@@ -22,7 +22,9 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * Which run of the stages before it a stage's completed ranks were made from. Each stage's logging
@@ -61,14 +63,25 @@ final class StageLineage {
                 continue;
             }
             Map<String, String> madeFrom = madeFrom(dir);
-            for (String up : inputsOf(stage)) {
+            if (madeFrom == null) {
+                continue; // made by a version that kept no record: nothing to compare with
+            }
+            Set<String> inputs = inputsOf(stage);
+            if (!madeFrom.keySet().equals(inputs)) {
+                // another stage now makes its input (a stage renamed, a depends changed): not what it was made from
+                stale.add(stage.name());
+                reasons.add("'" + stage.name() + "' was made from " + names(madeFrom.keySet()) + " and now reads "
+                        + names(inputs));
+                continue;
+            }
+            for (String up : inputs) {
                 String recorded = madeFrom.get(up);
                 if (stale.contains(up)) {
                     stale.add(stage.name());
                     reasons.add("'" + stage.name() + "' reads from '" + up + "'");
                     break;
                 }
-                if (recorded != null && !recorded.equals(runId(job.stageDir(job.stage(up))))) {
+                if (!Objects.equals(recorded, runId(job.stageDir(job.stage(up))))) {
                     stale.add(stage.name());
                     reasons.add("'" + stage.name() + "' was made from an earlier run of '" + up + "'");
                     break;
@@ -161,15 +174,20 @@ final class StageLineage {
         }
     }
 
-    private static Map<String, String> madeFrom(Path stageDir) throws IOException {
+    /** The recorded run ids, or null when there is no record (or none this version reads). */
+    private static Map<String, String> madeFrom(Path stageDir) {
         Path f = stageDir.resolve(MADE_FROM);
         if (!Files.exists(f)) {
-            return Map.of();
+            return null;
         }
         try {
             return JSON.readValue(f.toFile(), new TypeReference<Map<String, String>>() { });
         } catch (IOException e) {
-            return Map.of(); // unreadable: nothing known to check against
+            return null;
         }
+    }
+
+    private static String names(Set<String> stages) {
+        return stages.isEmpty() ? "no earlier stage" : stages.stream().map(n -> "'" + n + "'").collect(Collectors.joining(", "));
     }
 }

@@ -238,6 +238,17 @@ public final class StageRunner {
      * settings, mixed with the new ones' without a word.
      */
     public void writeJob() throws IOException {
+        checkCompletedStagesStillHold();
+        Files.createDirectories(job.loggingDir());
+        JobFile.writeResolved(job, job.loggingDir().resolve("job.json"));
+        new StageLineage(job).ensureRunIds();
+    }
+
+    /**
+     * The checks {@link #writeJob} makes, alone, for {@code submit --dry-run}: no stage with completed ranks
+     * has changed, or was made from an earlier run of a stage it reads.
+     */
+    public void checkCompletedStagesStillHold() throws IOException {
         Path file = job.loggingDir().resolve("job.json");
         StageLineage lineage = new StageLineage(job);
         if (job.skipCompleted()) {
@@ -256,9 +267,6 @@ public final class StageRunner {
             }
             lineage.check();
         }
-        Files.createDirectories(job.loggingDir());
-        JobFile.writeResolved(job, file);
-        lineage.ensureRunIds();
     }
 
     private static final ObjectMapper CANONICAL = new ObjectMapper()
@@ -296,7 +304,7 @@ public final class StageRunner {
             throw new JobException("stage '" + stage.name() + "' has " + completed + " completed rank(s) from a"
                     + " run with other settings (" + change + "); they would be skipped and their outputs mixed with"
                     + " the new ones. Use a new logging_dir, or delete " + String.join(" and ", folders)
-                    + (folders.size() > 1 ? " (the stages reading its output)" : "") + " to run again");
+                    + (folders.size() > 1 ? " (the stages that depend on it or read its output)" : "") + " to run again");
         }
     }
 

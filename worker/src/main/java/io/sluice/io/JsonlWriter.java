@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -141,7 +142,56 @@ public final class JsonlWriter implements Closeable {
         // the folder exists even when no document came: a later stage reading it then sees an output
         // that holds nothing, not a missing one (or one deleted since)
         Files.createDirectories(dir);
+        removeFilesOfEarlierRuns();
         return committed;
+    }
+
+    private static final String NOTE_SUFFIX = ".files";
+
+    /** The start of the names of the notes of an output's ranks (hidden; one output's differ from another's). */
+    private static String notePrefix(String template, boolean rolling) {
+        return String.format(".sluice-%08x-", (template + "|" + rolling).hashCode());
+    }
+
+    /** The names the ranks of an output of {@code template} in {@code dir} noted as written, over all its notes. */
+    public static List<String> namesNoted(Path dir, String template, boolean rolling) throws IOException {
+        List<String> names = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return names;
+        }
+        String prefix = notePrefix(template, rolling);
+        try (var notes = Files.newDirectoryStream(dir, f -> f.getFileName().toString().startsWith(prefix)
+                && f.getFileName().toString().endsWith(NOTE_SUFFIX))) {
+            for (Path note : notes) {
+                Files.readAllLines(note, StandardCharsets.UTF_8).stream().filter(n -> !n.isEmpty()).forEach(names::add);
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Removes the files an earlier run of this rank wrote under names this run did not write, and notes this
+     * run's names for the next one (in a hidden file of the folder, which readers skip). Without it a rank run
+     * again after its stage changed, writing nothing now, fewer rolled pieces or other metadata values, left
+     * its old files under their final names, and a later stage read them as this run's. The names of a rank
+     * depend on its input alone, so a run killed before the note is taken again writes the same names.
+     */
+    private void removeFilesOfEarlierRuns() throws IOException {
+        Path note = dir.resolve(notePrefix(template, maxFileSize > 0) + String.format("%05d", rank) + NOTE_SUFFIX);
+        List<String> now = new ArrayList<>();
+        for (Path f : committed) {
+            now.add(dir.relativize(f).toString().replace('\\', '/'));
+        }
+        now.sort(null);
+        if (Files.exists(note)) {
+            for (String old : Files.readAllLines(note, StandardCharsets.UTF_8)) {
+                Path f = dir.resolve(old).normalize();
+                if (!old.isEmpty() && !now.contains(old) && f.startsWith(dir.normalize())) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+        AtomicFile.write(note, String.join("\n", now).getBytes(StandardCharsets.UTF_8));
     }
 
     /** Discards files not yet committed. */

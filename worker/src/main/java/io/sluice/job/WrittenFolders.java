@@ -17,7 +17,8 @@ import java.util.Map;
  * the job runs, and when that stage is complete and wrote nothing, it kept no documents.
  */
 public final class WrittenFolders {
-    private final Map<Path, String> stageOf = new LinkedHashMap<>();
+    /** Per folder, the stages writing it, in job order (two stages may share a folder, by file name). */
+    private final Map<Path, List<String>> stagesOf = new LinkedHashMap<>();
     /** Per folder, the document outputs writing it (a statistics folder has none). */
     private final Map<Path, List<DocumentOutput>> documentOutputs = new LinkedHashMap<>();
 
@@ -26,12 +27,19 @@ public final class WrittenFolders {
         if (step instanceof DocumentOutput.Writer w) {
             for (DocumentOutput o : w.documentOutputs()) {
                 Path f = normal(o.dir());
-                stageOf.putIfAbsent(f, stage);
+                addStage(f, stage);
                 documentOutputs.computeIfAbsent(f, k -> new ArrayList<>()).add(o);
             }
         }
         if (step instanceof StatsStep st) {
-            stageOf.putIfAbsent(normal(st.output()), stage);
+            addStage(normal(st.output()), stage);
+        }
+    }
+
+    private void addStage(Path folder, String stage) {
+        List<String> stages = stagesOf.computeIfAbsent(folder, k -> new ArrayList<>());
+        if (!stages.contains(stage)) {
+            stages.add(stage);
         }
     }
 
@@ -41,14 +49,13 @@ public final class WrittenFolders {
 
     /**
      * Whether what the recorded steps wrote into {@code folder} (or into folders inside it) is no document:
-     * each of those folders exists, as a writer leaves it, and holds none of its writer's files; and only
-     * document outputs write there. False when one is missing (not written yet, or deleted since) or holds
+     * each of those folders exists, as a writer leaves it, and holds none of its writer's files, nor did its
+     * ranks note any as written; and only document outputs write there. False when one is missing (not written yet, or deleted since) or holds
      * a file: then a reader finding nothing to read has a real problem, such as a glob that misses the files.
      */
     public boolean holdsNoDocuments(Path folder) throws IOException {
         Path in = normal(folder);
-        for (Map.Entry<Path, String> e : stageOf.entrySet()) {
-            Path out = e.getKey();
+        for (Path out : stagesOf.keySet()) {
             if (!(in.startsWith(out) || out.startsWith(in))) {
                 continue;
             }
@@ -57,7 +64,8 @@ public final class WrittenFolders {
                 return false;
             }
             for (DocumentOutput o : outputs) {
-                if (!o.ownFiles().isEmpty()) {
+                // files there, or noted by its ranks as written (and deleted since): documents, not none
+                if (!o.ownFiles().isEmpty() || !o.notedFiles().isEmpty()) {
                     return false;
                 }
             }
@@ -81,9 +89,9 @@ public final class WrittenFolders {
     public List<String> stagesWriting(Path folder) {
         Path in = normal(folder);
         List<String> stages = new ArrayList<>();
-        stageOf.forEach((out, stage) -> {
-            if ((in.startsWith(out) || out.startsWith(in)) && !stages.contains(stage)) {
-                stages.add(stage);
+        stagesOf.forEach((out, writers) -> {
+            if (in.startsWith(out) || out.startsWith(in)) {
+                writers.stream().filter(w -> !stages.contains(w)).forEach(stages::add);
             }
         });
         return stages;

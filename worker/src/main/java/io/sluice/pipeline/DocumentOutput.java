@@ -76,6 +76,11 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         return filesWhere(m -> !m.matches() || (perRank() && Integer.parseInt(m.group("rank")) >= tasks));
     }
 
+    /** The files this output's ranks noted as written (see {@link JsonlWriter#namesNoted}), present or not. */
+    public List<String> notedFiles() throws IOException {
+        return JsonlWriter.namesNoted(dir, template, maxFileSize > 0);
+    }
+
     /** Files in the folder named as this output names its files (relative paths, sorted). */
     public List<String> ownFiles() throws IOException {
         return filesWhere(Matcher::matches);

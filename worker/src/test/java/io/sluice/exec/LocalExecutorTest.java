@@ -421,7 +421,7 @@ class LocalExecutorTest {
         String changed = twoStages.replace("min_words: 5", "min_words: 12");
         JobException e = assertThrows(JobException.class, () -> run(fx.job(changed)));
         assertTrue(e.getMessage().endsWith("delete " + root.resolve("logs/clean") + " and " + root.resolve("logs/sample")
-                + " (the stages reading its output) to run again"), e.getMessage());
+                + " (the stages that depend on it or read its output) to run again"), e.getMessage());
 
         // before, deleting only the changed stage's folder re-ran it, and 'sample' was skipped as complete:
         // its 18 documents stayed, some of them now dropped by the filter
@@ -438,6 +438,62 @@ class LocalExecutorTest {
         assertEquals(kept, TestFiles.allLines(root.resolve("sampled")).size());
         assertTrue(run(fx.job(changed)), "and the same job again skips every rank");
         assertTrue(console.toString().contains("[sample] 3 rank(s) already complete, skipped"), console.toString());
+    }
+
+    @Test
+    void aRankRunAgainRemovesTheFilesItNoLongerWrites() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 40);
+        String rolling = JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}", "{path: $ROOT/out, max_file_size: 1K}");
+        assertTrue(run(fx.job(rolling)));
+        int before = TestFiles.files(root.resolve("out")).size();
+        // as the refusal of a changed stage advises: delete its logging folder and run again. Before, every
+        // rank that now wrote fewer pieces (or nothing) left its old ones, and a later stage read them too.
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(rolling.replace("min_words: 5", "min_words: 14"))));
+        List<Path> after = TestFiles.files(root.resolve("out"));
+        assertTrue(after.size() < before, before + " -> " + after.size());
+        assertEquals(PipelineStats.read(root.resolve("logs/clean/stats.json")).step("write_jsonl").get("documents_written"),
+                TestFiles.allLines(root.resolve("out")).size());
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(rolling.replace("min_words: 5", "min_words: 1000"))));
+        assertEquals(List.of(), TestFiles.files(root.resolve("out")));
+    }
+
+    @Test
+    void anOutputWhoseFilesWereDeletedIsNotAStageThatKeptNothing() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        String twoStages = JobFixture.CLEAN_JOB + """
+                  - name: sample
+                    steps:
+                      - read_jsonl: {path: $ROOT/out}
+                      - write_jsonl: {path: $ROOT/sampled, compression: none}
+                """;
+        assertTrue(new LocalExecutor(fx.job(twoStages), new PrintStream(console, true)).run("clean"));
+        for (Path f : TestFiles.files(root.resolve("out"))) {
+            Files.delete(f);
+        }
+        // before, 'sample' ran with no documents, "clean kept no documents", exit 0
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(twoStages)));
+        assertTrue(e.getMessage().endsWith("no file in " + root.resolve("out")), e.getMessage());
+    }
+
+    @Test
+    void aStageWhoseInputNowComesFromAnotherStageIsNotSkipped() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        String twoStages = JobFixture.CLEAN_JOB + """
+                  - name: sample
+                    steps:
+                      - read_jsonl: {path: $ROOT/out}
+                      - write_jsonl: {path: $ROOT/sampled, compression: none}
+                """;
+        assertTrue(run(fx.job(twoStages)));
+        // before, a renamed (and changed) first stage ran anew while 'sample' was skipped as complete
+        String renamed = twoStages.replace("- name: clean", "- name: clean2").replace("min_words: 5", "min_words: 12");
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(renamed)));
+        assertTrue(e.getMessage().contains("('sample' was made from 'clean' and now reads 'clean2')"), e.getMessage());
     }
 
     @Test

@@ -92,6 +92,23 @@ class JsonlWriterTest {
     }
 
     @Test
+    void aRankWrittenAgainRemovesOnlyItsOwnFilesThatItNoLongerWrites() throws IOException {
+        for (String lang : List.of("en", "fr")) {
+            try (JsonlWriter w = new JsonlWriter(dir, "${lang}/x-${rank}.jsonl", Compression.NONE, 0, 0)) {
+                w.write(new Document("d", "t", new java.util.LinkedHashMap<>(Map.of("lang", lang))));
+                w.commit();
+            }
+        }
+        try (JsonlWriter other = new JsonlWriter(dir, "${lang}/x-${rank}.jsonl", Compression.NONE, 0, 1)) {
+            other.write(new Document("e", "t", new java.util.LinkedHashMap<>(Map.of("lang", "en"))));
+            other.commit();
+        }
+        // rank 0's second run wrote fr only: its en file is gone, rank 1's stays
+        assertEquals(List.of("en/x-00001.jsonl", "fr/x-00000.jsonl"),
+                TestFiles.files(dir).stream().map(p -> dir.relativize(p).toString()).toList());
+    }
+
+    @Test
     void metadataValuesInFileNamesNeverLeaveTheFolder() throws IOException {
         try (JsonlWriter w = new JsonlWriter(dir, "${lang}/x-${rank}.jsonl", Compression.NONE, 0, 0)) {
             for (String lang : List.of("", ".", "..", "a/b", "en")) {
@@ -100,10 +117,7 @@ class JsonlWriterTest {
             w.write(new Document("no-lang", "t", new java.util.LinkedHashMap<>()));
             w.commit();
         }
-        List<String> files;
-        try (var walk = Files.walk(dir)) {
-            files = walk.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString()).sorted().toList();
-        }
+        List<String> files = TestFiles.files(dir).stream().map(p -> dir.relativize(p).toString()).toList();
         assertEquals(List.of("_../x-00000.jsonl", "_./x-00000.jsonl", "_/x-00000.jsonl", "a_b/x-00000.jsonl",
                 "en/x-00000.jsonl", "none/x-00000.jsonl"), files);
     }
