@@ -31,6 +31,8 @@ public final class ReadJsonl implements DocumentSource {
     private final long limit;
     private final long skip;
     private final long splitSize;
+    /** For a glob "**{@literal /}rest": "rest", which files at the top of the folder must match. */
+    private final PathMatcher topLevel;
     private final JsonlReader.Options options;
     private StepContext ctx;
 
@@ -61,6 +63,8 @@ public final class ReadJsonl implements DocumentSource {
                 throw args.error("glob", "is not a valid glob: " + e.getMessage());
             }
         }
+        topLevel = glob != null && glob.startsWith("**/") && glob.length() > 3
+                ? FileSystems.getDefault().getPathMatcher("glob:" + glob.substring(3)) : null;
     }
 
     @Override
@@ -84,9 +88,12 @@ public final class ReadJsonl implements DocumentSource {
         PathMatcher matcher = matcher();
         List<String> files = new ArrayList<>();
         int[] deeperByName = {0}; // files in subfolders whose name alone matches: a glob without "**/" misses them
-        try (Stream<Path> s = recursive ? Files.walk(root) : Files.list(root)) {
+        // a folder given as a symbolic link (common for shared data on clusters) is listed where it points:
+        // walking the link itself, which is not followed, found nothing
+        Path listed = root.toRealPath();
+        try (Stream<Path> s = recursive ? Files.walk(listed) : Files.list(listed)) {
             s.filter(Files::isRegularFile).forEach(p -> {
-                Path rel = root.relativize(p);
+                Path rel = listed.relativize(p);
                 String name = p.getFileName().toString();
                 if (name.startsWith(".") || name.endsWith(".tmp")) {
                     return; // hidden files and unfinished outputs of another step
@@ -128,8 +135,15 @@ public final class ReadJsonl implements DocumentSource {
 
     /** Whether a file at {@code rel} (relative to the folder read) matches the glob. */
     private boolean matches(PathMatcher matcher, Path rel) {
-        return matcher == null || matcher.matches(rel)
-                || (!glob.contains("/") && matcher.matches(rel.getFileName()) && rel.getNameCount() == 1);
+        if (matcher == null || matcher.matches(rel)) {
+            return true;
+        }
+        if (rel.getNameCount() != 1) {
+            return false;
+        }
+        // a file at the top: a glob of a name only matches it by name; one starting "**/" matches it too, as
+        // fsspec's does (Java's "**/" wants a folder)
+        return !glob.contains("/") ? matcher.matches(rel.getFileName()) : topLevel != null && topLevel.matches(rel);
     }
 
     /** True when a file may be cut into byte ranges (plain text only). */

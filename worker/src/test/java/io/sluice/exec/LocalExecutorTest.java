@@ -246,6 +246,16 @@ class LocalExecutorTest {
         assertTrue(e.getMessage().endsWith("matches glob '*.jsonl.gz'; 2 file(s) in its subfolders have such a name:"
                 + " glob '**/*.jsonl.gz' reads them"), e.getMessage());
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("glob: \"*.jsonl.gz\"", "glob: \"**/*.jsonl.gz\""))));
+        assertEquals(6, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+
+        // "**/" also matches the files at the top, as fsspec's glob does; and a folder given as a symbolic
+        // link is read where it points (before: "no file in" it, as the walk did not follow the link)
+        fx.corpus("in", 1, 3);
+        Path link = Files.createSymbolicLink(root.resolve("in-link"), root.resolve("in"));
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("$ROOT/in,", link + ",")
+                .replace("glob: \"*.jsonl.gz\"", "glob: \"**/*.jsonl.gz\""))));
+        assertEquals(9, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
     }
 
     @Test
