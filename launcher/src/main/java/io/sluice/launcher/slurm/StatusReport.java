@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
 
 /**
  * {@code launcher status}: per stage, how many ranks are done (completion marker), running, pending
- * (queued in Slurm), failed (their array element ended without the rank's marker), cancelled (Slurm
- * cancelled the element because a job it waited for failed) and not submitted; for each failed rank,
+ * (queued in Slurm), failed (their array element ended without the rank's marker), cancelled (before
+ * the rank started: Slurm's, because a job it waited for failed, or the user's) and not submitted; for each failed rank,
  * the Slurm state and the last lines of its log and of Slurm's output file.
  *
  * <p>Slurm states come from {@code squeue -t all}, which keeps ended jobs for the cluster's
@@ -93,8 +93,11 @@ public final class StatusReport {
                         pending++;
                     }
                     continue;
-                } else if (t.reason().equals(DEPENDENCY_FAILED)) {
-                    cancelled++; // not a failure of its own: shown once per stage, not once per rank
+                } else if (t.reason().equals(DEPENDENCY_FAILED)
+                        || (t.state().startsWith("CANCELLED") && !Files.exists(f.rankLog(rank)))) {
+                    // cancelled before it started (a job it waited for failed, or launcher cancel / scancel):
+                    // not a failure of its own, shown once per stage rather than once per rank
+                    cancelled++;
                     continue;
                 } else {
                     state = t.reason().isEmpty() || t.reason().equals("None") ? t.state() : t.state() + " " + t.reason();
@@ -193,9 +196,10 @@ public final class StatusReport {
         }
         for (StageStatus s : stages) {
             if (s.cancelled() > 0) {
-                out.printf("%nstage %s: %d rank%s cancelled by Slurm (%s): a job %s waited for failed; fix that"
-                        + " and submit again%n", s.stage(), s.cancelled(), s.cancelled() == 1 ? "" : "s", DEPENDENCY_FAILED,
-                        s.cancelled() == 1 ? "it" : "they");
+                boolean one = s.cancelled() == 1;
+                out.printf("%nstage %s: %d rank%s cancelled before %s started: by Slurm (%s) when a job %s waited for"
+                        + " failed, or by launcher cancel or scancel; submit again to run %s%n", s.stage(), s.cancelled(),
+                        one ? "" : "s", one ? "it" : "they", DEPENDENCY_FAILED, one ? "it" : "they", one ? "it" : "them");
             }
         }
     }

@@ -75,7 +75,8 @@ class StatusReportTest {
         assertTrue(text.contains("stage a rank 3 failed: Slurm job 100_1 FAILED NonZeroExitCode; last lines of " + log), text);
         assertTrue(text.contains("  | ERROR corrupt.jsonl.gz: not in gzip format at byte 0"), text);
         assertTrue(text.contains("  and of Slurm's " + slurmOut + ":\n  | sluice: stage a, ranks 2..3, on node1\n"), text);
-        assertTrue(text.contains("stage merge: 1 rank cancelled by Slurm (DependencyNeverSatisfied): a job it waited for failed;"),
+        assertTrue(text.contains("stage merge: 1 rank cancelled before it started: by Slurm (DependencyNeverSatisfied) when a job"
+                + " it waited for failed, or by launcher cancel or scancel; submit again to run it"),
                 text);
         assertTrue(!text.contains("stage merge rank 0 failed"), text);
     }
@@ -99,6 +100,11 @@ class StatusReportTest {
         slurm.accounting.put(dependent, new ArrayTaskState(dependent, "CANCELLED by 0", "DependencyNeverSatisfied"));
         StatusReport.StageStatus a = StatusReport.collect(job, slurm).getFirst();
         assertEquals(List.of(1, 1), List.of(a.failed().size(), a.cancelled()));
+
+        // one the user cancelled (launcher cancel) while it waited: cancelled too, not failed; before, failed
+        slurm.accounting.put(timedOut, new ArrayTaskState(timedOut, "CANCELLED by 1000", "Dependency"));
+        a = StatusReport.collect(job, slurm).getFirst();
+        assertEquals(List.of(0, 2), List.of(a.failed().size(), a.cancelled()));
     }
 
     @Test
