@@ -116,6 +116,10 @@ public final class JobFile {
             }
         }
         int mostTasks = stages.stream().mapToInt(Job.Stage::tasks).max().orElse(0);
+        if (localTasks == 0 || localTasks < -1) {
+            throw top.error("local_tasks", "must be at least 1 (the ranks this run takes), or -1 for all; got "
+                    + localTasks + ", which would run nothing");
+        }
         if (localTasks >= 0 && (localRankOffset < 0 || localRankOffset >= mostTasks)) {
             throw top.error("local_rank_offset", "must be from 0 to " + (mostTasks - 1) + " (the job's largest stage has "
                     + mostTasks + " tasks), got " + localRankOffset + ": no stage would have a rank to run");

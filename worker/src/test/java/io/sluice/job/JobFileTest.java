@@ -159,6 +159,9 @@ class JobFileTest {
         assertEquals(2, load("local_tasks: 2\nlocal_rank_offset: 2\n" + ONE_STAGE).localRankOffset());
         assertEquals("job.yaml: 'local_rank_offset' must be from 0 to 3 (the job's largest stage has 4 tasks), got 40:"
                 + " no stage would have a rank to run", error("local_tasks: 2\nlocal_rank_offset: 40\n" + ONE_STAGE));
+        // before, local_tasks: 0 ran nothing and exited 0
+        assertEquals("job.yaml: 'local_tasks' must be at least 1 (the ranks this run takes), or -1 for all; got 0, which"
+                + " would run nothing", error("local_tasks: 0\n" + ONE_STAGE));
     }
 
     @Test
