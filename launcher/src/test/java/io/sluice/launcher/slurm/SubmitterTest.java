@@ -35,6 +35,17 @@ class SubmitterTest {
     }
 
     @Test
+    void theRanksPerArrayElementAreThoseOfItsBlocks() throws IOException {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(4, 100, 1001, false, null, Map.of()),
+                TestJobs.stage("clean", 6), TestJobs.stage("merge", 1));
+        submitter.dryRun(plan(job));
+        String out = printed.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("stage clean: 6 of 6 ranks to run, 2 array elements of up to 4 ranks,"), out);
+        // before: "1 array element of 4 ranks", local_tasks rather than the stage's one rank
+        assertTrue(out.contains("stage merge: 1 of 1 ranks to run, 1 array element of 1 rank,"), out);
+    }
+
+    @Test
     void dryRunOfA2500RankStageWithMaxArraySize1001PrintsThreeSubmissionsAndWritesNothing() throws IOException {
         Job job = TestJobs.job("big", tmp.resolve("logs"), TestJobs.slurm(1, 100, 1001, false, null, Map.of()),
                 TestJobs.stage("tokenize", 2500), TestJobs.stage("merge", 1));
