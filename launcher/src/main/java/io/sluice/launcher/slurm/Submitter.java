@@ -252,11 +252,12 @@ public final class Submitter {
 
     private static String describe(ArrayPlan plan) {
         int n = plan.pendingRanks().size();
-        // the largest block, not local_tasks: a stage of fewer tasks has smaller blocks
-        int perElement = plan.blocks().stream().mapToInt(ArrayPlan.Block::ranks).max().orElse(0);
+        // the ranks of the largest block, not local_tasks: the stage's last block may hold fewer
+        List<Integer> sizes = plan.blocks().stream().map(b -> Math.min(b.ranks(), plan.tasks() - b.firstRank())).toList();
+        int perElement = sizes.stream().mapToInt(Integer::intValue).max().orElse(0);
         return String.format("%d of %d ranks to run, %d array element%s of %s%d rank%s, %d submission%s (%s)",
                 n, plan.tasks(), plan.blocks().size(), plan.blocks().size() == 1 ? "" : "s",
-                plan.blocks().stream().anyMatch(b -> b.ranks() != perElement) ? "up to " : "", perElement,
+                sizes.stream().anyMatch(k -> k != perElement) ? "up to " : "", perElement,
                 perElement == 1 ? "" : "s", plan.submissions().size(),
                 plan.submissions().size() == 1 ? "" : "s",
                 plan.submissions().stream().map(s -> "--array=" + s.arraySpec()).collect(Collectors.joining(", ")));
