@@ -93,10 +93,11 @@ public final class StatusReport {
                         pending++;
                     }
                     continue;
-                } else if (t.reason().equals(DEPENDENCY_FAILED)
-                        || (t.state().startsWith("CANCELLED") && !Files.exists(f.rankLog(rank)))) {
-                    // cancelled before it started (a job it waited for failed, or launcher cancel / scancel):
-                    // not a failure of its own, shown once per stage rather than once per rank
+                } else if (t.reason().equals(DEPENDENCY_FAILED) || (t.state().startsWith("CANCELLED")
+                        && !t.reason().isEmpty() && !t.reason().equals("None") && !Files.exists(f.rankLog(rank)))) {
+                    // cancelled while it waited (its reason is why it waited: a job it waited for failed, or
+                    // launcher cancel / scancel of a pending element): not a failure of its own, shown once
+                    // per stage rather than once per rank. One cancelled while it ran is a failed rank.
                     cancelled++;
                     continue;
                 } else {
