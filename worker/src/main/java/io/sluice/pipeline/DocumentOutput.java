@@ -78,7 +78,7 @@ public record DocumentOutput(Path dir, String template, Compression compression,
 
     /** The files this output's ranks noted as written (see {@link JsonlWriter#namesNoted}), present or not. */
     public List<String> notedFiles() throws IOException {
-        return JsonlWriter.namesNoted(dir, template, maxFileSize > 0);
+        return JsonlWriter.namesNoted(dir, template);
     }
 
     /** Files in the folder named as this output names its files (relative paths, sorted). */
@@ -119,7 +119,8 @@ public record DocumentOutput(Path dir, String template, Compression compression,
      * {@code filename_key_missing} in the step's stats, and the first of the rank is logged by its id.
      */
     public JsonlWriter open(StepContext ctx) {
-        return new JsonlWriter(dir, template, compression, maxFileSize, ctx.rank(), (doc, keys, fileName) -> {
+        String owner = ctx.stageDir() == null ? "" : ctx.stageDir().toAbsolutePath().normalize().toString();
+        return new JsonlWriter(dir, template, compression, maxFileSize, ctx.rank(), owner, (doc, keys, fileName) -> {
             if (ctx.stats().get(KEY_MISSING) == 0) {
                 ctx.log().warn("document '" + doc.id() + "' has no metadata " + (keys.size() == 1 ? "key '" : "keys '")
                         + String.join("', '", keys) + "' for output_filename '" + template + "' of " + dir

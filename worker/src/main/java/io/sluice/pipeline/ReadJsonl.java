@@ -31,7 +31,7 @@ public final class ReadJsonl implements DocumentSource {
     private final long limit;
     private final long skip;
     private final long splitSize;
-    /** For a glob "**{@literal /}rest": "rest", which files at the top of the folder must match. */
+    /** For a glob "**{@literal /}rest": "rest", which a path with no folder before "rest" must match. */
     private final PathMatcher topLevel;
     private final JsonlReader.Options options;
     private StepContext ctx;
@@ -138,12 +138,12 @@ public final class ReadJsonl implements DocumentSource {
         if (matcher == null || matcher.matches(rel)) {
             return true;
         }
-        if (rel.getNameCount() != 1) {
-            return false;
+        // "**/rest" also matches with no folder before "rest", as fsspec's does (Java's "**/" wants one)
+        if (topLevel != null && topLevel.matches(rel)) {
+            return true;
         }
-        // a file at the top: a glob of a name only matches it by name; one starting "**/" matches it too, as
-        // fsspec's does (Java's "**/" wants a folder)
-        return !glob.contains("/") ? matcher.matches(rel.getFileName()) : topLevel != null && topLevel.matches(rel);
+        // a glob of a name alone matches a file at the top by its name
+        return !glob.contains("/") && rel.getNameCount() == 1 && matcher.matches(rel.getFileName());
     }
 
     /** True when a file may be cut into byte ranges (plain text only). */

@@ -256,6 +256,10 @@ class LocalExecutorTest {
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("$ROOT/in,", link + ",")
                 .replace("glob: \"*.jsonl.gz\"", "glob: \"**/*.jsonl.gz\""))));
         assertEquals(9, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+        // and "**/" before a folder matches that folder at the top too
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("glob: \"*.jsonl.gz\"", "glob: \"**/2024/*.jsonl.gz\""))));
+        assertEquals(6, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
     }
 
     @Test

@@ -104,8 +104,41 @@ class JsonlWriterTest {
             other.commit();
         }
         // rank 0's second run wrote fr only: its en file is gone, rank 1's stays
-        assertEquals(List.of("en/x-00001.jsonl", "fr/x-00000.jsonl"),
-                TestFiles.files(dir).stream().map(p -> dir.relativize(p).toString()).toList());
+        assertEquals(List.of("en/x-00001.jsonl", "fr/x-00000.jsonl"), names());
+    }
+
+    @Test
+    void filesOfAnotherJobOrOutputInTheSameFolderAreNeverRemoved() throws IOException {
+        // another job (another logging folder) filling the same tree by metadata
+        write("${lang}/${rank}.jsonl", 0, "/logs/web/clean", "web");
+        write("${lang}/${rank}.jsonl", 0, "/logs/books/clean", "books");
+        // two outputs of one stage whose names' String hash codes are equal ("Aa" and "BB")
+        write("Aa-${rank}.jsonl", 0, "/logs/j/s", "x");
+        write("BB-${rank}.jsonl", 0, "/logs/j/s", "x");
+        assertEquals(List.of("Aa-00000.jsonl", "BB-00000.jsonl", "books/00000.jsonl", "web/00000.jsonl"), names());
+    }
+
+    @Test
+    void turningRollingOnRemovesTheUnrolledFileOfTheRunBefore() throws IOException {
+        write("${rank}.jsonl", 0, "/logs/j/s", "x");
+        try (JsonlWriter w = new JsonlWriter(dir, "${rank}.jsonl", Compression.NONE, 1, 0, "/logs/j/s", (d, k, f) -> { })) {
+            w.write(new Document("a", "t", new java.util.LinkedHashMap<>()));
+            w.write(new Document("b", "t", new java.util.LinkedHashMap<>()));
+            w.commit();
+        }
+        // before, 00000.jsonl stayed beside the pieces and the next stage read its documents twice
+        assertEquals(List.of("000_00000.jsonl", "001_00000.jsonl"), names());
+    }
+
+    private void write(String template, int rank, String owner, String lang) throws IOException {
+        try (JsonlWriter w = new JsonlWriter(dir, template, Compression.NONE, 0, rank, owner, (d, k, f) -> { })) {
+            w.write(new Document("d", "t", new java.util.LinkedHashMap<>(Map.of("lang", lang))));
+            w.commit();
+        }
+    }
+
+    private List<String> names() throws IOException {
+        return TestFiles.files(dir).stream().map(p -> dir.relativize(p).toString().replace('\\', '/')).toList();
     }
 
     @Test

@@ -94,7 +94,7 @@ public final class StatusReport {
                     }
                     continue;
                 } else if (t.reason().equals(DEPENDENCY_FAILED) || (t.state().startsWith("CANCELLED")
-                        && !t.reason().isEmpty() && !t.reason().equals("None") && !Files.exists(f.rankLog(rank)))) {
+                        && !t.reason().isEmpty() && !t.reason().equals("None"))) {
                     // cancelled while it waited (its reason is why it waited: a job it waited for failed, or
                     // launcher cancel / scancel of a pending element): not a failure of its own, shown once
                     // per stage rather than once per rank. One cancelled while it ran is a failed rank.

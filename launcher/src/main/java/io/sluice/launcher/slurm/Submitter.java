@@ -252,8 +252,9 @@ public final class Submitter {
 
     private static String describe(ArrayPlan plan) {
         int n = plan.pendingRanks().size();
-        // the ranks of the largest block, not local_tasks: the stage's last block may hold fewer
-        List<Integer> sizes = plan.blocks().stream().map(b -> Math.min(b.ranks(), plan.tasks() - b.firstRank())).toList();
+        // the ranks to run of the largest block, not local_tasks: the stage's last block may hold fewer, and a
+        // block around completed ranks runs only the others
+        List<Integer> sizes = java.util.stream.IntStream.range(0, plan.blocks().size()).mapToObj(i -> plan.ranksOf(i).size()).toList();
         int perElement = sizes.stream().mapToInt(Integer::intValue).max().orElse(0);
         return String.format("%d of %d ranks to run, %d array element%s of %s%d rank%s, %d submission%s (%s)",
                 n, plan.tasks(), plan.blocks().size(), plan.blocks().size() == 1 ? "" : "s",
