@@ -37,6 +37,9 @@ public final class Document {
          * {@code buf[textStart:textEnd]}, certainly has no key {@code key}; true when it may.
          */
         boolean mayHaveKey(byte[] buf, int off, int len, int textStart, int textEnd, String key);
+
+        /** The line's datatrove {@code media} value as parsed JSON, or null when it has none. */
+        Object media(byte[] buf, int off, int len, int textStart, int textEnd);
     }
 
     private String id;
@@ -52,6 +55,9 @@ public final class Document {
     private int textEnd;
     private boolean textEscaped;
     private boolean modified;
+    /** datatrove's media field of the line, once looked up ({@link #media}). */
+    private Object media;
+    private boolean mediaLookedUp;
     private String sourceFile;
     private long sourceLine;
     private long sourceByte;
@@ -188,6 +194,18 @@ public final class Document {
         }
     }
 
+    /**
+     * datatrove's {@code media} field of the line the document was read from (a list of media objects), as
+     * parsed JSON, or null when it has none: Sluice's steps do not use it, but a serialised document keeps it.
+     */
+    public Object media() {
+        if (!mediaLookedUp) {
+            media = parser == null || lineBuffer == null ? null : parser.media(lineBuffer, lineOffset, lineLength, textStart, textEnd);
+            mediaLookedUp = true;
+        }
+        return media;
+    }
+
     /** Makes the writer serialise this document rather than copy its line (which would not read back as it). */
     public void requireSerialising() {
         modified = true;
@@ -235,6 +253,7 @@ public final class Document {
     public Document detach() {
         text();
         metadata();
+        media();
         if (lineBuffer != null) {
             byte[] copy = new byte[lineLength];
             System.arraycopy(lineBuffer, lineOffset, copy, 0, lineLength);

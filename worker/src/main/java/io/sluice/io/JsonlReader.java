@@ -87,6 +87,11 @@ public final class JsonlReader {
             }
 
             @Override
+            public Object media(byte[] b, int off, int len, int textStart, int textEnd) {
+                return mayHold(b, off, textStart, "media") || mayHold(b, textEnd, off + len, "media") ? mediaOf(b, off, len) : null;
+            }
+
+            @Override
             public boolean mayHaveKey(byte[] b, int off, int len, int textStart, int textEnd, String key) {
                 return (options.defaultMetadata() != null && options.defaultMetadata().containsKey(key))
                         || mayHold(b, off, textStart, key) || mayHold(b, textEnd, off + len, key);
@@ -326,6 +331,32 @@ public final class JsonlReader {
         }
         handler.skipped(reason, message);
         return null;
+    }
+
+    /**
+     * Reads media values: their strings (inline data, say) are not held to the 20M-character limit, which the
+     * line scanner does not apply to them either; strings are parsed in linear time, so no limit is needed.
+     */
+    private static final ObjectMapper MEDIA_MAPPER = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                    .maxStringLength(Integer.MAX_VALUE).build()).build());
+
+    /** The top-level "media" value of a line, parsed, or null: the metadata parser skips it. */
+    private static Object mediaOf(byte[] b, int off, int len) {
+        try (JsonParser p = MEDIA_MAPPER.getFactory().createParser(b, off, len)) {
+            p.nextToken();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                if (name.equals("media")) {
+                    return MEDIA_MAPPER.readValue(p, Object.class);
+                }
+                p.skipChildren();
+            }
+            return null;
+        } catch (IOException e) {
+            throw new IllegalArgumentException(firstLine(e.getMessage()), e);
+        }
     }
 
     /**

@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  *
  * <p>A document no step modified is copied as its original line (when that line reads back as the same
  * document: see {@code JsonlReader}); others are serialised as
- * {@code {"text", "id", "metadata"}} (datatrove's field order; empty metadata is left out).
+ * {@code {"text", "id", "media", "metadata"}} (datatrove's field order; empty media and metadata are left out).
  * Files appear under their final names only on {@link #commit()}.
  */
 public final class JsonlWriter implements Closeable {
@@ -352,6 +352,11 @@ public final class JsonlWriter implements Closeable {
             g.writeStartObject();
             g.writeStringField("text", doc.text());
             g.writeStringField("id", doc.id());
+            Object media = doc.media();
+            if (media != null && !(media instanceof java.util.Collection<?> c && c.isEmpty())) {
+                g.writeFieldName("media"); // datatrove's field, kept as it was read
+                MAPPER.writeValue(g, media);
+            }
             Map<String, Object> md = doc.metadata();
             if (!md.isEmpty()) {
                 g.writeFieldName("metadata");

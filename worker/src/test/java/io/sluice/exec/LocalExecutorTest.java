@@ -225,6 +225,22 @@ class LocalExecutorTest {
         assertEquals(List.of("{\"text\": \"seven eight\", \"id\": \"b1\"}", "{\"text\":\"nine\",\"id\":\"b.jsonl/1\"}"),
                 TestFiles.allLines(root.resolve("out2")));
         assertEquals(TestFiles.allLines(root.resolve("out")), TestFiles.allLines(root.resolve("out3")));
+
+        // datatrove's media field survives serialising, in its place (before, it was dropped)
+        Files.writeString(root.resolve("in/c.jsonl"), "{\"text\": \"ten\", \"id\": \"c1\", \"media\": [{\"id\": \"m1\","
+                + " \"media_bytes\": \"" + "A".repeat(20_000_001) + "\"}]}\n");
+        assertTrue(run(fx.job("""
+                name: media
+                logging_dir: $ROOT/logs-media
+                stages:
+                  - name: tagged
+                    steps:
+                      - read_jsonl: {path: $ROOT/in, glob: "c.jsonl", default_metadata: {dataset: mine}}
+                      - write_jsonl: {path: $ROOT/out4, compression: none}
+                """)));
+        String line = TestFiles.allLines(root.resolve("out4")).getFirst();
+        assertTrue(line.startsWith("{\"text\":\"ten\",\"id\":\"c1\",\"media\":[{\"id\":\"m1\",\"media_bytes\":\"AAA"), line.substring(0, 80));
+        assertTrue(line.endsWith("\"}],\"metadata\":{\"dataset\":\"mine\"}}"), line.substring(line.length() - 60));
     }
 
     @Test
