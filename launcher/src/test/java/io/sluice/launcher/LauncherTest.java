@@ -38,9 +38,12 @@ class LauncherTest {
         System.setErr(oldErr);
     }
 
+    /** The bundled example's input, which job texts name as $EXAMPLES. */
+    private static final Path EXAMPLES = Path.of(System.getProperty("sluice.root")).resolve("examples/data");
+
     private Path job(String yaml) throws IOException {
         Path f = dir.resolve("job.yaml");
-        Files.writeString(f, yaml.replace("$ROOT", dir.toString()));
+        Files.writeString(f, yaml.replace("$ROOT", dir.toString()).replace("$EXAMPLES", EXAMPLES.toString()));
         return f;
     }
 
@@ -60,7 +63,6 @@ class LauncherTest {
 
     @Test
     void aStageReadingAnEarlierStageThatKeptNothingRunsWithNoDocuments() throws IOException {
-        Path project = Path.of(System.getProperty("sluice.root"));
         // before, stage 1 wrote no folder and the job stopped at the MinHash block with exit 2: "input path ... does not exist"
         String yaml = """
                 logging_dir: $ROOT/logs
@@ -69,7 +71,7 @@ class LauncherTest {
                 stages:
                   - name: filter
                     steps:
-                      - read_jsonl: {path: DATA, glob: "*.jsonl.gz"}
+                      - read_jsonl: {path: $EXAMPLES, glob: "*.jsonl.gz"}
                       - length_filter: {min_words: 100000000}
                       - write_jsonl: {path: $ROOT/out}
                   - name: d
@@ -83,7 +85,7 @@ class LauncherTest {
                     tasks: 1
                     steps:
                       - merge_stats: {input: $ROOT/stats}
-                """.replace("DATA", project.resolve("examples/data").toString());
+                """;
         Path f = job(yaml);
         assertEquals(0, Launcher.execute("validate", f.toString()), err.toString());
         // an earlier stage's output that is not there yet stays an error when that stage has not run
@@ -111,17 +113,16 @@ class LauncherTest {
 
     @Test
     void submitDryRunRefusesWhatSubmitWouldRefuse() throws IOException {
-        Path project = Path.of(System.getProperty("sluice.root"));
         String yaml = """
                 logging_dir: $ROOT/logs
                 tasks: 2
                 stages:
                   - name: clean
                     steps:
-                      - read_jsonl: {path: DATA, glob: "*.jsonl.gz"}
+                      - read_jsonl: {path: $EXAMPLES, glob: "*.jsonl.gz"}
                       - length_filter: {min_words: 5}
                       - write_jsonl: {path: $ROOT/out}
-                """.replace("DATA", project.resolve("examples/data").toString());
+                """;
         assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
         // before, the dry run said "all 2 ranks complete, would not be submitted" and exited 0
         assertEquals(2, Launcher.execute("submit", job(yaml.replace("min_words: 5", "min_words: 9")).toString(), "--dry-run"));
@@ -130,20 +131,19 @@ class LauncherTest {
 
     @Test
     void aStageWhoseReaderMissesAnEarlierStagesFilesIsNotToldItKeptNothing() throws IOException {
-        Path project = Path.of(System.getProperty("sluice.root"));
         String yaml = """
                 logging_dir: $ROOT/logs
                 tasks: 2
                 stages:
                   - name: clean
                     steps:
-                      - read_jsonl: {path: DATA, glob: "*.jsonl.gz"}
+                      - read_jsonl: {path: $EXAMPLES, glob: "*.jsonl.gz"}
                       - write_jsonl: {path: $ROOT/out}
                   - name: sample
                     steps:
                       - read_jsonl: {path: $ROOT/out, glob: "*.jsonl.gz"}
                       - write_jsonl: {path: $ROOT/sampled}
-                """.replace("DATA", project.resolve("examples/data").toString());
+                """;
         // the earlier stage wrote .jsonl.zst files that the glob misses: an error, not a stage run with no documents
         assertEquals(2, Launcher.execute("run", job(yaml).toString()));
         assertTrue(err.toString().contains("no file in " + dir.resolve("out") + " matches glob '*.jsonl.gz'"), err.toString());

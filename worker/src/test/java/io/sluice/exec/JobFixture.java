@@ -51,4 +51,14 @@ final class JobFixture {
                   - length_filter: {min_words: 5, exclusion_output: $ROOT/removed}
                   - write_jsonl: {path: $ROOT/out}
             """;
+
+    /** A second stage reading {@link #CLEAN_JOB}'s output and writing it, unchanged, to $ROOT/sampled. */
+    static final String SAMPLE_STAGE = """
+              - name: sample
+                steps:
+                  - read_jsonl: {path: $ROOT/out}
+                  - write_jsonl: {path: $ROOT/sampled, compression: none}
+            """;
+
+    static final String TWO_STAGE_JOB = CLEAN_JOB + SAMPLE_STAGE;
 }

@@ -86,12 +86,7 @@ class LocalExecutorTest {
     void blocksOfRanksRunTheLaterStageOnceItsInputIsComplete() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 8);
-        String yaml = (JobFixture.CLEAN_JOB + """
-                  - name: sample
-                    steps:
-                      - read_jsonl: {path: $ROOT/out}
-                      - write_jsonl: {path: $ROOT/sampled, compression: none}
-                """).replace("workers: 2", "workers: 2\nlocal_tasks: 1\nlocal_rank_offset: OFFSET");
+        String yaml = JobFixture.TWO_STAGE_JOB.replace("workers: 2", "workers: 2\nlocal_tasks: 1\nlocal_rank_offset: OFFSET");
         // before, the first two blocks ended with exit code 2, as for a bad job file
         for (int offset = 0; offset < 2; offset++) {
             console.reset();
@@ -111,12 +106,7 @@ class LocalExecutorTest {
     void aBlockOfRanksWhoseOwnInputIsNotMadeIsAnError() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 8);
-        String yaml = (JobFixture.CLEAN_JOB + """
-                  - name: sample
-                    steps:
-                      - read_jsonl: {path: $ROOT/out}
-                      - write_jsonl: {path: $ROOT/sampled, compression: none}
-                """).replace("workers: 2", "workers: 2\nlocal_tasks: 1\nlocal_rank_offset: 1");
+        String yaml = JobFixture.TWO_STAGE_JOB.replace("workers: 2", "workers: 2\nlocal_tasks: 1\nlocal_rank_offset: 1");
         // 'clean' never ran: the block's own part of the input is missing, which no other block will make
         JobException e = assertThrows(JobException.class,
                 () -> new LocalExecutor(fx.job(yaml), new PrintStream(console, true)).run("sample"));
@@ -438,12 +428,7 @@ class LocalExecutorTest {
     void stagesMadeFromAnEarlierRunOfTheStageTheyReadAreNotSkippedSilently() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 8);
-        String twoStages = JobFixture.CLEAN_JOB + """
-                  - name: sample
-                    steps:
-                      - read_jsonl: {path: $ROOT/out}
-                      - write_jsonl: {path: $ROOT/sampled, compression: none}
-                """;
+        String twoStages = JobFixture.TWO_STAGE_JOB;
         assertTrue(run(fx.job(twoStages)));
         assertEquals(18, TestFiles.allLines(root.resolve("sampled")).size());
 
@@ -494,12 +479,7 @@ class LocalExecutorTest {
     void anOutputWhoseFilesWereDeletedIsNotAStageThatKeptNothing() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 8);
-        String twoStages = JobFixture.CLEAN_JOB + """
-                  - name: sample
-                    steps:
-                      - read_jsonl: {path: $ROOT/out}
-                      - write_jsonl: {path: $ROOT/sampled, compression: none}
-                """;
+        String twoStages = JobFixture.TWO_STAGE_JOB;
         assertTrue(new LocalExecutor(fx.job(twoStages), new PrintStream(console, true)).run("clean"));
         for (Path f : TestFiles.files(root.resolve("out"))) {
             Files.delete(f);
@@ -513,12 +493,7 @@ class LocalExecutorTest {
     void aStageWhoseInputNowComesFromAnotherStageIsNotSkipped() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 8);
-        String twoStages = JobFixture.CLEAN_JOB + """
-                  - name: sample
-                    steps:
-                      - read_jsonl: {path: $ROOT/out}
-                      - write_jsonl: {path: $ROOT/sampled, compression: none}
-                """;
+        String twoStages = JobFixture.TWO_STAGE_JOB;
         assertTrue(run(fx.job(twoStages)));
         // before, a renamed (and changed) first stage ran anew while 'sample' was skipped as complete
         String renamed = twoStages.replace("- name: clean", "- name: clean2").replace("min_words: 5", "min_words: 12");
@@ -547,12 +522,7 @@ class LocalExecutorTest {
         assertTrue(console.toString().contains("[rawstats] 3 rank(s) already complete, skipped"), console.toString());
 
         // a stage whose ranks all ran again (skip_completed: false) is made from the stage's new run
-        String twoStages = changed + """
-                  - name: sample
-                    steps:
-                      - read_jsonl: {path: $ROOT/out}
-                      - write_jsonl: {path: $ROOT/sampled, compression: none}
-                """;
+        String twoStages = changed + JobFixture.SAMPLE_STAGE;
         assertTrue(run(fx.job(twoStages)));
         TestFiles.deleteRecursively(root.resolve("logs/clean"));
         assertTrue(run(fx.job(twoStages.replace("workers: 2", "workers: 2\nskip_completed: false"))));

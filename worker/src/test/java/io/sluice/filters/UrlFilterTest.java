@@ -73,11 +73,15 @@ class UrlFilterTest {
         assertTrue(f.filter(new Document("d", "t", new HashMap<>(Map.of("metadata", Map.of("url", "http://good.org/"))))).keep());
     }
 
+    private static StepContext contextLoggingTo(ByteArrayOutputStream log, Path dir) {
+        return new StepContext(0, 1, new StepStats("test"), TaskLog.toStream(new PrintStream(log, true)), dir,
+                new ProgressCounter());
+    }
+
     @Test
     void documentsWithoutAUrlAreDroppedCountedAndTheFirstIsLogged(@TempDir Path dir) throws IOException {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        StepContext ctx = new StepContext(0, 1, new StepStats("test"), TaskLog.toStream(new PrintStream(log, true)),
-                dir, new ProgressCounter());
+        StepContext ctx = contextLoggingTo(log, dir);
         UrlFilter f = new UrlFilter(StepArgs.of(Map.of("banned_domains", List.of("bad.org"))));
         f.open(ctx);
         List<String> kept = new java.util.ArrayList<>();
@@ -94,8 +98,7 @@ class UrlFilterTest {
     @Test
     void theWarningAboutAMissingUrlSaysWhereANestedOneIs(@TempDir Path dir) throws IOException {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        StepContext ctx = new StepContext(0, 1, new StepStats("test"), TaskLog.toStream(new PrintStream(log, true)),
-                dir, new ProgressCounter());
+        StepContext ctx = contextLoggingTo(log, dir);
         UrlFilter f = new UrlFilter(StepArgs.of(Map.of("banned_domains", List.of("bad.org"))));
         f.open(ctx);
         // Dolma's layout: the URL is in the line's metadata object, which datatrove reads as metadata.metadata

@@ -34,12 +34,16 @@ class SubmitterTest {
                 job.loggingDir().resolve("job.json"));
     }
 
+    private String dryRunOutput(Job job) {
+        submitter.dryRun(plan(job));
+        return printed.toString(StandardCharsets.UTF_8);
+    }
+
     @Test
     void theRanksPerArrayElementAreThoseOfItsBlocks() throws IOException {
         Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(4, 100, 1001, false, null, Map.of()),
                 TestJobs.stage("clean", 6), TestJobs.stage("merge", 1));
-        submitter.dryRun(plan(job));
-        String out = printed.toString(StandardCharsets.UTF_8);
+        String out = dryRunOutput(job);
         assertTrue(out.contains("stage clean: 6 of 6 ranks to run, 2 array elements of up to 4 ranks,"), out);
         // before: "1 array element of 4 ranks", local_tasks rather than the stage's one rank
         assertTrue(out.contains("stage merge: 1 of 1 ranks to run, 1 array element of 1 rank,"), out);
@@ -49,8 +53,7 @@ class SubmitterTest {
     void dryRunOfA2500RankStageWithMaxArraySize1001PrintsThreeSubmissionsAndWritesNothing() throws IOException {
         Job job = TestJobs.job("big", tmp.resolve("logs"), TestJobs.slurm(1, 100, 1001, false, null, Map.of()),
                 TestJobs.stage("tokenize", 2500), TestJobs.stage("merge", 1));
-        submitter.dryRun(plan(job));
-        String out = printed.toString(StandardCharsets.UTF_8);
+        String out = dryRunOutput(job);
         List<String> sbatch = out.lines().filter(l -> l.startsWith("sbatch ") && !l.contains("stats_merge")).toList();
         String script = job.loggingDir().resolve("tokenize/slurm/launch_script.slurm").toString();
         assertEquals(List.of(
