@@ -44,9 +44,26 @@ final class StageLineage {
     private static final String MADE_FROM = "made_from.json";
 
     private final Job job;
+    /** Per stage, the stages whose outputs it reads (see {@link #inputsOf}). */
+    private final Map<String, Set<String>> inputs = new LinkedHashMap<>();
 
     StageLineage(Job job) {
         this.job = job;
+        // one pass: the folders written so far are those of the stages before each one
+        WrittenFolders written = new WrittenFolders();
+        for (Job.Stage stage : job.stages()) {
+            Set<String> in = new LinkedHashSet<>(stage.depends());
+            List<Step> steps = stage.steps().stream().map(StepRegistry::create).toList();
+            for (Step step : steps) {
+                if (step instanceof DocumentSource source) {
+                    in.addAll(written.stagesWriting(source.root()));
+                } else if (step instanceof MergeStats merge) {
+                    in.addAll(written.stagesWriting(merge.input()));
+                }
+            }
+            inputs.put(stage.name(), in);
+            steps.forEach(step -> written.add(stage.name(), step));
+        }
     }
 
     /**
@@ -133,17 +150,7 @@ final class StageLineage {
      * simply the stage before it: a stage reading the user's input does not read that one.
      */
     private Set<String> inputsOf(Job.Stage stage) {
-        Set<String> in = new LinkedHashSet<>(stage.depends());
-        WrittenFolders written = WrittenFolders.before(job, stage);
-        for (Job.StepSpec spec : stage.steps()) {
-            Step step = StepRegistry.create(spec);
-            if (step instanceof DocumentSource source) {
-                in.addAll(written.stagesWriting(source.root()));
-            } else if (step instanceof MergeStats merge) {
-                in.addAll(written.stagesWriting(merge.input()));
-            }
-        }
-        return in;
+        return inputs.get(stage.name());
     }
 
     private static String runId(Path stageDir) throws IOException {
