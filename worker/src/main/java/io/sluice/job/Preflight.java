@@ -101,11 +101,12 @@ public final class Preflight {
             if (r.source().lists(o.sampleFile())) {
                 Path dir = o.dir().toAbsolutePath().normalize();
                 Path read = r.source().root().normalize();
-                throw new JobException(spec.where() + ": writes into " + dir + (dir.equals(read)
+                boolean same = DocumentSource.realPathOf(dir).equals(DocumentSource.realPathOf(read)); // maybe through a link
+                throw new JobException(spec.where() + ": writes into " + dir + (same
                         ? ", the folder that " + sameFile(r.where(), spec) + " reads"
                         : ", inside " + read + ", which " + sameFile(r.where(), spec) + " reads with recursive: true")
                         + ", so running the job again (with a new logging_dir, say) would read this output back as input;"
-                        + " write elsewhere, or leave it out of the reader with a glob" + (dir.equals(read) ? "" : " or recursive: false"));
+                        + " write elsewhere, or leave it out of the reader with a glob" + (same ? "" : " or recursive: false"));
             }
         }
     }

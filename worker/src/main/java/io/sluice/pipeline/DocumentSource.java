@@ -28,4 +28,20 @@ public interface DocumentSource extends Step {
 
     /** Reads this rank's pieces and sends every document to {@code out}. */
     void read(List<InputPiece> pieces, DocumentSink out) throws IOException;
+
+    /**
+     * The path with symbolic links resolved as far as it exists: the output folder of a job that has not
+     * run yet does not exist, but a link above it may point into the folder read.
+     */
+    static Path realPathOf(Path path) {
+        Path p = path.toAbsolutePath().normalize();
+        for (Path existing = p; existing != null; existing = existing.getParent()) {
+            try {
+                return existing.toRealPath().resolve(existing.relativize(p));
+            } catch (IOException e) {
+                // does not exist (yet): try its parent
+            }
+        }
+        return p;
+    }
 }

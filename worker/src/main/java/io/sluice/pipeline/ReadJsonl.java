@@ -117,8 +117,8 @@ public final class ReadJsonl implements DocumentSource {
 
     @Override
     public boolean lists(Path file) {
-        Path f = file.toAbsolutePath().normalize();
-        Path folder = root.normalize();
+        Path f = DocumentSource.realPathOf(file);
+        Path folder = DocumentSource.realPathOf(root);
         if (singleFile != null) {
             return f.equals(folder.resolve(singleFile));
         }

@@ -309,6 +309,14 @@ class LocalExecutorTest {
         e = preflightError(noGlob.replace("$ROOT/in}", "$ROOT/in, recursive: false}").replace("$ROOT/removed", "$ROOT/in"));
         assertTrue(e.contains("(length_filter): writes into " + root.resolve("in") + ", the folder that stages[0]"
                 + " (clean).steps[0] (read_jsonl) reads"), e);
+        // the same folder through a symbolic link (before: not seen, and each rerun read its output back)
+        Files.createSymbolicLink(root.resolve("in-link"), root.resolve("in"));
+        e = preflightError(noGlob.replace("{path: $ROOT/out}", "{path: $ROOT/in-link/out}"));
+        assertTrue(e.contains("(write_jsonl): writes into " + root.resolve("in-link/out") + ", inside " + root.resolve("in")
+                + ", which stages[0] (clean).steps[0] (read_jsonl) reads with recursive: true"), e);
+        e = preflightError(noGlob.replace("$ROOT/in}", "$ROOT/in, recursive: false}").replace("$ROOT/removed", "$ROOT/in-link"));
+        assertTrue(e.contains("(length_filter): writes into " + root.resolve("in-link") + ", the folder that stages[0]"
+                + " (clean).steps[0] (read_jsonl) reads"), e);
         // a later stage writing where an earlier stage reads
         e = preflightError(noGlob + """
                   - name: sample
