@@ -20,6 +20,12 @@ final class StageExpander {
     static List<Job.Stage> expand(String where, Map<String, Object> m, int jobTasks, int jobWorkers) {
         StepArgs a = new StepArgs(where, m);
         String name = a.requireString("name");
+        if (!name.isEmpty() && (name.isBlank() || name.startsWith(".") || name.contains("/") || name.contains("\\"))) {
+            // the name is the stage's folder in the logging dir: "../x" or "a/b" would put it elsewhere, and
+            // names starting with "." are kept for Sluice's own files there
+            throw a.error("name", "is '" + name + "', which cannot name a stage: the name is the stage's folder in the"
+                    + " logging dir, so it must not be blank, start with '.' or hold '/' or '\\'");
+        }
         where = where + " (" + name + ")";
         int tasks = JobFile.positive(a, "tasks", a.integer("tasks", jobTasks));
         int workers = (int) a.integer("workers", jobWorkers);

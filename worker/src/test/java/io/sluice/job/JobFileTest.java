@@ -110,6 +110,19 @@ class JobFileTest {
     }
 
     @Test
+    void aStageNameMustBeOneFolderName() throws IOException {
+        // before, "../x" put the stage's completion markers and logs beside the logging dir
+        for (String name : new String[] {"../x", "a/b", ".hidden", "' '"}) {
+            String shown = name.equals("' '") ? " " : name;
+            assertEquals("job.yaml: stages[0]: 'name' is '" + shown + "', which cannot name a stage: the name"
+                    + " is the stage's folder in the logging dir, so it must not be blank, start with '.' or hold '/' or '\\'",
+                    error("stages:\n  - name: " + name + "\n    steps: [{read_jsonl: {path: x}}]\n"));
+        }
+        assertEquals("clean-2.v1", load("stages:\n  - name: clean-2.v1\n    steps: [{read_jsonl: {path: x}}]\n")
+                .stages().get(0).name());
+    }
+
+    @Test
     void resolvedJobRoundTripsThroughJson() throws IOException {
         Path f = dir.resolve("job.yaml");
         Files.writeString(f, "name: n\ntasks: 5\nslurm: {partition: cpu, sbatch_args: {account: p}}\nstages:\n"
