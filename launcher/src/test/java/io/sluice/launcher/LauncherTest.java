@@ -214,7 +214,7 @@ class LauncherTest {
 
     private static List<Path> filesIn(Path folder) throws IOException {
         try (var walk = Files.walk(folder)) {
-            return walk.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().startsWith(".")).toList();
+            return walk.filter(Files::isRegularFile).toList();
         }
     }
 

@@ -153,11 +153,11 @@ class SlurmClusterTest {
         await(job, "every Slurm job ended", s -> !s.isEmpty() && s.stream().allMatch(ArrayTaskState::ended));
     }
 
-    /** The output a user reads: the writers' hidden notes, named for the job's logging folder, left out. */
+    /** Every file below {@code dir}, by relative path. */
     private static Map<String, byte[]> files(Path dir) throws IOException {
         Map<String, byte[]> files = new TreeMap<>();
         try (Stream<Path> all = Files.walk(dir)) {
-            for (Path f : all.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().startsWith(".")).toList()) {
+            for (Path f : all.filter(Files::isRegularFile).toList()) {
                 files.put(dir.relativize(f).toString(), Files.readAllBytes(f));
             }
         }

@@ -101,6 +101,7 @@ public final class MinhashBucketsStep implements Step {
             for (int i = 0; i < files.size(); i++) {
                 readers.add(new SigFileReader(files.get(i), i, config, bufferBytes, range[0], range[1]));
             }
+            ctx.files().willWrite(dupsFile(output, bucket, worker));
             long pairs = mergeAndWritePairs(readers, dupsFile(output, bucket, worker));
             ctx.stats().add("total_matches", pairs);
         } finally {

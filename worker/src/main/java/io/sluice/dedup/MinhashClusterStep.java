@@ -285,11 +285,11 @@ public final class MinhashClusterStep implements Step {
             }
             removed += remove.size();
             if (remove.size() > 0) {
-                writeInts(removeFile(output, rank), remove);
+                writeInts(removeFile(output, rank), remove, ctx);
             }
             if (clusterMetadata) {
-                writeInts(clustersFile(output, rank), clusterRecs);
-                writeInts(sizesFile(output, rank), sizeRecs);
+                writeInts(clustersFile(output, rank), clusterRecs, ctx);
+                writeInts(sizesFile(output, rank), sizeRecs, ctx);
             }
             start = end;
         }
@@ -335,7 +335,8 @@ public final class MinhashClusterStep implements Step {
         return out;
     }
 
-    private static void writeInts(Path target, IntList values) throws IOException {
+    private static void writeInts(Path target, IntList values, StepContext ctx) throws IOException {
+        ctx.files().willWrite(target);
         ByteBuffer bb = ByteBuffer.allocate(values.size() * 4).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < values.size(); i++) {
             bb.putInt(values.get(i));

@@ -88,6 +88,7 @@ public final class MinhashSignatureStep implements Step {
         signer = new ShingleSigner(config);
         sig = new long[config.numHashes()];
         record = ByteBuffer.allocate(config.sigRecordBytes()).order(ByteOrder.LITTLE_ENDIAN);
+        ctx.files().willWrite(lengthsFile(output, ctx.rank()));
         lengths = AtomicFile.create(lengthsFile(output, ctx.rank()));
         lengthsOut = new BufferedOutputStream(lengths, 1 << 16);
         int buckets = config.numBuckets();
@@ -95,6 +96,7 @@ public final class MinhashSignatureStep implements Step {
         unsortedPaths = new Path[buckets];
         for (int bi = 0; bi < buckets; bi++) {
             Path target = sigFile(output, bi, ctx.rank());
+            ctx.files().willWrite(target);
             Files.createDirectories(target.getParent());
             unsortedPaths[bi] = target.resolveSibling(target.getFileName() + UNSORTED_SUFFIX);
             unsorted[bi] = new BufferedOutputStream(Files.newOutputStream(unsortedPaths[bi]), 1 << 16);

@@ -1,20 +1,24 @@
 package io.sluice.exec;
 
 import io.sluice.io.InputPiece;
+import io.sluice.io.RankFiles;
 import io.sluice.job.Job;
 import io.sluice.job.StepRegistry;
+import io.sluice.pipeline.DocumentSource;
 import io.sluice.pipeline.Pipeline;
 import io.sluice.pipeline.ProgressCounter;
 import io.sluice.pipeline.Step;
 import io.sluice.pipeline.StepContext;
 import io.sluice.pipeline.StepStats;
 import io.sluice.pipeline.TaskLog;
+import io.sluice.stats.MergeStats;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Runs one rank of one stage: builds its steps, runs the pipeline over its pieces, writes its stats,
@@ -47,9 +51,14 @@ final class RankRunner {
                     steps.add(StepRegistry.create(spec));
                     names.add(spec.type());
                 }
+                int removed = RankFiles.removeEarlierRun(stageDir, rank, readBy(steps));
+                if (removed > 0) {
+                    log.info("removed " + removed + " file(s) an earlier run of this rank wrote");
+                }
+                RankFiles files = RankFiles.of(stageDir, rank);
                 Pipeline pipeline = new Pipeline(steps, names);
                 List<StepStats> stats = pipeline.stats();
-                pipeline.run(pieces, i -> new StepContext(rank, stage.tasks(), stats.get(i), log, stageDir, progress));
+                pipeline.run(pieces, i -> new StepContext(rank, stage.tasks(), stats.get(i), log, stageDir, progress, files));
                 PipelineStats ps = new PipelineStats(stats);
                 ps.write(stageDir.resolve("stats").resolve(String.format("%05d.json", rank)), false);
                 Completions.markComplete(stageDir, rank);
@@ -65,6 +74,12 @@ final class RankRunner {
         } catch (IOException e) {
             throw new RankFailure(rank, "cannot write the log " + logFile + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Whether a file is input of {@code steps}: listed by their reader, or in the folder merge_stats merges. */
+    static Predicate<Path> readBy(List<Step> steps) {
+        return f -> steps.stream().anyMatch(s -> s instanceof DocumentSource source && source.lists(f)
+                || s instanceof MergeStats merge && f.startsWith(merge.input().toAbsolutePath().normalize()));
     }
 
     static String summary(PipelineStats ps) {

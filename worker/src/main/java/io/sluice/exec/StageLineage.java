@@ -50,7 +50,7 @@ final class StageLineage {
     StageLineage(Job job) {
         this.job = job;
         // one pass: the folders written so far are those of the stages before each one
-        WrittenFolders written = new WrittenFolders();
+        WrittenFolders written = new WrittenFolders(job.loggingDir());
         for (Job.Stage stage : job.stages()) {
             Set<String> in = new LinkedHashSet<>(stage.depends());
             List<Step> steps = stage.steps().stream().map(StepRegistry::create).toList();

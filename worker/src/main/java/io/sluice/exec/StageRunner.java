@@ -2,6 +2,7 @@ package io.sluice.exec;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sluice.io.RankFiles;
 import io.sluice.io.ShardPlan;
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
@@ -132,14 +133,24 @@ public final class StageRunner {
                         plan.ranks().stream().mapToInt(List::size).sum());
             }
         }
+        // no rank's journal: the files already there under this stage's names are from a run this logging dir
+        // does not know (it was deleted, or is another), and those this run does not write again would stay
+        boolean unknownRun = Completions.completedRanks(stageDir(stage)).isEmpty() && RankFiles.noted(stageDir(stage)).isEmpty();
         for (Job.StepSpec spec : stage.steps()) {
             if (StepRegistry.create(spec) instanceof DocumentOutput.Writer w) {
                 for (DocumentOutput o : w.documentOutputs()) {
                     List<String> stray;
+                    List<String> earlier;
                     try {
                         stray = o.strayFiles(stage.tasks());
+                        earlier = unknownRun ? o.ownFiles() : List.of();
                     } catch (IOException | UncheckedIOException e) {
                         continue; // the folder changed while listed (another job writing it): a note is not worth a failure
+                    }
+                    if (!earlier.isEmpty()) {
+                        console.printf("[%s] note: %s already holds %d file(s) named as this stage names its files, from a"
+                                + " run this logging dir has no record of; those this run does not write again will stay"
+                                + " (empty the folder first to be sure)%n", stage.name(), o.dir(), earlier.size());
                     }
                     if (!stray.isEmpty()) {
                         console.printf("[%s] note: %s holds %d file(s) this stage does not write (%s%s): a stage"
@@ -171,6 +182,15 @@ public final class StageRunner {
         }
         if (!todo.isEmpty() && (done.isEmpty() || !job.skipCompleted())) {
             new StageLineage(job).recordInputs(stage); // what the outputs about to be made are made from
+        }
+        if (!todo.isEmpty()) {
+            // ranks the stage had in an earlier run with more tasks: nobody runs them again to remove their files
+            int removed = RankFiles.removeRanksFrom(stageDir, stage.tasks(),
+                    RankRunner.readBy(stage.steps().stream().map(StepRegistry::create).toList()));
+            if (removed > 0) {
+                console.printf("[%s] removed %d file(s) written by ranks %d and up of an earlier run%n", stage.name(), removed,
+                        stage.tasks());
+            }
         }
         List<String> failures = new ArrayList<>();
         if (!todo.isEmpty()) {

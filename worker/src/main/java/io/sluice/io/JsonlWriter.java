@@ -16,8 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -50,7 +48,8 @@ public final class JsonlWriter implements Closeable {
     private final Compression compression;
     private final long maxFileSize;
     private final int rank;
-    private final String owner;
+    /** Where the rank notes each file before creating it. */
+    private final RankFiles files;
     private final KeyMissing keyMissing;
     private final Map<String, OpenFile> open = new LinkedHashMap<>();
     private final Map<String, Integer> rollCounter = new LinkedHashMap<>();
@@ -69,19 +68,16 @@ public final class JsonlWriter implements Closeable {
         }
     }
 
+    /** A writer run outside a stage, which notes its files nowhere. */
     public JsonlWriter(Path dir, String template, Compression compression, long maxFileSize, int rank) {
-        this(dir, template, compression, maxFileSize, rank, "", (doc, keys, fileName) -> { });
+        this(dir, template, compression, maxFileSize, rank, RankFiles.none(), (doc, keys, fileName) -> { });
     }
 
-    /**
-     * @param owner who writes the files, for the note of a rank's files (see {@link #commit}): the stage's
-     *              logging folder, so that another job or stage writing the same folder and names is not
-     *              taken for an earlier run of this one
-     */
-    public JsonlWriter(Path dir, String template, Compression compression, long maxFileSize, int rank, String owner,
+    /** @param files the rank's journal, told of each file before it is created */
+    public JsonlWriter(Path dir, String template, Compression compression, long maxFileSize, int rank, RankFiles files,
                        KeyMissing keyMissing) {
         this.keyMissing = keyMissing;
-        this.owner = owner;
+        this.files = files;
         this.dir = dir;
         this.compression = compression;
         this.template = template;
@@ -151,80 +147,7 @@ public final class JsonlWriter implements Closeable {
         // the folder exists even when no document came: a later stage reading it then sees an output
         // that holds nothing, not a missing one (or one deleted since)
         Files.createDirectories(dir);
-        removeFilesOfEarlierRuns();
         return committed;
-    }
-
-    private static final String NOTE_PREFIX = ".sluice-";
-    private static final String NOTE_SUFFIX = ".files";
-
-    /**
-     * The first line of a rank's note: whose note it is (the writer's owner and template; not the rolling
-     * size, so that turning rolling on or off still finds the files of the run before).
-     */
-    private static String noteHeader(String owner, String template) {
-        return "# " + owner + "\t" + template;
-    }
-
-    /** The note of this rank's files: hidden (readers skip it), named by a hash of its header. */
-    private Path note() {
-        String header = noteHeader(owner, template);
-        try {
-            byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(header.getBytes(StandardCharsets.UTF_8));
-            return dir.resolve(NOTE_PREFIX + java.util.HexFormat.of().formatHex(h, 0, 8) + String.format("-%05d", rank) + NOTE_SUFFIX);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e); // every JDK has SHA-256
-        }
-    }
-
-    /** The names the ranks of any writer of {@code template} in {@code dir} noted as written, over all notes. */
-    public static List<String> namesNoted(Path dir, String template) throws IOException {
-        List<String> names = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return names;
-        }
-        try (var notes = Files.newDirectoryStream(dir, f -> f.getFileName().toString().startsWith(NOTE_PREFIX)
-                && f.getFileName().toString().endsWith(NOTE_SUFFIX))) {
-            for (Path note : notes) {
-                List<String> lines = Files.readAllLines(note, StandardCharsets.UTF_8);
-                if (!lines.isEmpty() && lines.get(0).endsWith("\t" + template)) {
-                    lines.subList(1, lines.size()).stream().filter(n -> !n.isEmpty()).forEach(names::add);
-                }
-            }
-        }
-        return names;
-    }
-
-    /**
-     * Removes the files an earlier run of this rank wrote under names this run did not write, and notes this
-     * run's names for the next one, in a hidden file of the folder that readers skip (its first line says
-     * whose it is; a note that is not this writer's is left alone). Without it a rank run again after its
-     * stage changed, writing nothing now, fewer rolled pieces or other metadata values, left its old files
-     * under their final names, and a later stage read them as this run's. The names of a rank depend on its
-     * input alone, so a run killed before the note is taken again writes the same names.
-     */
-    private void removeFilesOfEarlierRuns() throws IOException {
-        Path note = note();
-        String header = noteHeader(owner, template);
-        Set<String> now = new TreeSet<>();
-        for (Path f : committed) {
-            now.add(dir.relativize(f).toString().replace('\\', '/'));
-        }
-        if (Files.exists(note)) {
-            List<String> old = Files.readAllLines(note, StandardCharsets.UTF_8);
-            if (old.isEmpty() || !old.get(0).equals(header)) {
-                return; // not this writer's note (it cannot be, short of a hash collision): neither used nor replaced
-            }
-            for (String name : old.subList(1, old.size())) {
-                Path f = dir.resolve(name).normalize();
-                if (!name.isEmpty() && !now.contains(name) && f.startsWith(dir.normalize())) {
-                    Files.deleteIfExists(f);
-                }
-            }
-        }
-        List<String> lines = new ArrayList<>(List.of(header));
-        lines.addAll(now);
-        AtomicFile.write(note, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     /** Discards files not yet committed. */
@@ -255,6 +178,7 @@ public final class JsonlWriter implements Closeable {
         if (maxFileSize > 0) {
             fileName = rolled(name, rollCounter.merge(name, 1, Integer::sum) - 1);
         }
+        files.willWrite(dir.resolve(fileName));
         AtomicFile file = AtomicFile.create(dir.resolve(fileName));
         OutputStream out = compression.compress(new CommitOnClose(file));
         OpenFile f = new OpenFile(file, out);

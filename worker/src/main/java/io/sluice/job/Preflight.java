@@ -27,7 +27,7 @@ public final class Preflight {
 
     public static void check(Job job) throws IOException {
         writable(job.loggingDir(), "logging_dir");
-        WrittenFolders written = new WrittenFolders();
+        WrittenFolders written = new WrittenFolders(job.loggingDir());
         Map<Path, String> writers = new HashMap<>();
         List<Read> reads = new ArrayList<>();
         for (Job.Stage stage : job.stages()) {

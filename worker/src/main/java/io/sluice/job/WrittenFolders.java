@@ -19,8 +19,18 @@ import java.util.Map;
 public final class WrittenFolders {
     /** Per folder, the stages writing it, in job order (two stages may share a folder, by file name). */
     private final Map<Path, List<String>> stagesOf = new LinkedHashMap<>();
-    /** Per folder, the document outputs writing it (a statistics folder has none). */
-    private final Map<Path, List<DocumentOutput>> documentOutputs = new LinkedHashMap<>();
+    /** Per folder, the document outputs writing it, with their stages (a statistics folder has none). */
+    private final Map<Path, List<Written>> documentOutputs = new LinkedHashMap<>();
+    /** The job's logging dir, beside whose stage folders the ranks note the files they wrote. */
+    private final Path loggingDir;
+
+    private record Written(String stage, DocumentOutput output) {
+    }
+
+    /** For the folders of a job whose logging dir is {@code loggingDir}. */
+    public WrittenFolders(Path loggingDir) {
+        this.loggingDir = loggingDir;
+    }
 
     /** Records the folders {@code step}, a step of stage {@code stage}, writes. */
     public void add(String stage, Step step) {
@@ -28,7 +38,7 @@ public final class WrittenFolders {
             for (DocumentOutput o : w.documentOutputs()) {
                 Path f = normal(o.dir());
                 addStage(f, stage);
-                documentOutputs.computeIfAbsent(f, k -> new ArrayList<>()).add(o);
+                documentOutputs.computeIfAbsent(f, k -> new ArrayList<>()).add(new Written(stage, o));
             }
         }
         if (step instanceof StatsStep st) {
@@ -59,13 +69,13 @@ public final class WrittenFolders {
             if (!(in.startsWith(out) || out.startsWith(in))) {
                 continue;
             }
-            List<DocumentOutput> outputs = documentOutputs.get(out);
+            List<Written> outputs = documentOutputs.get(out);
             if (outputs == null || !Files.isDirectory(out)) {
                 return false;
             }
-            for (DocumentOutput o : outputs) {
+            for (Written w : outputs) {
                 // files there, or noted by its ranks as written (and deleted since): documents, not none
-                if (!o.ownFiles().isEmpty() || !o.notedFiles().isEmpty()) {
+                if (!w.output().ownFiles().isEmpty() || !w.output().notedFiles(loggingDir.resolve(w.stage())).isEmpty()) {
                     return false;
                 }
             }
@@ -75,7 +85,7 @@ public final class WrittenFolders {
 
     /** The folders written by the stages of {@code job} before {@code stage}. */
     public static WrittenFolders before(Job job, Job.Stage stage) {
-        WrittenFolders w = new WrittenFolders();
+        WrittenFolders w = new WrittenFolders(job.loggingDir());
         for (Job.Stage s : job.stages()) {
             if (s.name().equals(stage.name())) {
                 break;

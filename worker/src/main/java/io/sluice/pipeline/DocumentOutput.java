@@ -3,6 +3,7 @@ package io.sluice.pipeline;
 import io.sluice.io.AtomicFile;
 import io.sluice.io.Compression;
 import io.sluice.io.JsonlWriter;
+import io.sluice.io.RankFiles;
 import io.sluice.job.StepArgs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -76,9 +77,16 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         return filesWhere(m -> !m.matches() || (perRank() && Integer.parseInt(m.group("rank")) >= tasks));
     }
 
-    /** The files this output's ranks noted as written (see {@link JsonlWriter#namesNoted}), present or not. */
-    public List<String> notedFiles() throws IOException {
-        return JsonlWriter.namesNoted(dir, template);
+    /**
+     * The files of this output that the ranks of the stage whose folder in the logging dir is {@code stageDir}
+     * noted as written ({@link RankFiles}), present or not.
+     */
+    public List<Path> notedFiles(Path stageDir) throws IOException {
+        Pattern ours = JsonlWriter.namePattern(template, maxFileSize > 0);
+        Path folder = dir.toAbsolutePath().normalize();
+        return RankFiles.noted(stageDir).stream()
+                .filter(f -> f.startsWith(folder) && ours.matcher(folder.relativize(f).toString().replace('\\', '/')).matches())
+                .toList();
     }
 
     /** Files in the folder named as this output names its files (relative paths, sorted). */
@@ -119,8 +127,7 @@ public record DocumentOutput(Path dir, String template, Compression compression,
      * {@code filename_key_missing} in the step's stats, and the first of the rank is logged by its id.
      */
     public JsonlWriter open(StepContext ctx) {
-        String owner = ctx.stageDir() == null ? "" : ctx.stageDir().toAbsolutePath().normalize().toString();
-        return new JsonlWriter(dir, template, compression, maxFileSize, ctx.rank(), owner, (doc, keys, fileName) -> {
+        return new JsonlWriter(dir, template, compression, maxFileSize, ctx.rank(), ctx.files(), (doc, keys, fileName) -> {
             if (ctx.stats().get(KEY_MISSING) == 0) {
                 ctx.log().warn("document '" + doc.id() + "' has no metadata " + (keys.size() == 1 ? "key '" : "keys '")
                         + String.join("', '", keys) + "' for output_filename '" + template + "' of " + dir

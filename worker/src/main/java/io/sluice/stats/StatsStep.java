@@ -383,6 +383,8 @@ public abstract class StatsStep implements Step {
     }
 
     private void write(String group, String stat, String file, String json) throws IOException {
-        AtomicFile.write(output.resolve(group).resolve(stat).resolve(file), json.getBytes(StandardCharsets.UTF_8));
+        Path target = output.resolve(group).resolve(stat).resolve(file);
+        ctx.files().willWrite(target);
+        AtomicFile.write(target, json.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -55,6 +55,58 @@ class MinhashJobTest {
         assertEquals(14, TestFiles.files(root.resolve("dups")).size());
     }
 
+    /** The four stages over the plagiarism corpus with {@code buckets} buckets, each its own rank. */
+    private static String fourStages(Path root, Path corpus, int buckets) {
+        return """
+                logging_dir: ROOT/logs
+                stages:
+                  - name: signatures
+                    tasks: 1
+                    steps:
+                      - read_jsonl: {path: CORPUS}
+                      - minhash_signature: {output: ROOT/sigs, num_buckets: B}
+                  - name: buckets
+                    tasks: B
+                    workers: 2
+                    steps:
+                      - minhash_buckets: {input: ROOT/sigs, output: ROOT/dups, num_buckets: B}
+                  - name: cluster
+                    tasks: 1
+                    steps:
+                      - minhash_cluster: {input: ROOT/dups, output: ROOT/remove, num_buckets: B}
+                  - name: filter
+                    tasks: 1
+                    steps:
+                      - read_jsonl: {path: CORPUS}
+                      - minhash_filter: {input: ROOT/remove}
+                      - write_jsonl: {path: ROOT/out}
+                """.replace("ROOT", root.toString()).replace("CORPUS", corpus.toString()).replace("B", String.valueOf(buckets));
+    }
+
+    private static boolean run(Path root, String yaml) throws Exception {
+        Path jobFile = root.resolve("job.yaml");
+        Files.writeString(jobFile, yaml);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        return new LocalExecutor(JobFile.load(jobFile), new PrintStream(console, true)).run(null);
+    }
+
+    @Test
+    void fewerBucketsAfterTheStageFoldersWereDeletedLeaveNoBucketOfTheRunBefore(@TempDir Path fresh) throws Exception {
+        Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        assertTrue(run(root, fourStages(root, corpus, 14)));
+        assertEquals(14, TestFiles.files(root.resolve("dups")).size());
+        // as the refusal of the changed stages advises: delete their folders in the logging dir, run again.
+        // Before, the 7 .dups files of buckets 7-13 stayed, the cluster stage read all 14 and removed more.
+        for (String stage : new String[] {"signatures", "buckets", "cluster", "filter"}) {
+            TestFiles.deleteRecursively(root.resolve("logs").resolve(stage));
+        }
+        assertTrue(run(root, fourStages(root, corpus, 7)));
+        assertTrue(run(fresh, fourStages(fresh, corpus, 7)));
+        assertEquals(TestFiles.hashes(fresh.resolve("dups")), TestFiles.hashes(root.resolve("dups")));
+        assertEquals(TestFiles.hashes(fresh.resolve("sigs")), TestFiles.hashes(root.resolve("sigs")));
+        assertEquals(TestFiles.allLines(fresh.resolve("out")), TestFiles.allLines(root.resolve("out")));
+    }
+
     @Test
     void minhashBlockGivesDatatrovesClustersWithMetadata() throws Exception {
         Path shared = DedupCorpus.shared();

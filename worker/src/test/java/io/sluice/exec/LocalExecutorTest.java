@@ -470,17 +470,26 @@ class LocalExecutorTest {
         String rolling = JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}", "{path: $ROOT/out, max_file_size: 1K}");
         assertTrue(run(fx.job(rolling)));
         int before = TestFiles.files(root.resolve("out")).size();
-        // as the refusal of a changed stage advises: delete its logging folder and run again. Before, every
-        // rank that now wrote fewer pieces (or nothing) left its old ones, and a later stage read them too.
-        TestFiles.deleteRecursively(root.resolve("logs"));
+        // as the refusal of a changed stage advises: delete its folder in the logging dir and run again. Before,
+        // every rank that now wrote fewer pieces (or nothing) left its old ones, and a later stage read them too.
+        TestFiles.deleteRecursively(root.resolve("logs/clean"));
         assertTrue(run(fx.job(rolling.replace("min_words: 5", "min_words: 14"))));
         List<Path> after = TestFiles.files(root.resolve("out"));
         assertTrue(after.size() < before, before + " -> " + after.size());
         assertEquals(PipelineStats.read(root.resolve("logs/clean/stats.json")).step("write_jsonl").get("documents_written"),
                 TestFiles.allLines(root.resolve("out")).size());
-        TestFiles.deleteRecursively(root.resolve("logs"));
+        TestFiles.deleteRecursively(root.resolve("logs/clean"));
         assertTrue(run(fx.job(rolling.replace("min_words: 5", "min_words: 1000"))));
         assertEquals(List.of(), TestFiles.files(root.resolve("out")));
+
+        // the whole logging dir deleted: nothing says which files were this job's, so they stay, with a note
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(rolling)));
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        console.reset();
+        assertTrue(run(fx.job(rolling.replace("min_words: 5", "min_words: 1000"))));
+        assertTrue(console.toString().contains("[clean] note: " + root.resolve("out") + " already holds " + before
+                + " file(s) named as this stage names its files, from a run this logging dir has no record of"), console.toString());
     }
 
     @Test

@@ -18,6 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 class JsonlWriterTest {
     @TempDir
     Path dir;
+    /** A logging dir: its stage folders' siblings hold the ranks' journals of the files they wrote. */
+    @TempDir
+    Path logs;
 
 
     @Test
@@ -92,49 +95,18 @@ class JsonlWriterTest {
     }
 
     @Test
-    void aRankWrittenAgainRemovesOnlyItsOwnFilesThatItNoLongerWrites() throws IOException {
-        for (String lang : List.of("en", "fr")) {
-            try (JsonlWriter w = new JsonlWriter(dir, "${lang}/x-${rank}.jsonl", Compression.NONE, 0, 0)) {
-                w.write(new Document("d", "t", new java.util.LinkedHashMap<>(Map.of("lang", lang))));
-                w.commit();
-            }
-        }
-        try (JsonlWriter other = new JsonlWriter(dir, "${lang}/x-${rank}.jsonl", Compression.NONE, 0, 1)) {
-            other.write(new Document("e", "t", new java.util.LinkedHashMap<>(Map.of("lang", "en"))));
-            other.commit();
-        }
-        // rank 0's second run wrote fr only: its en file is gone, rank 1's stays
-        assertEquals(List.of("en/x-00001.jsonl", "fr/x-00000.jsonl"), names());
-    }
-
-    @Test
-    void filesOfAnotherJobOrOutputInTheSameFolderAreNeverRemoved() throws IOException {
-        // another job (another logging folder) filling the same tree by metadata
-        write("${lang}/${rank}.jsonl", 0, "/logs/web/clean", "web");
-        write("${lang}/${rank}.jsonl", 0, "/logs/books/clean", "books");
-        // two outputs of one stage whose names' String hash codes are equal ("Aa" and "BB")
-        write("Aa-${rank}.jsonl", 0, "/logs/j/s", "x");
-        write("BB-${rank}.jsonl", 0, "/logs/j/s", "x");
-        assertEquals(List.of("Aa-00000.jsonl", "BB-00000.jsonl", "books/00000.jsonl", "web/00000.jsonl"), names());
-    }
-
-    @Test
-    void turningRollingOnRemovesTheUnrolledFileOfTheRunBefore() throws IOException {
-        write("${rank}.jsonl", 0, "/logs/j/s", "x");
-        try (JsonlWriter w = new JsonlWriter(dir, "${rank}.jsonl", Compression.NONE, 1, 0, "/logs/j/s", (d, k, f) -> { })) {
+    void aWriterNotesEachFileBeforeCreatingIt() throws IOException {
+        RankFiles files = RankFiles.of(logs.resolve("s"), 0);
+        try (JsonlWriter w = new JsonlWriter(dir, "${rank}.jsonl", Compression.NONE, 1, 0, files, (d, k, f) -> { })) {
             w.write(new Document("a", "t", new java.util.LinkedHashMap<>()));
+            // the first piece is noted, and already in place, before the rank ends: a kill now leaves it
+            assertEquals(List.of(dir.resolve("000_00000.jsonl")), RankFiles.noted(logs.resolve("s")));
             w.write(new Document("b", "t", new java.util.LinkedHashMap<>()));
             w.commit();
         }
-        // before, 00000.jsonl stayed beside the pieces and the next stage read its documents twice
+        assertEquals(List.of(dir.resolve("000_00000.jsonl"), dir.resolve("001_00000.jsonl")), RankFiles.noted(logs.resolve("s")));
+        // the output folder holds the documents alone: datatrove's readers list every file of a folder
         assertEquals(List.of("000_00000.jsonl", "001_00000.jsonl"), names());
-    }
-
-    private void write(String template, int rank, String owner, String lang) throws IOException {
-        try (JsonlWriter w = new JsonlWriter(dir, template, Compression.NONE, 0, rank, owner, (d, k, f) -> { })) {
-            w.write(new Document("d", "t", new java.util.LinkedHashMap<>(Map.of("lang", lang))));
-            w.commit();
-        }
     }
 
     private List<String> names() throws IOException {

@@ -80,8 +80,7 @@ public final class TestFiles {
             return List.of();
         }
         try (Stream<Path> s = Files.walk(dir)) {
-            // hidden files (a writer's note of the files it wrote) are not output a user reads
-            return s.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().startsWith(".")).sorted().toList();
+            return s.filter(Files::isRegularFile).sorted().toList();
         }
     }
 

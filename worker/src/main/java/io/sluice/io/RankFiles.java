@@ -1,0 +1,143 @@
+package io.sluice.io;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The files one rank of a stage writes (documents, statistics, MinHash signatures and buckets), each
+ * noted in the rank's journal before it is created: {@code <logging_dir>/.written/<stage>/00007.files},
+ * one absolute path per line. When the rank runs again, the files its earlier run noted are removed
+ * first ({@link #removeEarlierRun}), so what it leaves is exactly what this run writes: a rank killed
+ * after rolled pieces were renamed into place, or run again after its stage changed (fewer pieces,
+ * other metadata values, fewer MinHash buckets), would otherwise leave files a later stage reads as its.
+ *
+ * <p>The journal sits beside the stage's folder in the logging dir, not in it, so a stage run again after
+ * that folder was deleted (as the refusals advise) still finds it; and not in the output folders, which
+ * hold the documents alone (datatrove's readers list every file of a folder given without a glob).
+ * Only names a rank alone writes are noted: a file another rank of a later run may write under the same
+ * name (merge_stats' metric.json, whose folders are shared out by rank) would be removed under its feet.
+ */
+public final class RankFiles {
+    private static final String SUFFIX = ".files";
+    private static final Pattern JOURNAL = Pattern.compile("(\\d{5,})\\.files");
+
+    private final Path journal;
+    private final Set<Path> noted = new HashSet<>();
+
+    private RankFiles(Path journal) {
+        this.journal = journal;
+    }
+
+    /** A journal of nothing, for writers run outside a stage (tests, tools). */
+    public static RankFiles none() {
+        return new RankFiles(null);
+    }
+
+    /** The journal of rank {@code rank} of the stage whose folder in the logging dir is {@code stageDir}. */
+    public static RankFiles of(Path stageDir, int rank) {
+        return new RankFiles(folder(stageDir).resolve(String.format("%05d", rank) + SUFFIX));
+    }
+
+    private static Path folder(Path stageDir) {
+        Path s = stageDir.toAbsolutePath().normalize();
+        return s.resolveSibling(".written").resolve(s.getFileName());
+    }
+
+    /** Notes {@code file} before it is created (once per file; a line is appended and closed, not synced). */
+    public void willWrite(Path file) throws IOException {
+        Path f = file.toAbsolutePath().normalize();
+        if (journal == null || !noted.add(f)) {
+            return;
+        }
+        Files.createDirectories(journal.getParent());
+        Files.write(journal, (f + "\n").getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+    }
+
+    /**
+     * Before rank {@code rank} runs: removes the files its earlier runs noted (and their temporary files),
+     * except those {@code read} says the stage reads, then the journal. Returns how many files it removed.
+     */
+    public static int removeEarlierRun(Path stageDir, int rank, Predicate<Path> read) throws IOException {
+        return remove(of(stageDir, rank).journal, read);
+    }
+
+    /** Removes the files and journals of ranks {@code tasks} and up: ranks the stage no longer has. */
+    public static int removeRanksFrom(Path stageDir, int tasks, Predicate<Path> read) throws IOException {
+        int removed = 0;
+        for (Path journal : journals(stageDir)) {
+            Matcher m = JOURNAL.matcher(journal.getFileName().toString());
+            if (m.matches() && Long.parseLong(m.group(1)) >= tasks) {
+                removed += remove(journal, read);
+            }
+        }
+        return removed;
+    }
+
+    /** Every file the ranks of the stage noted, present or not. */
+    public static List<Path> noted(Path stageDir) throws IOException {
+        List<Path> all = new ArrayList<>();
+        for (Path journal : journals(stageDir)) {
+            all.addAll(read(journal));
+        }
+        return all;
+    }
+
+    private static List<Path> journals(Path stageDir) throws IOException {
+        Path folder = folder(stageDir);
+        List<Path> journals = new ArrayList<>();
+        if (Files.isDirectory(folder)) {
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(folder, "*" + SUFFIX)) {
+                s.forEach(journals::add);
+            }
+        }
+        return journals;
+    }
+
+    private static int remove(Path journal, Predicate<Path> read) throws IOException {
+        int removed = 0;
+        for (Path f : read(journal)) {
+            if (read.test(f)) {
+                continue; // the stage now reads what it once wrote: input, not a leftover
+            }
+            if (Files.isRegularFile(f)) {
+                Files.delete(f);
+                removed++;
+            }
+            Path tmp = f.resolveSibling(f.getFileName() + AtomicFile.TMP_SUFFIX);
+            if (Files.isRegularFile(tmp)) {
+                Files.delete(tmp);
+            }
+        }
+        Files.deleteIfExists(journal);
+        return removed;
+    }
+
+    /** The journal's paths; a last line a kill cut short (no newline) is left out. */
+    private static List<Path> read(Path journal) throws IOException {
+        List<Path> paths = new ArrayList<>();
+        if (!Files.isRegularFile(journal)) {
+            return paths;
+        }
+        String s = Files.readString(journal, StandardCharsets.UTF_8);
+        int start = 0;
+        for (int nl = s.indexOf('\n'); nl >= 0; start = nl + 1, nl = s.indexOf('\n', start)) {
+            String line = s.substring(start, nl);
+            if (line.startsWith("/") || (line.length() > 2 && line.charAt(1) == ':')) { // absolute, as written
+                paths.add(Path.of(line));
+            }
+        }
+        return paths;
+    }
+}
