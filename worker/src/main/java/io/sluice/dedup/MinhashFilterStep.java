@@ -48,12 +48,18 @@ public final class MinhashFilterStep extends Filter {
         if (clusterMetadata) {
             Path clustersPath = MinhashClusterStep.clustersFile(input, ctx.rank());
             clusters = optional(clustersPath);
-            sizes = optional(MinhashClusterStep.sizesFile(input, ctx.rank()));
+            Path sizesPath = MinhashClusterStep.sizesFile(input, ctx.rank());
+            sizes = optional(sizesPath);
             if (remove != null && clusters == null) {
                 // a rank with duplicates has cluster files when stage 3 kept them; every document would get -1
                 throw new IOException("minhash_filter: cluster_metadata needs " + clustersPath
                         + ", which minhash_cluster writes only with cluster_metadata: true (there is " + removePath
                         + " without it)");
+            }
+            if (clusters != null && sizes == null) {
+                // every clustered document would get a size of 1 (datatrove writes .sizes only with save_cluster_size)
+                throw new IOException("minhash_filter: cluster_metadata needs " + sizesPath + " beside " + clustersPath
+                        + "; minhash_cluster writes both (datatrove: save_cluster_size=True)");
             }
         }
     }

@@ -249,5 +249,15 @@ class MinhashPipelineTest {
         IOException e = assertThrows(IOException.class, () -> DedupCorpus.run(StepRegistry.create("minhash_filter",
                 StepArgs.of(Map.of("input", run.resolve("remove").toString(), "cluster_metadata", true))), docs, 0, 1, tmp));
         assertTrue(e.getMessage().contains("minhash_cluster writes only with cluster_metadata: true"), e.getMessage());
+
+        // cluster ids without sizes (datatrove's save_cluster_id without save_cluster_size, or a lost file):
+        // before, every clustered document got minhash_cluster_size 1
+        DedupCorpus.run(StepRegistry.create("minhash_cluster", StepArgs.of(Map.of("input", run.resolve("dups").toString(),
+                "output", run.resolve("remove").toString(), "cluster_metadata", true))), List.of(), 0, 1, tmp);
+        Files.delete(MinhashClusterStep.sizesFile(run.resolve("remove"), 0));
+        e = assertThrows(IOException.class, () -> DedupCorpus.run(StepRegistry.create("minhash_filter",
+                StepArgs.of(Map.of("input", run.resolve("remove").toString(), "cluster_metadata", true))), docs, 0, 1, tmp));
+        assertTrue(e.getMessage().contains("cluster_metadata needs " + MinhashClusterStep.sizesFile(run.resolve("remove"), 0)
+                + " beside " + MinhashClusterStep.clustersFile(run.resolve("remove"), 0)), e.getMessage());
     }
 }
