@@ -71,6 +71,16 @@ public final class MinhashBucketsStep implements Step {
                 : "the number of tasks (" + tasks + ") must be a multiple of num_buckets (" + config.numBuckets() + ")";
     }
 
+    /** The input folder (for the job's checks). */
+    public Path input() {
+        return input;
+    }
+
+    /** The output folder (for the job's checks). */
+    public Path output() {
+        return output;
+    }
+
     @Override
     public void open(StepContext ctx) throws IOException {
         this.ctx = ctx;

@@ -108,6 +108,16 @@ public final class MinhashClusterStep implements Step {
         return tasks == 1 ? null : "runs as exactly one task (it parallelises inside), got " + tasks;
     }
 
+    /** The input folder (for the job's checks). */
+    public Path input() {
+        return input;
+    }
+
+    /** The output folder (for the job's checks). */
+    public Path output() {
+        return output;
+    }
+
     @Override
     public void open(StepContext ctx) throws IOException {
         this.ctx = ctx;

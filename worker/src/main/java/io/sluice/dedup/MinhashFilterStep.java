@@ -36,6 +36,11 @@ public final class MinhashFilterStep extends Filter {
         this.clusterMetadata = args.bool("cluster_metadata", false);
     }
 
+    /** The input folder (for the job's checks). */
+    public Path input() {
+        return input;
+    }
+
     @Override
     public void open(StepContext ctx) throws IOException {
         super.open(ctx);

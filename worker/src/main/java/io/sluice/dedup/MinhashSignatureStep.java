@@ -82,6 +82,11 @@ public final class MinhashSignatureStep implements Step {
         return String.format("bucket_%03d", bucket);
     }
 
+    /** The output folder (for the job's checks). */
+    public Path output() {
+        return output;
+    }
+
     @Override
     public void open(StepContext ctx) throws IOException {
         this.ctx = ctx;

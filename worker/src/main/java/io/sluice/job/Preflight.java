@@ -1,5 +1,9 @@
 package io.sluice.job;
 
+import io.sluice.dedup.MinhashBucketsStep;
+import io.sluice.dedup.MinhashClusterStep;
+import io.sluice.dedup.MinhashFilterStep;
+import io.sluice.dedup.MinhashSignatureStep;
 import io.sluice.io.ShardPlan;
 import io.sluice.pipeline.DocumentOutput;
 import io.sluice.pipeline.DocumentSource;
@@ -30,6 +34,7 @@ public final class Preflight {
         WrittenFolders written = new WrittenFolders(job.loggingDir());
         Map<Path, String> writers = new HashMap<>();
         List<Read> reads = new ArrayList<>();
+        MinhashChain minhash = new MinhashChain();
         for (Job.Stage stage : job.stages()) {
             for (Job.StepSpec spec : stage.steps()) {
                 Step step = StepRegistry.create(spec);
@@ -63,7 +68,56 @@ public final class Preflight {
                     }
                 }
                 written.add(stage.name(), step);
+                minhash.add(stage, spec, step);
             }
+        }
+        minhash.checkFilterRanks();
+    }
+
+    /**
+     * The explicit MinHash stages of a job, followed from minhash_filter back through the folders to the
+     * signatures: filter rank r removes the documents that signature rank r numbered, so both stages need
+     * the same task count (the minhash: block sets it; four stages written out by hand may not). Before,
+     * validate passed and the filter removed documents by another rank's numbers.
+     */
+    private static final class MinhashChain {
+        private final Map<Path, Job.Stage> signatureStages = new HashMap<>();
+        private final Map<Path, Path> bucketsInputs = new HashMap<>();
+        private final Map<Path, Path> clusterInputs = new HashMap<>();
+        private final List<FilterStep> filters = new ArrayList<>();
+
+        private record FilterStep(Job.Stage stage, Job.StepSpec spec, Path input) {
+        }
+
+        void add(Job.Stage stage, Job.StepSpec spec, Step step) {
+            if (step instanceof MinhashSignatureStep s) {
+                signatureStages.put(normal(s.output()), stage);
+            } else if (step instanceof MinhashBucketsStep b) {
+                bucketsInputs.put(normal(b.output()), normal(b.input()));
+            } else if (step instanceof MinhashClusterStep c) {
+                clusterInputs.put(normal(c.output()), normal(c.input()));
+            } else if (step instanceof MinhashFilterStep f) {
+                filters.add(new FilterStep(stage, spec, normal(f.input())));
+            }
+        }
+
+        void checkFilterRanks() {
+            for (FilterStep f : filters) {
+                Job.Stage stage = f.stage();
+                Path dups = clusterInputs.get(f.input());
+                Path sigs = dups == null ? null : bucketsInputs.get(dups);
+                Job.Stage signatures = sigs == null ? null : signatureStages.get(sigs);
+                if (signatures != null && signatures.tasks() != stage.tasks()) {
+                    throw new JobException(f.spec().where() + ": stage '" + stage.name() + "' has "
+                            + stage.tasks() + " tasks, but the signatures it filters by were made by stage '"
+                            + signatures.name() + "' with " + signatures.tasks() + ": filter rank r removes the documents"
+                            + " signature rank r read, so give both stages the same tasks (and the same input)");
+                }
+            }
+        }
+
+        private static Path normal(Path p) {
+            return p.toAbsolutePath().normalize();
         }
     }
 

@@ -108,6 +108,17 @@ class MinhashJobTest {
     }
 
     @Test
+    void aFilterStageWithOtherTasksThanItsSignatureStageIsRefused() throws Exception {
+        Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        String yaml = fourStages(root, corpus, 14).replace("  - name: filter\n    tasks: 1", "  - name: filter\n    tasks: 2");
+        // before, validate passed and filter rank 0 removed documents by the numbers of another split
+        io.sluice.job.JobException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> run(root, yaml));
+        assertTrue(e.getMessage().contains("stages[3] (filter).steps[1] (minhash_filter): stage 'filter' has 2 tasks, but the"
+                + " signatures it filters by were made by stage 'signatures' with 1"), e.getMessage());
+    }
+
+    @Test
     void minhashBlockGivesDatatrovesClustersWithMetadata() throws Exception {
         Path shared = DedupCorpus.shared();
         Path corpus = shared.resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
