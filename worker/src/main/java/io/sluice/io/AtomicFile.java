@@ -57,11 +57,34 @@ public final class AtomicFile extends FilterOutputStream {
     /**
      * {@link #write} for a file several processes may write at once, such as a stage's
      * {@code stats.json} or {@code shard_plan.json} (Slurm array elements): the temporary name is unique
-     * to the process and thread, the last rename wins and every version is complete. A process killed
-     * between the two steps leaves its temporary file behind.
+     * to the writer, the last rename wins and every version is complete. Unique by a random part, not by
+     * pid alone: array elements on different nodes of a shared file system can have the same pid. A
+     * process killed between the two steps leaves its temporary file behind; the next write of the file
+     * removes such files once they are a minute old (a live writer's lasts milliseconds).
      */
     public static void writeShared(Path target, byte[] bytes) throws IOException {
-        write(target, bytes, "." + ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId());
+        write(target, bytes, "." + ProcessHandle.current().pid() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        removeAbandonedTemporaries(target);
+    }
+
+    private static void removeAbandonedTemporaries(Path target) throws IOException {
+        Path dir = target.toAbsolutePath().getParent();
+        String prefix = target.getFileName() + ".";
+        long before = System.currentTimeMillis() - 60_000;
+        try (var found = Files.newDirectoryStream(dir, f -> {
+            String name = f.getFileName().toString();
+            return name.startsWith(prefix) && name.endsWith(TMP_SUFFIX);
+        })) {
+            for (Path tmp : found) {
+                try {
+                    if (Files.getLastModifiedTime(tmp).toMillis() < before) {
+                        Files.deleteIfExists(tmp);
+                    }
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // renamed or removed by another process meanwhile
+                }
+            }
+        }
     }
 
     private static void write(Path target, byte[] bytes, String unique) throws IOException {

@@ -54,4 +54,20 @@ class AtomicFileTest {
             assertEquals(List.of(target), files.toList(), "no temporary file is left behind");
         }
     }
+
+    /** A shared file's temporary names are unique: those a killed writer left go once a minute old. */
+    @Test
+    void aSharedWriteRemovesTemporariesAKilledWriterLeft() throws Exception {
+        Path target = dir.resolve("stats.json");
+        Path old = dir.resolve("stats.json.4242-3.tmp");
+        Path recent = dir.resolve("stats.json.4243-9f.tmp");
+        Files.writeString(old, "{\"half");
+        Files.writeString(recent, "{\"being written");
+        Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 120_000));
+        AtomicFile.writeShared(target, "{}".getBytes());
+        try (var files = Files.list(dir)) {
+            // the recent one may belong to a writer still at work on another node
+            assertEquals(List.of(target, recent), files.sorted().toList());
+        }
+    }
 }
