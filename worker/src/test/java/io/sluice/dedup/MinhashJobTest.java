@@ -21,41 +21,14 @@ class MinhashJobTest {
     @Test
     void fourStageJobRemovesDatatrovesDuplicates() throws Exception {
         Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
-        String yaml = """
-                logging_dir: ROOT/logs
-                stages:
-                  - name: signatures
-                    tasks: 1
-                    steps:
-                      - read_jsonl: {path: CORPUS}
-                      - minhash_signature: {output: ROOT/sigs}
-                  - name: buckets
-                    tasks: 14
-                    workers: 2
-                    steps:
-                      - minhash_buckets: {input: ROOT/sigs, output: ROOT/dups}
-                  - name: cluster
-                    tasks: 1
-                    steps:
-                      - minhash_cluster: {input: ROOT/dups, output: ROOT/remove}
-                  - name: filter
-                    tasks: 1
-                    steps:
-                      - read_jsonl: {path: CORPUS}
-                      - minhash_filter: {input: ROOT/remove, exclusion_output: ROOT/removed}
-                      - write_jsonl: {path: ROOT/out}
-                """.replace("ROOT", root.toString()).replace("CORPUS", corpus.toString());
-        Path jobFile = root.resolve("job.yaml");
-        Files.writeString(jobFile, yaml);
-        ByteArrayOutputStream console = new ByteArrayOutputStream();
-        assertTrue(new LocalExecutor(JobFile.load(jobFile), new PrintStream(console, true)).run(null), console.toString());
+        assertTrue(run(root, fourStages(root, corpus, 14)));
         // datatrove keeps 96 of the 100 documents and removes 4
         assertEquals(96, TestFiles.allLines(root.resolve("out")).size());
         assertEquals(4, TestFiles.allLines(root.resolve("removed")).size());
         assertEquals(14, TestFiles.files(root.resolve("dups")).size());
     }
 
-    /** The four stages over the plagiarism corpus with {@code buckets} buckets, each its own rank. */
+    /** The four stages over the plagiarism corpus with {@code buckets} buckets, each its own rank; removed documents kept aside. */
     private static String fourStages(Path root, Path corpus, int buckets) {
         return """
                 logging_dir: ROOT/logs
@@ -78,7 +51,7 @@ class MinhashJobTest {
                     tasks: 1
                     steps:
                       - read_jsonl: {path: CORPUS}
-                      - minhash_filter: {input: ROOT/remove}
+                      - minhash_filter: {input: ROOT/remove, exclusion_output: ROOT/removed}
                       - write_jsonl: {path: ROOT/out}
                 """.replace("ROOT", root.toString()).replace("CORPUS", corpus.toString()).replace("B", String.valueOf(buckets));
     }
