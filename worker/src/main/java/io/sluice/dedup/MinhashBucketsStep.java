@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.stream.Stream;
@@ -32,12 +31,28 @@ import java.util.stream.Stream;
  * <p>Keys: {@code input} (the signature folder of stage 1), {@code output}, the {@link MinhashConfig}
  * keys, {@code memory_limit} (read buffers shared by the bucket's files; default 256M). The merge
  * streams, so memory does not grow with the data.
+ *
+ * <p>Deduplicating against an index (datatrove's keys): {@code index_folder} holds, per bucket,
+ * {@code bucket_XXX/*.minhash.index} files of another corpus ({@link MinhashBuildIndexStep}); a document
+ * with the same bucket hashes as an index record is written as the pair
+ * {@code (0xFFFFFFFF, 0xFFFFFFFF, rank, doc)}, and {@code minhash_cluster} removes every document joined
+ * to such a pair. With {@code only_dedup_in_index} (default true, as datatrove) pairs within this corpus
+ * are not written. {@code create_index_name} adds this corpus's own bucket hashes that are in no index
+ * to {@code index_folder} as {@code bucket_XXX/<name>_<worker:02d>.minhash.index} (files of that name are
+ * not read). One deliberate difference: with {@code only_dedup_in_index}, datatrove pairs only the first
+ * of several documents matching the same index record with the index and the others with nothing, so they
+ * stay; here each is paired with the index. Otherwise the pairs are datatrove's, byte for byte.
  */
 public final class MinhashBucketsStep implements Step {
+    /** The file and document of the index in a pair (datatrove's SENTINEL: uint32 -1). */
+    static final int SENTINEL = -1;
     private final Path input;
     private final Path output;
     private final MinhashConfig config;
     private final long memoryLimit;
+    private final Path indexFolder;
+    private final boolean onlyDedupInIndex;
+    private final String createIndexName;
     private StepContext ctx;
 
     public MinhashBucketsStep(StepArgs args) {
@@ -48,6 +63,19 @@ public final class MinhashBucketsStep implements Step {
         if (memoryLimit < (1 << 20)) {
             throw args.error("memory_limit", "must be at least 1M, got " + memoryLimit);
         }
+        String index = args.string("index_folder", null);
+        this.indexFolder = index == null ? null : Path.of(index);
+        this.onlyDedupInIndex = args.bool("only_dedup_in_index", true);
+        this.createIndexName = args.string("create_index_name", null);
+        if (createIndexName != null) {
+            String problem = MinhashBuildIndexStep.indexNameProblem(createIndexName);
+            if (problem != null) {
+                throw args.error("create_index_name", problem);
+            }
+            if (indexFolder == null) {
+                throw args.error("create_index_name", "needs index_folder: the folder the new index files go to");
+            }
+        }
     }
 
     public MinhashBucketsStep(Path input, Path output, MinhashConfig config) {
@@ -55,6 +83,9 @@ public final class MinhashBucketsStep implements Step {
         this.output = output;
         this.config = config;
         this.memoryLimit = 256L << 20;
+        this.indexFolder = null;
+        this.onlyDedupInIndex = true;
+        this.createIndexName = null;
     }
 
     /** The pairs file of one bucket worker, as datatrove names it. */
@@ -100,20 +131,29 @@ public final class MinhashBucketsStep implements Step {
         int workersPerBucket = ctx.worldSize() / config.numBuckets();
         int bucket = ctx.rank() / workersPerBucket;
         int worker = ctx.rank() % workersPerBucket;
-        List<Path> files = sigFiles(bucket);
+        List<Path> files = sigFiles(input, bucket);
+        List<Path> indexFiles = indexFiles(bucket);
         int bufferBytes = (int) Math.min(1 << 20, Math.max(config.sigRecordBytes() * 16L,
-                memoryLimit / Math.max(1, files.size())));
+                memoryLimit / Math.max(1, files.size() + indexFiles.size())));
         List<SigFileReader> readers = new ArrayList<>();
         try {
             long[] range = hashRange(files, workersPerBucket, worker, bufferBytes);
-            ctx.log().info(String.format("minhash_buckets: worker %d/%d on bucket %03d, %d files, hash range [%d, %d)",
-                    worker + 1, workersPerBucket, bucket, files.size(), range[0], range[1]));
+            ctx.log().info(String.format("minhash_buckets: worker %d/%d on bucket %03d, %d files, %d index files,"
+                    + " hash range [%d, %d)", worker + 1, workersPerBucket, bucket, files.size(), indexFiles.size(),
+                    range[0], range[1]));
             for (int i = 0; i < files.size(); i++) {
                 readers.add(new SigFileReader(files.get(i), i, config, bufferBytes, range[0], range[1]));
             }
+            for (Path f : indexFiles) {
+                readers.add(SigFileReader.index(f, config, bufferBytes, range[0], range[1]));
+            }
             ctx.files().willWrite(dupsFile(output, bucket, worker));
-            long pairs = mergeAndWritePairs(readers, dupsFile(output, bucket, worker));
-            ctx.stats().add("total_matches", pairs);
+            Path newIndex = null;
+            if (createIndexName != null) {
+                newIndex = MinhashBuildIndexStep.indexFile(indexFolder, bucket, createIndexName + String.format("_%02d", worker));
+                ctx.files().willWrite(newIndex);
+            }
+            mergeAndWritePairs(readers, !indexFiles.isEmpty(), dupsFile(output, bucket, worker), newIndex);
         } finally {
             for (SigFileReader r : readers) {
                 r.close();
@@ -121,7 +161,8 @@ public final class MinhashBucketsStep implements Step {
         }
     }
 
-    private List<Path> sigFiles(int bucket) throws IOException {
+    /** The signature files of one bucket, sorted by name (datatrove's file order). */
+    static List<Path> sigFiles(Path input, int bucket) throws IOException {
         Path dir = input.resolve(MinhashSignatureStep.bucketDir(bucket));
         if (!Files.isDirectory(dir)) {
             throw new IOException("minhash_buckets: no signature folder " + dir + " (run minhash_signature first,"
@@ -129,6 +170,35 @@ public final class MinhashBucketsStep implements Step {
         }
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().endsWith(".minhash.sig")).sorted().toList();
+        }
+    }
+
+    /**
+     * The index files of one bucket in {@code index_folder}, without those this step writes itself
+     * ({@code create_index_name}), which a rerun would otherwise read as another corpus's.
+     */
+    private List<Path> indexFiles(int bucket) throws IOException {
+        if (indexFolder == null) {
+            return List.of();
+        }
+        if (!Files.isDirectory(indexFolder)) {
+            if (createIndexName != null) {
+                return List.of(); // the first corpus of a growing index
+            }
+            throw new IOException("minhash_buckets: index_folder " + indexFolder + " does not exist");
+        }
+        Path dir = indexFolder.resolve(MinhashSignatureStep.bucketDir(bucket));
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        java.util.regex.Pattern own = createIndexName == null ? null
+                : java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(createIndexName) + "_\\d{2}"
+                        + java.util.regex.Pattern.quote(MinhashBuildIndexStep.INDEX_SUFFIX));
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> {
+                String name = p.getFileName().toString();
+                return name.endsWith(MinhashBuildIndexStep.INDEX_SUFFIX) && (own == null || !own.matcher(name).matches());
+            }).sorted().toList();
         }
     }
 
@@ -169,17 +239,16 @@ public final class MinhashBucketsStep implements Step {
         return true;
     }
 
-    private long mergeAndWritePairs(List<SigFileReader> readers, Path target) throws IOException {
+    /**
+     * Merges the bucket's files in datatrove's order and writes a pair for each document whose bucket hashes
+     * equal those of the record before it: with the index when the run of equal records began with an index
+     * record, else with the document before (unless {@code only_dedup_in_index} and there is an index).
+     * Records that start a new run and are from this corpus go to {@code newIndex} when there is one.
+     */
+    private void mergeAndWritePairs(List<SigFileReader> readers, boolean hasIndex, Path target, Path newIndex)
+            throws IOException {
         int per = config.hashesPerBucket();
-        Comparator<SigFileReader> order = (x, y) -> {
-            int c = SigRecords.compare(x.row, 0, y.row, 0, per);
-            if (c != 0) {
-                return c;
-            }
-            c = Integer.compare(x.fileIndex, y.fileIndex);
-            return c != 0 ? c : Long.compare(x.row[per], y.row[per]);
-        };
-        PriorityQueue<SigFileReader> queue = new PriorityQueue<>(Math.max(1, readers.size()), order);
+        PriorityQueue<SigFileReader> queue = new PriorityQueue<>(Math.max(1, readers.size()), SigFileReader.mergeOrder(per));
         for (SigFileReader r : readers) {
             if (r.next()) {
                 queue.add(r);
@@ -187,32 +256,61 @@ public final class MinhashBucketsStep implements Step {
         }
         long[] last = new long[per];
         boolean hasLast = false;
+        boolean runMatchesIndex = false;
+        boolean lastFromIndex = false;
         int lastRank = 0;
         long lastDoc = 0;
         long pairs = 0;
+        long indexMatches = 0;
         ByteBuffer out = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
-        try (AtomicFile f = AtomicFile.create(target)) {
+        ByteBuffer indexOut = ByteBuffer.allocate(per * config.hashBytes() * 4096).order(ByteOrder.LITTLE_ENDIAN);
+        try (AtomicFile f = AtomicFile.create(target); AtomicFile index = newIndex == null ? null : AtomicFile.create(newIndex)) {
             while (!queue.isEmpty()) {
                 SigFileReader r = queue.poll();
-                if (hasLast && Arrays.equals(last, 0, per, r.row, 0, per)) {
-                    if (out.remaining() < 16) {
-                        f.write(out.array(), 0, out.position());
-                        out.clear();
-                    }
-                    out.putInt(lastRank).putInt((int) lastDoc).putInt(r.fileRank).putInt((int) r.row[per]);
-                    pairs++;
+                boolean sameRun = hasLast && Arrays.equals(last, 0, per, r.row, 0, per);
+                if (!sameRun) {
+                    runMatchesIndex = r.fileIndex < 0;
                 }
+                if (r.fileIndex >= 0) {
+                    // datatrove pairs a document with the index only right after the index record; the
+                    // documents after it it pairs with the one before, or not at all with only_dedup_in_index
+                    boolean withIndex = sameRun && (lastFromIndex || runMatchesIndex && onlyDedupInIndex);
+                    if (withIndex || sameRun && (!hasIndex || !onlyDedupInIndex)) {
+                        if (out.remaining() < 16) {
+                            f.write(out.array(), 0, out.position());
+                            out.clear();
+                        }
+                        out.putInt(withIndex ? SENTINEL : lastRank).putInt(withIndex ? SENTINEL : (int) lastDoc)
+                                .putInt(r.fileRank).putInt((int) r.row[per]);
+                        pairs++;
+                        indexMatches += withIndex ? 1 : 0;
+                    } else if (!sameRun && index != null) {
+                        if (!indexOut.hasRemaining()) {
+                            index.write(indexOut.array(), 0, indexOut.position());
+                            indexOut.clear();
+                        }
+                        SigRecords.putHashes(indexOut, r.row, 0, per, config.hashBytes());
+                    }
+                    lastRank = r.fileRank;
+                    lastDoc = r.row[per];
+                }
+                lastFromIndex = r.fileIndex < 0;
                 System.arraycopy(r.row, 0, last, 0, per);
                 hasLast = true;
-                lastRank = r.fileRank;
-                lastDoc = r.row[per];
                 if (r.next()) {
                     queue.add(r);
                 }
             }
             f.write(out.array(), 0, out.position());
             f.commit();
+            if (index != null) {
+                index.write(indexOut.array(), 0, indexOut.position());
+                index.commit();
+            }
         }
-        return pairs;
+        ctx.stats().add("total_matches", pairs);
+        if (hasIndex) {
+            ctx.stats().add("index_match", indexMatches);
+        }
     }
 }

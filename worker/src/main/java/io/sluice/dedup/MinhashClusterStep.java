@@ -40,9 +40,15 @@ import java.util.stream.Stream;
  * to read and index the pairs; the unions themselves are applied in file order, which is what makes
  * the survivors deterministic. Memory: about 40 bytes per pair, in flat int/long arrays.
  *
+ * <p>A pair that names the index ({@code 0xFFFFFFFF, 0xFFFFFFFF}, see {@link MinhashBucketsStep}) joins its
+ * document to the index's cluster, whose survivor is the indexed document, outside this corpus: every
+ * document of that cluster is removed. (datatrove's union-find can make a document of this corpus the
+ * root of such a cluster, keep it, and write a remove file for rank 4294967295.) An index record names
+ * no document, so all documents that match the index make one cluster, whose size counts them. {@code ignore_index_matches: true} skips those pairs, as datatrove's key does.
+ *
  * <p>Keys: {@code input} (the .dups folder), {@code output}, {@code keep}, {@code signatures}, {@code cluster_metadata},
- * {@code threads}, and the {@link MinhashConfig} keys ({@code num_buckets} is checked against the
- * number of .dups files).
+ * {@code threads}, {@code ignore_index_matches}, and the {@link MinhashConfig} keys ({@code num_buckets} is
+ * checked against the number of .dups files).
  */
 public final class MinhashClusterStep implements Step {
     private final Path input;
@@ -55,6 +61,7 @@ public final class MinhashClusterStep implements Step {
     private final Path signatures;
     private final boolean clusterMetadata;
     private final int threads;
+    private final boolean ignoreIndexMatches;
     private StepContext ctx;
 
     public MinhashClusterStep(StepArgs args) {
@@ -74,6 +81,7 @@ public final class MinhashClusterStep implements Step {
             throw args.error("threads", "must be between 1 and 1024, got " + t);
         }
         this.threads = (int) t;
+        this.ignoreIndexMatches = args.bool("ignore_index_matches", false);
     }
 
     /** @param signatures stage 1's folder; needed only for {@link Keep#LONGEST} */
@@ -86,6 +94,7 @@ public final class MinhashClusterStep implements Step {
         this.signatures = signatures;
         this.clusterMetadata = clusterMetadata;
         this.threads = threads;
+        this.ignoreIndexMatches = false;
     }
 
     public static Path removeFile(Path folder, int rank) {
@@ -168,7 +177,7 @@ public final class MinhashClusterStep implements Step {
         try {
             List<Future<int[]>> parts = new ArrayList<>();
             for (Path f : files) {
-                parts.add(pool.submit(() -> readPairs(f)));
+                parts.add(pool.submit(() -> ignoreIndexMatches ? withoutIndexPairs(readPairs(f)) : readPairs(f)));
             }
             int[][] out = new int[files.size()][];
             for (int i = 0; i < out.length; i++) {
@@ -205,6 +214,21 @@ public final class MinhashClusterStep implements Step {
         ib.get(out);
         return out;
     }
+
+    /** The pairs that do not name the index. */
+    private static int[] withoutIndexPairs(int[] pairs) {
+        int n = 0;
+        for (int k = 0; k < pairs.length; k += 4) {
+            if (pairs[k] != MinhashBucketsStep.SENTINEL || pairs[k + 1] != MinhashBucketsStep.SENTINEL) {
+                System.arraycopy(pairs, k, pairs, n, 4);
+                n += 4;
+            }
+        }
+        return Arrays.copyOf(pairs, n);
+    }
+
+    /** The index's node: rank and document 0xFFFFFFFF, which as a signed long sorts before every document. */
+    private static final long INDEX_NODE = -1L;
 
     private static long key(int rank, int doc) {
         return (Integer.toUnsignedLong(rank) << 32) | Integer.toUnsignedLong(doc);
@@ -256,13 +280,15 @@ public final class MinhashClusterStep implements Step {
         for (int i = 0; i < n; i++) {
             root[i] = uf.find(i);
         }
+        // the index's node, if a pair names it, is node 0; the documents are the others
+        int first = n > 0 && nodes[0] == INDEX_NODE ? 1 : 0;
         // cluster ids in order of first member; with keep=first the first member survives
         int[] clusterOfRoot = new int[n];
         int[] survivorOfRoot = new int[n];
         Arrays.fill(clusterOfRoot, -1);
-        int[] length = keep == Keep.LONGEST ? nodeLengths(nodes) : null;
+        int[] length = keep == Keep.LONGEST ? nodeLengths(nodes, first) : null;
         int clusters = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = first; i < n; i++) {
             int r = root[i];
             if (clusterOfRoot[r] < 0) {
                 clusterOfRoot[r] = clusters++;
@@ -271,8 +297,13 @@ public final class MinhashClusterStep implements Step {
                 survivorOfRoot[r] = i; // longer text; on equal length the earlier document stays
             }
         }
+        int indexRoot = first == 1 ? root[0] : -1;
+        if (indexRoot >= 0) {
+            survivorOfRoot[indexRoot] = 0; // the indexed document survives, outside this corpus
+        }
         long removed = 0;
-        int start = 0;
+        long removedByIndex = 0;
+        int start = first;
         while (start < n) {
             int rank = (int) (nodes[start] >>> 32);
             int end = start;
@@ -287,11 +318,12 @@ public final class MinhashClusterStep implements Step {
                 int r = root[i];
                 if (survivorOfRoot[r] != i) {
                     remove.add(doc);
+                    removedByIndex += r == indexRoot ? 1 : 0;
                 }
                 clusterRecs.add(doc);
                 clusterRecs.add(clusterOfRoot[r]);
                 sizeRecs.add(doc);
-                sizeRecs.add(uf.sizeOfRoot(r));
+                sizeRecs.add(uf.sizeOfRoot(r) - (r == indexRoot ? 1 : 0));
             }
             removed += remove.size();
             if (remove.size() > 0) {
@@ -303,17 +335,20 @@ public final class MinhashClusterStep implements Step {
             }
             start = end;
         }
-        ctx.stats().add("duplicates", n);
+        ctx.stats().add("duplicates", n - first);
         ctx.stats().add("to_remove", removed);
         ctx.stats().add("clusters", clusters);
-        ctx.log().info("minhash_cluster: " + n + " documents in " + clusters + " clusters, " + removed
-                + " to remove");
+        if (first == 1) {
+            ctx.stats().add("index_matches", removedByIndex);
+        }
+        ctx.log().info("minhash_cluster: " + (n - first) + " documents in " + clusters + " clusters, " + removed
+                + " to remove" + (first == 1 ? " (" + removedByIndex + " of them as duplicates of the index)" : ""));
     }
 
-    /** The text length of every node, from stage 1's per-rank lengths files. */
-    private int[] nodeLengths(long[] nodes) throws IOException {
+    /** The text length of every node from {@code first} on, from stage 1's per-rank lengths files. */
+    private int[] nodeLengths(long[] nodes, int first) throws IOException {
         int[] out = new int[nodes.length];
-        int start = 0;
+        int start = first;
         while (start < nodes.length) {
             int rank = (int) (nodes[start] >>> 32);
             Path file = MinhashSignatureStep.lengthsFile(signatures, rank);

@@ -7,18 +7,24 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
 
 /**
  * Streams the records of one sorted signature file whose first hash lies in [hashMin, hashMax),
  * checking as it goes that the file is whole (a multiple of the record size) and sorted; both
- * problems fail with the file's path and the record number.
+ * problems fail with the file's path and the record number. Reads index files too ({@link #index}),
+ * whose records have no document index.
  */
 final class SigFileReader implements Closeable {
     final Path path;
-    /** Position of the file in the bucket's sorted file list: datatrove's merge tie-break. */
+    /**
+     * Position of the file in the bucket's sorted file list: datatrove's merge tie-break; -1 for an index
+     * file, whose records come before the documents with the same hashes, as in datatrove.
+     */
     final int fileIndex;
-    /** The rank that wrote the file (its name without {@code .minhash.sig}), written into .dups pairs. */
+    /** The rank that wrote the file (its name without {@code .minhash.sig}), written into .dups pairs; -1 for an index. */
     final int fileRank;
+    private final boolean indexFile;
     private final FileChannel ch;
     private final int per;
     private final int hashBytes;
@@ -27,28 +33,40 @@ final class SigFileReader implements Closeable {
     private final long hashMax;
     private final ByteBuffer buf;
     private long nextRecord;
-    /** The current record: hashes, then the document index. */
+    /** The current record: hashes, then the document index (-1 in an index file). */
     final long[] row;
     private final long[] previous;
     private boolean hasPrevious;
 
     SigFileReader(Path path, int fileIndex, MinhashConfig config, int bufferBytes, long hashMin, long hashMax)
             throws IOException {
+        this(path, fileIndex, rankOf(path), false, config, bufferBytes, hashMin, hashMax);
+    }
+
+    /** A reader of an index file ({@code .minhash.index}: sorted, distinct bucket hashes). */
+    static SigFileReader index(Path path, MinhashConfig config, int bufferBytes, long hashMin, long hashMax)
+            throws IOException {
+        return new SigFileReader(path, -1, -1, true, config, bufferBytes, hashMin, hashMax);
+    }
+
+    private SigFileReader(Path path, int fileIndex, int fileRank, boolean indexFile, MinhashConfig config,
+                          int bufferBytes, long hashMin, long hashMax) throws IOException {
         this.path = path;
         this.fileIndex = fileIndex;
-        this.fileRank = rankOf(path);
+        this.fileRank = fileRank;
+        this.indexFile = indexFile;
         this.per = config.hashesPerBucket();
         this.hashBytes = config.hashBytes();
-        this.recBytes = config.sigRecordBytes();
+        this.recBytes = indexFile ? per * hashBytes : config.sigRecordBytes();
         this.hashMax = hashMax;
         this.ch = FileChannel.open(path, StandardOpenOption.READ);
         long size = ch.size();
         if (size % recBytes != 0) {
             ch.close();
-            throw new IOException(path + ": truncated or corrupt signature file: " + size
-                    + " bytes is not a multiple of the record size " + recBytes + " (" + per + " hashes of "
-                    + hashBytes + " bytes + a 4-byte document index): written with other hashes_per_bucket or"
-                    + " precision than this stage's, or damaged");
+            throw new IOException(path + ": truncated or corrupt " + (indexFile ? "index" : "signature") + " file: "
+                    + size + " bytes is not a multiple of the record size " + recBytes + " (" + per + " hashes of "
+                    + hashBytes + " bytes" + (indexFile ? "" : " + a 4-byte document index") + "): written with"
+                    + " other hashes_per_bucket or precision than this stage's, or damaged");
         }
         this.records = size / recBytes;
         this.buf = ByteBuffer.allocate(Math.max(1, bufferBytes / recBytes) * recBytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -57,6 +75,21 @@ final class SigFileReader implements Closeable {
         this.previous = new long[per + 1];
         this.nextRecord = hashMin == 0 ? 0 : firstRecordAtLeast(hashMin);
         ch.position(nextRecord * recBytes);
+    }
+
+    /**
+     * The order in which a bucket's files are merged, as datatrove's heap pops them: hashes, then the file
+     * (index files first), then the document index.
+     */
+    static Comparator<SigFileReader> mergeOrder(int per) {
+        return (x, y) -> {
+            int c = SigRecords.compare(x.row, 0, y.row, 0, per);
+            if (c != 0) {
+                return c;
+            }
+            c = Integer.compare(x.fileIndex, y.fileIndex);
+            return c != 0 ? c : Long.compare(x.row[per], y.row[per]);
+        };
     }
 
     static int rankOf(Path file) throws IOException {
@@ -116,14 +149,20 @@ final class SigFileReader implements Closeable {
             }
             buf.flip();
         }
-        SigRecords.get(buf, row, 0, per, hashBytes);
+        if (indexFile) {
+            SigRecords.getHashes(buf, row, 0, per, hashBytes);
+            row[per] = -1;
+        } else {
+            SigRecords.get(buf, row, 0, per, hashBytes);
+        }
         if (row[0] >= hashMax) {
             nextRecord = records;
             return false;
         }
         if (hasPrevious && SigRecords.compare(row, 0, previous, 0, per) < 0) {
-            throw new IOException(path + ": corrupt signature file: record " + nextRecord
-                    + " sorts before the one preceding it (files must be sorted as minhash_signature writes them):"
+            throw new IOException(path + ": corrupt " + (indexFile ? "index" : "signature") + " file: record "
+                    + nextRecord + " sorts before the one preceding it (files must be sorted as minhash_signature"
+                    + " and minhash_build_index write them):"
                     + " written with other hashes_per_bucket or precision than this stage's, or damaged");
         }
         System.arraycopy(row, 0, previous, 0, per + 1);

@@ -5,13 +5,33 @@ import java.nio.ByteBuffer;
 /**
  * Signature records: a bucket's {@code hashes_per_bucket} hashes (uint64, or uint32 at precision 32)
  * followed by the uint32 document index, little-endian, datatrove's {@code <8QI} for the defaults.
- * In memory a record is a row of {@code hashes_per_bucket + 1} longs in a flat array.
+ * In memory a record is a row of {@code hashes_per_bucket + 1} longs in a flat array. An index record
+ * ({@code .minhash.index}, datatrove's {@code MinhashBuildIndex}) is the hashes alone.
  */
 final class SigRecords {
     private SigRecords() {
     }
 
     static void put(ByteBuffer out, long[] values, int off, int count, long docIndex, int hashBytes) {
+        putHashes(out, values, off, count, hashBytes);
+        out.putInt((int) docIndex);
+    }
+
+    /** Reads one record into {@code row} (hashes, then the document index). */
+    static void get(ByteBuffer in, long[] row, int off, int count, int hashBytes) {
+        getHashes(in, row, off, count, hashBytes);
+        row[off + count] = Integer.toUnsignedLong(in.getInt());
+    }
+
+    /** Reads {@code count} hashes into {@code row}: an index record, which has no document index. */
+    static void getHashes(ByteBuffer in, long[] row, int off, int count, int hashBytes) {
+        for (int k = 0; k < count; k++) {
+            row[off + k] = hashBytes == 8 ? in.getLong() : Integer.toUnsignedLong(in.getInt());
+        }
+    }
+
+    /** Writes {@code count} hashes of {@code values}: an index record. */
+    static void putHashes(ByteBuffer out, long[] values, int off, int count, int hashBytes) {
         for (int k = 0; k < count; k++) {
             if (hashBytes == 8) {
                 out.putLong(values[off + k]);
@@ -19,15 +39,6 @@ final class SigRecords {
                 out.putInt((int) values[off + k]);
             }
         }
-        out.putInt((int) docIndex);
-    }
-
-    /** Reads one record into {@code row} (hashes, then the document index). */
-    static void get(ByteBuffer in, long[] row, int off, int count, int hashBytes) {
-        for (int k = 0; k < count; k++) {
-            row[off + k] = hashBytes == 8 ? in.getLong() : Integer.toUnsignedLong(in.getInt());
-        }
-        row[off + count] = Integer.toUnsignedLong(in.getInt());
     }
 
     /**

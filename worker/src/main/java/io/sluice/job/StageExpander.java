@@ -75,6 +75,12 @@ final class StageExpander {
         }
         long numBuckets = JobFile.positive(m, "num_buckets", m.integer("num_buckets", 14));
         int bucketTasks = JobFile.positive(m, "bucket_tasks", m.integer("bucket_tasks", numBuckets));
+        Map<String, Object> index = new LinkedHashMap<>(); // deduplicating against another corpus's index
+        for (String k : List.of("index_folder", "only_dedup_in_index", "create_index_name")) {
+            if (m.has(k)) {
+                index.put(k, m.raw().get(k));
+            }
+        }
         Object exclusion = m.raw().get("exclusion_output");
         m.has("exclusion_output");
         boolean clusterMetadata = m.bool("cluster_metadata", false);
@@ -89,6 +95,7 @@ final class StageExpander {
         Map<String, Object> buckets = new LinkedHashMap<>(config);
         buckets.put("input", sigs);
         buckets.put("output", dups);
+        buckets.putAll(index);
         Map<String, Object> cluster = new LinkedHashMap<>(config);
         cluster.put("input", dups);
         cluster.put("output", clusters);

@@ -37,6 +37,7 @@ public final class StepRegistry {
         // dedup
         register("minhash_signature", io.sluice.dedup.MinhashSignatureStep::new);
         register("minhash_buckets", io.sluice.dedup.MinhashBucketsStep::new);
+        register("minhash_build_index", io.sluice.dedup.MinhashBuildIndexStep::new);
         register("minhash_cluster", io.sluice.dedup.MinhashClusterStep::new);
         register("minhash_filter", io.sluice.dedup.MinhashFilterStep::new);
     }

@@ -1,0 +1,153 @@
+package io.sluice.dedup;
+
+import io.sluice.doc.Document;
+import io.sluice.io.AtomicFile;
+import io.sluice.job.StepArgs;
+import io.sluice.pipeline.DocumentSink;
+import io.sluice.pipeline.Step;
+import io.sluice.pipeline.StepContext;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * {@code minhash_build_index} (datatrove's {@code MinhashBuildIndex}): turns a corpus's signatures into
+ * an index that other corpora are deduplicated against ({@code minhash_buckets}' {@code index_folder}).
+ * Rank b merges the signature files of bucket b and writes each distinct bucket signature once, sorted,
+ * without document numbers, to {@code <output>/bucket_XXX/<index_name>.minhash.index}: datatrove's
+ * file name and bytes.
+ *
+ * <p>Keys: {@code input} (the signature folder of {@code minhash_signature}), {@code output} (the index
+ * folder), {@code index_name} (required), the {@link MinhashConfig} keys, {@code memory_limit} (read
+ * buffers, default 256M). The stage has no reader and exactly {@code num_buckets} tasks.
+ */
+public final class MinhashBuildIndexStep implements Step {
+    static final String INDEX_SUFFIX = ".minhash.index";
+    private final Path input;
+    private final Path output;
+    private final String indexName;
+    private final MinhashConfig config;
+    private final long memoryLimit;
+    private StepContext ctx;
+
+    public MinhashBuildIndexStep(StepArgs args) {
+        this.input = Path.of(args.requireString("input"));
+        this.output = Path.of(args.requireString("output"));
+        this.indexName = args.requireString("index_name");
+        String problem = indexNameProblem(indexName);
+        if (problem != null) {
+            throw args.error("index_name", problem);
+        }
+        this.config = MinhashConfig.fromArgs(args);
+        this.memoryLimit = args.integer("memory_limit", 256L << 20);
+        if (memoryLimit < (1 << 20)) {
+            throw args.error("memory_limit", "must be at least 1M, got " + memoryLimit);
+        }
+    }
+
+    /** Why {@code name} cannot name index files, or null. */
+    static String indexNameProblem(String name) {
+        if (name.isBlank() || name.contains("/") || name.contains("\\") || name.startsWith(".")) {
+            return "'" + name + "' must be a file name: not blank, no '/' or '\\', not starting with '.'";
+        }
+        return null;
+    }
+
+    /** The index file {@code name} of one bucket, as datatrove names it. */
+    static Path indexFile(Path folder, int bucket, String name) {
+        return folder.resolve(MinhashSignatureStep.bucketDir(bucket)).resolve(name + INDEX_SUFFIX);
+    }
+
+    @Override
+    public String stageProblem(int tasks, boolean documents) {
+        if (documents) {
+            return "reads signature files, not documents: put no reader before it";
+        }
+        return tasks == config.numBuckets() ? null
+                : "runs one task per bucket: the number of tasks (" + tasks + ") must equal num_buckets ("
+                + config.numBuckets() + ")";
+    }
+
+    /** The input folder (for the job's checks). */
+    public Path input() {
+        return input;
+    }
+
+    @Override
+    public void open(StepContext ctx) throws IOException {
+        this.ctx = ctx;
+        String problem = stageProblem(ctx.worldSize(), false);
+        if (problem != null) {
+            throw new IOException("minhash_build_index: " + problem);
+        }
+    }
+
+    @Override
+    public void process(Document doc, DocumentSink next) throws IOException {
+        throw new IOException("minhash_build_index: " + stageProblem(ctx.worldSize(), true));
+    }
+
+    @Override
+    public void finish(DocumentSink next) throws IOException {
+        int bucket = ctx.rank();
+        List<Path> files = MinhashBucketsStep.sigFiles(input, bucket);
+        int bufferBytes = (int) Math.min(1 << 20, Math.max(config.sigRecordBytes() * 16L,
+                memoryLimit / Math.max(1, files.size())));
+        List<SigFileReader> readers = new ArrayList<>();
+        try {
+            for (int i = 0; i < files.size(); i++) {
+                readers.add(new SigFileReader(files.get(i), i, config, bufferBytes, 0, config.hashRangeEnd()));
+            }
+            Path target = indexFile(output, bucket, indexName);
+            ctx.files().willWrite(target);
+            long written = writeDistinct(readers, target);
+            ctx.stats().add("index_records", written);
+            ctx.log().info(String.format("minhash_build_index: bucket %03d, %d files, %d distinct signatures in %s",
+                    bucket, files.size(), written, target));
+        } finally {
+            for (SigFileReader r : readers) {
+                r.close();
+            }
+        }
+    }
+
+    private long writeDistinct(List<SigFileReader> readers, Path target) throws IOException {
+        int per = config.hashesPerBucket();
+        PriorityQueue<SigFileReader> queue = new PriorityQueue<>(Math.max(1, readers.size()), SigFileReader.mergeOrder(per));
+        for (SigFileReader r : readers) {
+            if (r.next()) {
+                queue.add(r);
+            }
+        }
+        long[] last = new long[per];
+        boolean hasLast = false;
+        long written = 0;
+        ByteBuffer out = ByteBuffer.allocate(per * config.hashBytes() * 4096).order(ByteOrder.LITTLE_ENDIAN);
+        try (AtomicFile f = AtomicFile.create(target)) {
+            while (!queue.isEmpty()) {
+                SigFileReader r = queue.poll();
+                if (!hasLast || !Arrays.equals(last, 0, per, r.row, 0, per)) {
+                    if (!out.hasRemaining()) {
+                        f.write(out.array(), 0, out.position());
+                        out.clear();
+                    }
+                    SigRecords.putHashes(out, r.row, 0, per, config.hashBytes());
+                    System.arraycopy(r.row, 0, last, 0, per);
+                    hasLast = true;
+                    written++;
+                }
+                if (r.next()) {
+                    queue.add(r);
+                }
+            }
+            f.write(out.array(), 0, out.position());
+            f.commit();
+        }
+        return written;
+    }
+}

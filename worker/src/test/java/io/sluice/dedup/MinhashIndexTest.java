@@ -1,0 +1,250 @@
+package io.sluice.dedup;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.exec.LocalExecutor;
+import io.sluice.io.TestFiles;
+import io.sluice.job.JobFile;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Deduplicating one corpus against another's index: {@code minhash_build_index}, and
+ * {@code minhash_buckets}' {@code index_folder}, {@code only_dedup_in_index} and {@code create_index_name}.
+ * Corpus A has six documents, a5 a copy of a0; corpus B holds two copies of a1, one of a3, two copies of
+ * a text of its own (b3, b4) and one unique text.
+ */
+class MinhashIndexTest {
+    private static final int BUCKETS = 14;
+    private static final int BUCKET_RECORD = 8 * 8; // 8 hashes of 8 bytes, no document number
+    @TempDir
+    Path root;
+    private Path corpusA;
+    private Path corpusB;
+
+    @BeforeEach
+    void corpora() throws Exception {
+        List<String> a = new ArrayList<>();
+        Random random = new Random(42);
+        for (int i = 0; i < 5; i++) {
+            a.add(text(random));
+        }
+        a.add(a.get(0));
+        String own = text(random);
+        List<String> b = List.of(a.get(1), a.get(1), a.get(3), own, own, text(random));
+        corpusA = root.resolve("a");
+        corpusB = root.resolve("b");
+        TestFiles.write(corpusA.resolve("a.jsonl"), docs("a", a));
+        TestFiles.write(corpusB.resolve("b.jsonl"), docs("b", b));
+    }
+
+    private static String text(Random random) {
+        StringBuilder sb = new StringBuilder();
+        for (int w = 0; w < 80; w++) { // letters only: the text normalisation turns every number into "0"
+            sb.append(w == 0 ? "" : " ");
+            for (int c = 0; c < 6; c++) {
+                sb.append((char) ('a' + random.nextInt(26)));
+            }
+        }
+        return sb.append('.').toString();
+    }
+
+    private static String docs(String prefix, List<String> texts) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < texts.size(); i++) {
+            sb.append(TestFiles.doc(prefix + i, texts.get(i))).append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void buildIndexWritesEachDistinctSignatureOncePerBucketSorted() throws Exception {
+        assertTrue(run("build", signatures(corpusA, "sigs_a") + buildIndex("sigs_a", "idx", "A")));
+        for (int bucket = 0; bucket < BUCKETS; bucket++) {
+            Path index = root.resolve(String.format("idx/bucket_%03d/A.minhash.index", bucket));
+            long[][] records = records(Files.readAllBytes(index));
+            assertEquals(5, records.length, index.toString()); // a5 = a0 is written once
+            for (int r = 1; r < records.length; r++) {
+                assertTrue(java.util.Arrays.compare(records[r - 1], records[r]) < 0, "sorted and distinct");
+            }
+        }
+    }
+
+    @Test
+    void documentsMatchingTheIndexAreRemovedAndOnlyThey() throws Exception {
+        assertTrue(run("build", signatures(corpusA, "sigs_a") + buildIndex("sigs_a", "idx", "A")));
+        assertTrue(run("dedup", dedupB("index_folder: ROOT/idx")));
+        // every copy of an indexed text goes (datatrove keeps the second copy of a1); b3 and b4 stay,
+        // as only_dedup_in_index (the default) ignores duplicates within B
+        assertEquals(List.of("b3", "b4", "b5"), ids(root.resolve("out")));
+        // an index record names no document, so whatever matches the index is one cluster, as in datatrove
+        assertEquals(Map.of("b0", 3, "b1", 3, "b2", 3), clusterSizes(root.resolve("removed")));
+        assertEquals(3 * BUCKETS, indexPairs(root.resolve("dups")));
+    }
+
+    @Test
+    void withoutOnlyDedupInIndexDuplicatesWithinTheCorpusGoToo() throws Exception {
+        assertTrue(run("build", signatures(corpusA, "sigs_a") + buildIndex("sigs_a", "idx", "A")));
+        assertTrue(run("dedup", dedupB("{index_folder: ROOT/idx, only_dedup_in_index: false}")));
+        assertEquals(List.of("b3", "b5"), ids(root.resolve("out")));
+        // datatrove's pairs: b0 with the index, b1 with b0, b2 with the index, b4 with b3
+        assertEquals(2 * BUCKETS, indexPairs(root.resolve("dups")));
+    }
+
+    @Test
+    void ignoreIndexMatchesKeepsTheDocumentsTheIndexHolds() throws Exception {
+        assertTrue(run("build", signatures(corpusA, "sigs_a") + buildIndex("sigs_a", "idx", "A")));
+        assertTrue(run("dedup", dedupB("index_folder: ROOT/idx").replace("output: ROOT/remove,",
+                "output: ROOT/remove, ignore_index_matches: true,")));
+        assertEquals(List.of("b0", "b1", "b2", "b3", "b4", "b5"), ids(root.resolve("out")));
+    }
+
+    @Test
+    void anIndexCreatedByTheBucketStageEqualsTheBuiltOneAndIsNotReadBackByItsMaker() throws Exception {
+        assertTrue(run("build", signatures(corpusA, "sigs_a") + buildIndex("sigs_a", "idx", "A")));
+        String bucketsA = signatures(corpusA, "sigs_a2") + """
+                  - name: buckets
+                    tasks: 14
+                    workers: 2
+                    steps:
+                      - minhash_buckets: {input: ROOT/sigs_a2, output: ROOT/dups_a, index_folder: ROOT/idx2, create_index_name: A}
+                """;
+        assertTrue(run("create", bucketsA));
+        Map<String, String> dupsOfA = TestFiles.hashes(root.resolve("dups_a"));
+        for (int bucket = 0; bucket < BUCKETS; bucket++) {
+            assertArrayEquals(Files.readAllBytes(root.resolve(String.format("idx/bucket_%03d/A.minhash.index", bucket))),
+                    Files.readAllBytes(root.resolve(String.format("idx2/bucket_%03d/A_00.minhash.index", bucket))));
+        }
+        // a second run reads the folder its own index files are in, but not them: the same pairs (a0-a5)
+        TestFiles.deleteRecursively(root.resolve("create-logs"));
+        assertTrue(run("create", bucketsA));
+        assertEquals(dupsOfA, TestFiles.hashes(root.resolve("dups_a")));
+        assertEquals(BUCKETS, TestFiles.files(root.resolve("dups_a")).stream().mapToLong(this::size).map(s -> s / 16).sum());
+
+        assertTrue(run("dedup", dedupB("index_folder: ROOT/idx2")));
+        assertEquals(List.of("b3", "b4", "b5"), ids(root.resolve("out")));
+    }
+
+    private long size(Path p) {
+        try {
+            return Files.size(p);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private String signatures(Path corpus, String output) {
+        return """
+                  - name: sig_OUT
+                    tasks: 1
+                    steps:
+                      - read_jsonl: {path: CORPUS}
+                      - minhash_signature: {output: ROOT/OUT}
+                """.replace("CORPUS", corpus.toString()).replace("OUT", output);
+    }
+
+    private static String buildIndex(String sigs, String output, String name) {
+        return """
+                  - name: index
+                    tasks: 14
+                    workers: 2
+                    steps:
+                      - minhash_build_index: {input: ROOT/SIGS, output: ROOT/OUT, index_name: NAME}
+                """.replace("SIGS", sigs).replace("OUT", output).replace("NAME", name);
+    }
+
+    /** B's four stages, the bucket stage with the given extra keys (a mapping's entries or a whole mapping). */
+    private String dedupB(String bucketKeys) {
+        String keys = bucketKeys.startsWith("{") ? bucketKeys.substring(1, bucketKeys.length() - 1) : bucketKeys;
+        return signatures(corpusB, "sigs_b") + """
+                  - name: buckets
+                    tasks: 14
+                    workers: 2
+                    steps:
+                      - minhash_buckets: {input: ROOT/sigs_b, output: ROOT/dups, KEYS}
+                  - name: cluster
+                    tasks: 1
+                    steps:
+                      - minhash_cluster: {input: ROOT/dups, output: ROOT/remove, cluster_metadata: true}
+                  - name: filter
+                    tasks: 1
+                    steps:
+                      - read_jsonl: {path: CORPUS}
+                      - minhash_filter: {input: ROOT/remove, cluster_metadata: true, exclusion_output: ROOT/removed}
+                      - write_jsonl: {path: ROOT/out}
+                """.replace("KEYS", keys).replace("CORPUS", corpusB.toString());
+    }
+
+    private boolean run(String name, String stages) throws Exception {
+        String yaml = ("logging_dir: ROOT/" + name + "-logs\nstages:\n" + stages).replace("ROOT", root.toString());
+        Path jobFile = root.resolve(name + ".yaml");
+        Files.writeString(jobFile, yaml);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        boolean ok = new LocalExecutor(JobFile.load(jobFile), new PrintStream(console, true)).run(null);
+        assertTrue(ok, console.toString());
+        return ok;
+    }
+
+    private static long[][] records(byte[] bytes) {
+        ByteBuffer bb = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals(0, bytes.length % BUCKET_RECORD);
+        long[][] out = new long[bytes.length / BUCKET_RECORD][8];
+        for (long[] r : out) {
+            for (int k = 0; k < 8; k++) {
+                r[k] = bb.getLong();
+            }
+        }
+        return out;
+    }
+
+    private static List<String> ids(Path dir) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        TreeSet<String> ids = new TreeSet<>();
+        for (String line : TestFiles.allLines(dir)) {
+            ids.add(json.readTree(line).path("id").asText());
+        }
+        return List.copyOf(ids);
+    }
+
+    private static Map<String, Integer> clusterSizes(Path dir) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Map<String, Integer> sizes = new TreeMap<>();
+        for (String line : TestFiles.allLines(dir)) {
+            var doc = json.readTree(line);
+            sizes.put(doc.path("id").asText(), doc.path("metadata").path("minhash_cluster_size").asInt());
+        }
+        return sizes;
+    }
+
+    /** The pairs of all .dups files whose first document is the index (0xFFFFFFFF, 0xFFFFFFFF). */
+    private static long indexPairs(Path dups) throws Exception {
+        long n = 0;
+        for (Path f : TestFiles.files(dups)) {
+            ByteBuffer bb = ByteBuffer.wrap(Files.readAllBytes(f)).order(ByteOrder.LITTLE_ENDIAN);
+            while (bb.remaining() >= 16) {
+                int rank1 = bb.getInt();
+                int doc1 = bb.getInt();
+                bb.getInt();
+                bb.getInt();
+                n += rank1 == -1 && doc1 == -1 ? 1 : 0;
+            }
+        }
+        return n;
+    }
+}
