@@ -77,8 +77,8 @@ public final class Preflight {
     /**
      * The explicit MinHash stages of a job, followed from minhash_filter back through the folders to the
      * signatures: filter rank r removes the documents that signature rank r numbered, so both stages need
-     * the same task count (the minhash: block sets it; four stages written out by hand may not). Before,
-     * validate passed and the filter removed documents by another rank's numbers.
+     * the same task count and the same reader (the minhash: block sets both; four stages written out by
+     * hand may not). Before, validate passed and the filter removed documents by another rank's numbers.
      */
     private static final class MinhashChain {
         private final Map<Path, Job.Stage> signatureStages = new HashMap<>();
@@ -113,11 +113,31 @@ public final class Preflight {
                             + signatures.name() + "' with " + signatures.tasks() + ": filter rank r removes the documents"
                             + " signature rank r read, so give both stages the same tasks (and the same input)");
                 }
+                if (signatures != null && !sameReader(signatures.steps().get(0), stage.steps().get(0))) {
+                    throw new JobException(f.spec().where() + ": stage '" + stage.name() + "' reads "
+                            + stage.steps().get(0).args() + ", but the signatures it filters by were made by stage '"
+                            + signatures.name() + "' reading " + signatures.steps().get(0).args() + ": filter rank r"
+                            + " removes the documents signature rank r read, by their numbers, so give both stages the"
+                            + " same reader");
+                }
             }
         }
 
         private static Path normal(Path p) {
             return p.toAbsolutePath().normalize();
+        }
+
+        /** Whether two stages' first steps read the same documents in the same order: the same arguments, the path spelled either way. */
+        private static boolean sameReader(Job.StepSpec a, Job.StepSpec b) {
+            return a.type().equals(b.type()) && withNormalPath(a.args()).equals(withNormalPath(b.args()));
+        }
+
+        private static Map<String, Object> withNormalPath(Map<String, Object> args) {
+            Map<String, Object> out = new HashMap<>(args);
+            if (args.get("path") instanceof String path) {
+                out.put("path", normal(Path.of(path)).toString());
+            }
+            return out;
         }
     }
 

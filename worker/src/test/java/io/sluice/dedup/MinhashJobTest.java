@@ -92,6 +92,24 @@ class MinhashJobTest {
     }
 
     @Test
+    void aFilterStageReadingOtherDocumentsThanItsSignatureStageIsRefused() throws Exception {
+        Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        String yaml = fourStages(root, corpus, 14).replace("      - read_jsonl: {path: " + corpus + "}\n      - minhash_filter",
+                "      - read_jsonl: {path: " + corpus + ", limit: 50}\n      - minhash_filter");
+        // before, validate passed; with another limit, glob or folder, rank r holds other documents
+        io.sluice.job.JobException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> run(root, yaml));
+        assertTrue(e.getMessage().contains("stages[3] (filter).steps[1] (minhash_filter): stage 'filter' reads {path="
+                + corpus + ", limit=50}, but the signatures it filters by were made by stage 'signatures' reading {path="
+                + corpus + "}"), e.getMessage());
+        // the same folder spelled another way is the same reader
+        String sameFolder = fourStages(root, corpus, 14).replace("      - read_jsonl: {path: " + corpus + "}\n      - minhash_filter",
+                "      - read_jsonl: {path: " + corpus.getParent() + "/../dedup/" + corpus.getFileName() + "}\n      - minhash_filter");
+        assertTrue(!sameFolder.equals(fourStages(root, corpus, 14)));
+        assertTrue(run(root, sameFolder));
+    }
+
+    @Test
     void minhashBlockGivesDatatrovesClustersWithMetadata() throws Exception {
         Path shared = DedupCorpus.shared();
         Path corpus = shared.resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
