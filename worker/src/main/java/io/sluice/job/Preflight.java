@@ -35,6 +35,7 @@ public final class Preflight {
         Map<Path, String> writers = new HashMap<>();
         List<Read> reads = new ArrayList<>();
         MinhashChain minhash = new MinhashChain();
+        StatsFolders statsFolders = new StatsFolders();
         for (Job.Stage stage : job.stages()) {
             for (Job.StepSpec spec : stage.steps()) {
                 Step step = StepRegistry.create(spec);
@@ -53,6 +54,8 @@ public final class Preflight {
                 }
                 if (step instanceof StatsStep st) {
                     writable(st.output(), spec.where() + ": output");
+                    notReadBack(st.output(), st.output().resolve("summary/x/00000.json"), spec, reads);
+                    statsFolders.add(st, spec);
                 }
                 if (step instanceof MergeStats m) {
                     if (written.stagesWriting(m.input()).isEmpty() && !Files.isDirectory(m.input())) {
@@ -60,11 +63,12 @@ public final class Preflight {
                                 + " does not exist and no earlier step writes it");
                     }
                     writable(m.output(), spec.where() + ": output");
+                    notReadBack(m.output(), m.output().resolve("summary/x/" + MergeStats.MERGED_NAME), spec, reads);
                 }
                 if (step instanceof DocumentOutput.Writer w) {
                     for (DocumentOutput o : w.documentOutputs()) {
                         checkOutput(o, stage, spec, writers);
-                        notReadBack(o, spec, reads);
+                        notReadBack(o.dir(), o.sampleFile(), spec, reads);
                     }
                 }
                 written.add(stage.name(), step);
@@ -72,6 +76,27 @@ public final class Preflight {
             }
         }
         minhash.checkFilterRanks();
+    }
+
+    /**
+     * Two stats steps may share an output folder (doc_stats and word_stats usually do) but not a stat in
+     * it: they would write the same per-rank files, and the one with fewer tasks would remove the other's
+     * files of the ranks it does not have. Before, validate passed and a merge summed one of them.
+     */
+    private static final class StatsFolders {
+        private final Map<Path, String> writers = new HashMap<>();
+
+        void add(StatsStep step, Job.StepSpec spec) {
+            for (Path folder : step.statFolders()) {
+                Path f = folder.toAbsolutePath().normalize();
+                String other = writers.putIfAbsent(f, spec.where());
+                if (other != null) {
+                    throw new JobException(spec.where() + ": writes per-rank stats to " + f + ", as "
+                            + sameFile(other, spec) + " does, so one would overwrite or remove the other's files;"
+                            + " give one of them its own output");
+                }
+            }
+        }
     }
 
     /**
@@ -165,15 +190,16 @@ public final class Preflight {
     }
 
     /**
-     * A document output must not go where a reader of its stage or of an earlier stage reads: the folder
-     * read, or one inside it when the read is recursive (the default), unless the reader's glob leaves its
-     * files out. The first run is right, but a re-run of the job (with a new logging_dir, say) reads this
-     * output back as input. A later stage reading the output is the normal chain, and is not a reader here.
+     * An output (documents, per-rank or merged stats; {@code sample} one of its files) must not go where a
+     * reader of its stage or of an earlier stage reads: the folder read, or one inside it when the read is
+     * recursive (the default), unless the reader's glob leaves its files out. The first run is right, but a
+     * re-run of the job (with a new logging_dir, say) reads this output back as input. A later stage reading
+     * the output is the normal chain, and is not a reader here.
      */
-    private static void notReadBack(DocumentOutput o, Job.StepSpec spec, List<Read> reads) {
+    private static void notReadBack(Path output, Path sample, Job.StepSpec spec, List<Read> reads) {
         for (Read r : reads) {
-            if (r.source().lists(o.sampleFile())) {
-                Path dir = o.dir().toAbsolutePath().normalize();
+            if (r.source().lists(sample)) {
+                Path dir = output.toAbsolutePath().normalize();
                 Path read = r.source().root().normalize();
                 boolean same = DocumentSource.realPathOf(dir).equals(DocumentSource.realPathOf(read)); // maybe through a link
                 throw new JobException(spec.where() + ": writes into " + dir + (same

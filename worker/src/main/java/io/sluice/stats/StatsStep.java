@@ -340,7 +340,7 @@ public abstract class StatsStep implements Step {
      */
     private void removeStaleFiles(String rankName) throws IOException {
         int removed = 0;
-        for (Path folder : ownFolders()) {
+        for (Path folder : statFolders()) {
             Files.deleteIfExists(folder.resolve(rankName + ".json"));
             Files.deleteIfExists(folder.resolve(rankName + SKETCH_SUFFIX));
             if (rank == 0 && Files.isDirectory(folder)) {
@@ -360,8 +360,8 @@ public abstract class StatsStep implements Step {
         }
     }
 
-    /** The folders this step writes per-rank files to. */
-    private List<Path> ownFolders() {
+    /** The folders this step writes per-rank files to ({@code <output>/<group>/<stat>}). */
+    public List<Path> statFolders() {
         List<Path> folders = new java.util.ArrayList<>();
         for (String group : groups) {
             for (String name : names) {

@@ -299,6 +299,41 @@ class LocalExecutorTest {
     }
 
     @Test
+    void preflightRejectsStatsThatAReaderWouldReadBackOrThatTwoStepsWouldShare() throws IOException {
+        String noGlob = JobFixture.CLEAN_JOB.replace(", glob: \"*.jsonl.gz\"", "");
+        // before, validate passed and a second run failed on stats/.../00000.json: "no 'text' key"
+        String e = preflightError(noGlob.replace("      - write_jsonl: {path: $ROOT/out}",
+                "      - doc_stats: {output: $ROOT/in/stats}\n      - write_jsonl: {path: $ROOT/out}"));
+        assertTrue(e.contains("stages[0] (clean).steps[2] (doc_stats): writes into " + root.resolve("in/stats") + ", inside "
+                + root.resolve("in") + ", which stages[0] (clean).steps[0] (read_jsonl) reads with recursive: true"), e);
+        e = preflightError(noGlob.replace("      - write_jsonl: {path: $ROOT/out}",
+                "      - doc_stats: {output: $ROOT/stats}\n      - write_jsonl: {path: $ROOT/out}") + """
+                  - name: merge
+                    steps:
+                      - merge_stats: {input: $ROOT/stats, output: $ROOT/in/merged}
+                """);
+        assertTrue(e.contains("stages[1] (merge).steps[0] (merge_stats): writes into " + root.resolve("in/merged")), e);
+        // before, validate passed; the stage with fewer tasks removed the other's files of its missing ranks,
+        // and the merge summed its documents alone
+        String twice = JobFixture.CLEAN_JOB.replace("      - write_jsonl: {path: $ROOT/out}",
+                "      - doc_stats: {output: $ROOT/stats, groups: [summary]}\n      - write_jsonl: {path: $ROOT/out}") + """
+                  - name: other
+                    tasks: 2
+                    steps:
+                      - read_jsonl: {path: $ROOT/out}
+                      - word_stats: {output: $ROOT/stats}
+                      - doc_stats: {output: $ROOT/stats, groups: [histogram, summary]}
+                """;
+        e = preflightError(twice);
+        assertTrue(e.contains("stages[1] (other).steps[2] (doc_stats): writes per-rank stats to "
+                + root.resolve("stats/summary/length") + ", as stages[0] (clean).steps[2] (doc_stats) does"), e);
+        // different stats, or different groups of the same stats, may share a folder
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 4);
+        assertTrue(run(fx.job(twice.replace("groups: [histogram, summary]", "groups: [histogram]"))));
+    }
+
+    @Test
     void preflightRejectsAnOutputThatAReaderOfTheJobWouldReadBack() throws IOException {
         String noGlob = JobFixture.CLEAN_JOB.replace(", glob: \"*.jsonl.gz\"", "");
         // before, validate passed and a second run (new logging_dir) read the first run's output: twice the documents
