@@ -50,8 +50,19 @@ public final class StepArgs {
         if (v instanceof Map || v instanceof List) {
             throw error(key, "must be a string, got " + describe(v));
         }
+        if (v instanceof Boolean b) {
+            throw error(key, "must be a string, got the boolean " + b + UNQUOTED_BOOLEANS);
+        }
         return v.toString();
     }
+
+    /**
+     * Why a string key got a boolean: YAML 1.1, which the job file is read as, turns unquoted yes, no, on, off,
+     * true and false into booleans, so a list of stop words lost "on" and "no", and {@code languages: [no]}
+     * (Norwegian) became "false".
+     */
+    private static final String UNQUOTED_BOOLEANS = " (YAML reads unquoted yes, no, on, off, true and false as"
+            + " booleans: quote the word, e.g. \"no\")";
 
     /**
      * A string that must be given. A missing one is reported by {@link #requireAllUsed()}, after any unknown
@@ -146,6 +157,10 @@ public final class StepArgs {
             for (Object o : l) {
                 if (o instanceof Map || o instanceof List || o == null) {
                     throw error(key, "must be a list of strings, got an element " + describe(o));
+                }
+                if (o instanceof Boolean b) {
+                    throw error(key, "must be a list of strings, got the boolean " + b + " as element "
+                            + (out.size() + 1) + UNQUOTED_BOOLEANS);
                 }
                 out.add(o.toString());
             }

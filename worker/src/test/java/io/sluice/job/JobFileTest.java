@@ -74,6 +74,20 @@ class JobFileTest {
     }
 
     @Test
+    void unquotedYamlBooleansAreNotTakenAsWords() throws IOException {
+        // before, stop_words: [the, on] counted "true" as the stop word, and languages: [en, no] kept "false"
+        assertEquals("job.yaml: stages[0] (a).steps[1] (word_stats): 'stop_words' must be a list of strings, got the boolean"
+                + " true as element 2 (YAML reads unquoted yes, no, on, off, true and false as booleans: quote the word,"
+                + " e.g. \"no\")",
+                error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {word_stats: {output: s, stop_words: [the, on]}}]\n"));
+        assertEquals(true, error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {language_filter: {languages: [en, no]}}]\n")
+                .contains("'languages' must be a list of strings, got the boolean false as element 2"));
+        assertEquals(true, error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {doc_stats: {output: yes}}]\n")
+                .contains("'output' must be a string, got the boolean true (YAML reads"));
+        load("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {word_stats: {output: s, stop_words: [the, 'on', \"no\"]}}]\n");
+    }
+
+    @Test
     void wrongTypesAndTopLevelTyposAreNamed() throws IOException {
         assertEquals("job.yaml: 'tasks' must be an integer, got 'many'",
                 error("tasks: many\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n"));
