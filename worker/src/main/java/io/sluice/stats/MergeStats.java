@@ -86,7 +86,16 @@ public final class MergeStats implements Step {
         }
         List<String> folders = leafFolders(input);
         if (folders.isEmpty()) {
-            // the stats steps ran (their folder exists) and saw no documents: nothing to merge, as in datatrove
+            long files;
+            try (Stream<Path> s = Files.list(input)) {
+                files = s.filter(f -> !f.getFileName().toString().startsWith(".")).count();
+            }
+            if (files > 0) {
+                // a data folder, say: what a merge of it would mark complete is nothing
+                throw new IOException(input + " holds " + files + " file(s) but no stats folders (<group>/<stat>/NNNNN.json):"
+                        + " merge_stats' input is the output folder of the stats steps");
+            }
+            // the stats steps ran (their folder exists, empty) and saw no documents: nothing to merge, as in datatrove
             ctx.log().warn("no statistics under " + input + ": the stats steps writing there saw no documents");
             return;
         }

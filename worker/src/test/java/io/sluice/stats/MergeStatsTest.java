@@ -124,6 +124,14 @@ class MergeStatsTest {
         try (Stream<Path> files = Files.list(none)) {
             assertEquals(List.of(), files.toList());
         }
+
+        // a folder of documents is not a stats output; before, its merge was a warning and marked complete
+        Path data = tmp.resolve("data");
+        Files.createDirectories(data);
+        Files.writeString(data.resolve("a.jsonl"), "{\"text\": \"x\"}\n");
+        e = assertThrows(IOException.class, () -> StatsRun.merge(data, data, 1, tmp));
+        assertEquals(data + " holds 1 file(s) but no stats folders (<group>/<stat>/NNNNN.json): merge_stats' input is"
+                + " the output folder of the stats steps", e.getMessage());
     }
 
     @Test
