@@ -15,6 +15,8 @@ import io.sluice.pipeline.DocumentSource;
 import io.sluice.pipeline.ProgressCounter;
 import io.sluice.pipeline.ReadJsonl;
 import io.sluice.pipeline.Step;
+import io.sluice.stats.MergeStats;
+import io.sluice.stats.StatsStep;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -133,6 +135,7 @@ public final class StageRunner {
                         plan.ranks().stream().mapToInt(List::size).sum());
             }
         }
+        printStaleStatsNote(stage);
         // no rank's journal: the files already there under this stage's names are from a run this logging dir
         // does not know (it was deleted, or is another), and those this run does not write again would stay
         boolean unknownRun = Completions.completedRanks(stageDir(stage)).isEmpty() && RankFiles.noted(stageDir(stage)).isEmpty();
@@ -158,6 +161,46 @@ public final class StageRunner {
                                 String.join(", ", stray.subList(0, Math.min(3, stray.size()))), stray.size() > 3 ? ", ..." : "");
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * Per-rank stats in the stage's stats outputs that no stats step of the job writes (other groups or
+     * thresholds of an earlier run, another job's): merge_stats sums every stat folder it finds, so the
+     * report would show them beside this run's. Not removed, as nothing says whose they are.
+     */
+    private void printStaleStatsNote(Job.Stage stage) {
+        java.util.Set<Path> jobFolders = new java.util.HashSet<>();
+        for (Job.Stage s : job.stages()) {
+            for (Job.StepSpec spec : s.steps()) {
+                if (StepRegistry.create(spec) instanceof StatsStep st) {
+                    st.statFolders().forEach(f -> jobFolders.add(f.toAbsolutePath().normalize()));
+                }
+            }
+        }
+        java.util.Set<Path> outputs = new java.util.LinkedHashSet<>();
+        for (Job.StepSpec spec : stage.steps()) {
+            if (StepRegistry.create(spec) instanceof StatsStep st) {
+                outputs.add(st.output().toAbsolutePath().normalize());
+            }
+        }
+        for (Path output : outputs) {
+            List<String> stale = new ArrayList<>();
+            try {
+                for (Path f : MergeStats.foldersWithRankFiles(output)) {
+                    if (!jobFolders.contains(f.toAbsolutePath().normalize())) {
+                        stale.add(output.relativize(f.toAbsolutePath().normalize()).toString());
+                    }
+                }
+            } catch (IOException | UncheckedIOException e) {
+                continue; // the folder changed while listed: a note is not worth a failure
+            }
+            if (!stale.isEmpty()) {
+                console.printf("[%s] note: %s holds per-rank stats in %d folder(s) no step of this job writes (%s%s),"
+                        + " from an earlier run or another job: merge_stats will merge them too; delete them if they"
+                        + " are stale%n", stage.name(), output, stale.size(),
+                        String.join(", ", stale.subList(0, Math.min(3, stale.size()))), stale.size() > 3 ? ", ..." : "");
             }
         }
     }

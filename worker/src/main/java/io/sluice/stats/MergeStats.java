@@ -191,6 +191,19 @@ public final class MergeStats implements Step {
         }
     }
 
+    /** The stat folders under {@code root} ({@code <group>/<stat>}) that hold per-rank files; none when it does not exist. */
+    public static List<Path> foldersWithRankFiles(Path root) throws IOException {
+        List<Path> out = new ArrayList<>();
+        if (Files.isDirectory(root)) {
+            for (String folder : leafFolders(root)) {
+                if (!list(root.resolve(folder), StatsStep.RANK_FILE).isEmpty()) {
+                    out.add(root.resolve(folder));
+                }
+            }
+        }
+        return out;
+    }
+
     /** Whether any folder of the input still holds a per-rank file. */
     private static boolean holdsRankFiles(Path input, List<String> folders) throws IOException {
         for (String folder : folders) {

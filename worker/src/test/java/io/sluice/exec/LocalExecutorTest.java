@@ -334,6 +334,21 @@ class LocalExecutorTest {
     }
 
     @Test
+    void statsOfAnEarlierRunThatThisJobDoesNotWriteAreNoted() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 4);
+        String stats = JobFixture.CLEAN_JOB.replace("      - write_jsonl: {path: $ROOT/out}",
+                "      - line_stats: {output: $ROOT/stats, groups: [summary, histogram]}\n      - write_jsonl: {path: $ROOT/out}");
+        assertTrue(run(fx.job(stats)));
+        assertFalse(console.toString().contains("no step of this job writes"), console.toString());
+        // before, nothing said that merge_stats would merge the histograms of the first run with this run's summary
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(stats.replace("groups: [summary, histogram]", "groups: [summary]"))));
+        assertTrue(console.toString().contains("[clean] note: " + root.resolve("stats") + " holds per-rank stats in 20"
+                + " folder(s) no step of this job writes (histogram/"), console.toString());
+    }
+
+    @Test
     void preflightRejectsAnOutputThatAReaderOfTheJobWouldReadBack() throws IOException {
         String noGlob = JobFixture.CLEAN_JOB.replace(", glob: \"*.jsonl.gz\"", "");
         // before, validate passed and a second run (new logging_dir) read the first run's output: twice the documents
