@@ -184,7 +184,7 @@ public final class MetricStats {
      */
     public static MetricStats fromJson(JsonNode node) {
         if (node.isNumber()) {
-            double v = node.asDouble();
+            double v = finite(node.asDouble(), "the value");
             return new MetricStats(1, v, v, 0.0, v, v, node.isIntegralNumber(), UNIT_TASK);
         }
         if (!node.isObject()) {
@@ -194,12 +194,26 @@ public final class MetricStats {
         if (totalNode == null || !totalNode.isNumber()) {
             throw new IllegalArgumentException("a metric object needs a numeric 'total'");
         }
-        double total = totalNode.asDouble();
+        double total = finite(totalNode.asDouble(), "'total'");
         double mean = numberOr(node, "mean", 1);
         // datatrove's to_dict leaves n out when it equals total or is 1; then total / mean gives it back.
         // (datatrove's own from_dict guesses total or 1 instead, which is wrong for single samples.)
-        double nValue = node.has("n") ? numberOr(node, "n", 1) : (mean == 0 ? 1 : Math.max(1, total / mean));
-        long n = Math.round(nValue);
+        long n;
+        if (node.has("n")) {
+            double nValue = numberOr(node, "n", 1);
+            if (nValue < 0 || nValue != Math.rint(nValue) || nValue >= 0x1p63) {
+                throw new IllegalArgumentException("'n' must be a count (an integer >= 0), got " + node.get("n"));
+            }
+            n = (long) nValue;
+            if (n == 0) {
+                if (total != 0) {
+                    throw new IllegalArgumentException("'n' is 0 but 'total' is " + totalNode);
+                }
+                return new MetricStats();
+            }
+        } else {
+            n = Math.round(mean == 0 ? 1 : Math.max(1, total / mean));
+        }
         double min = numberOr(node, "min", mean);
         double max = numberOr(node, "max", mean);
         double m2 = numberOr(node, "variance", 0.0) * (n - 1);
@@ -217,7 +231,15 @@ public final class MetricStats {
         if (!v.isNumber()) {
             throw new IllegalArgumentException("'" + key + "' must be a number, got " + v.getNodeType());
         }
-        return v.asDouble();
+        return finite(v.asDouble(), "'" + key + "'");
+    }
+
+    /** {@code v}, unless NaN or infinite (a value out of double's range reads as infinite). */
+    private static double finite(double v, String what) {
+        if (!Double.isFinite(v)) {
+            throw new IllegalArgumentException(what + " must be a finite number, got " + v);
+        }
+        return v;
     }
 
     @Override

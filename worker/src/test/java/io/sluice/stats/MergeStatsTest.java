@@ -95,6 +95,20 @@ class MergeStatsTest {
         e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
         assertTrue(e.getMessage().contains("00001.json"), e.getMessage());
 
+        // impossible values; before, merged into a mean of 0, a rounded count, NaN or Infinity in metric.json
+        Map<String, String> impossible = Map.of(
+                "{\"summary\": {\"total\": 5, \"n\": 0, \"mean\": 2}}", "'n' is 0 but 'total' is 5",
+                "{\"summary\": {\"total\": 5, \"n\": -3, \"mean\": 2}}", "'n' must be a count (an integer >= 0), got -3",
+                "{\"summary\": {\"total\": 5, \"n\": 2.5}}", "'n' must be a count (an integer >= 0), got 2.5",
+                "{\"summary\": NaN}", "the value must be a finite number, got NaN",
+                "{\"summary\": {\"total\": 1e400}}", "'total' must be a finite number, got Infinity");
+        for (Map.Entry<String, String> bad : impossible.entrySet()) {
+            Files.writeString(folder.resolve("00001.json"), bad.getKey());
+            e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
+            assertEquals(folder.resolve("00001.json") + ": malformed stats file: key 'summary': " + bad.getValue(), e.getMessage());
+        }
+        assertFalse(Files.exists(folder.resolve("metric.json")));
+
         // a bad file in a later folder: no folder of the rank gets a merged file, so none is half-done
         Files.writeString(folder.resolve("00001.json"), "{\"summary\": {\"total\": 4, \"unit\": \"task\"}}");
         Path later = in.resolve("summary/n_words");
