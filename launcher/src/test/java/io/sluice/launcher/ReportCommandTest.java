@@ -68,6 +68,24 @@ class ReportCommandTest {
         Path other = dir.resolve("elsewhere/r.html");
         assertEquals(0, new CommandLine(new ReportCommand()).execute(stats.toString(), "-o", other.toString()));
         assertEquals(html, Files.readString(other), "deterministic");
+
+        // an existing folder as -o: before, "r.html.tmp -> elsewhere: Is a directory", and the .tmp stayed
+        java.io.StringWriter err = new java.io.StringWriter();
+        CommandLine cmd = new CommandLine(new ReportCommand());
+        cmd.setErr(new java.io.PrintWriter(err));
+        assertTrue(cmd.execute(stats.toString(), "-o", dir.resolve("elsewhere").toString()) != 0);
+        assertTrue(err.toString().contains(dir.resolve("elsewhere") + " is a folder; give the report a file name"), err.toString());
+        try (var files = Files.list(dir.resolve("elsewhere"))) {
+            assertEquals(java.util.List.of(other), files.toList());
+        }
+
+        // a stat folder not merged yet is said, not silently left out
+        Path late = stats.resolve("summary/late_stat");
+        Files.createDirectories(late);
+        Files.copy(stats.resolve("summary/length/metric.json"), late.resolve("00000.json"));
+        assertEquals(0, new CommandLine(new ReportCommand()).execute(stats.toString()));
+        assertTrue(Files.readString(stats.resolve("report.html")).contains("<b>Not merged:</b> 1 stat folder(s) hold"
+                + " per-rank files but no metric.json and are left out ([summary/late_stat]); run merge_stats."));
     }
 
     @Test

@@ -109,7 +109,12 @@ public final class AtomicFile extends FilterOutputStream {
         channel.force(false);
         closed = true;
         out.close();
-        move(tmp, target);
+        try {
+            move(tmp, target);
+        } catch (IOException e) {
+            Files.deleteIfExists(tmp); // the target is a folder, say: nothing of this write stays behind
+            throw e;
+        }
     }
 
     static void move(Path from, Path to) throws IOException {

@@ -167,6 +167,9 @@ public final class MergeStats implements Step {
      * shares out the same list; listing tolerates files deleted meanwhile.
      */
     static List<String> leafFolders(Path root) throws IOException {
+        if (Files.exists(root) && !Files.isDirectory(root)) {
+            throw new IOException(root + " is a file, not a stats folder (<group>/<stat>/NNNNN.json)");
+        }
         if (!Files.isDirectory(root)) {
             throw new IOException("stats input folder does not exist: " + root);
         }
@@ -297,8 +300,10 @@ public final class MergeStats implements Step {
             }
             return node;
         } catch (com.fasterxml.jackson.core.JacksonException e) {
+            // Jackson names its source inside the message ("[Source: REDACTED (...) disabled); line: 1, ...]"): noise here
+            String message = e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
             throw new IOException(file + ": malformed stats file (truncated or not JSON): "
-                    + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr() + ", column "
+                    + message + " at line " + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr(), e);
         }
     }

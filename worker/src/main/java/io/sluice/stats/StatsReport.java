@@ -31,11 +31,31 @@ public final class StatsReport {
 
     /** Writes the report atomically and returns its path. */
     public static Path write(Path folder, Path out) throws IOException {
+        if (Files.isDirectory(out)) {
+            throw new IOException(out + " is a folder; give the report a file name, e.g. " + out.resolve("report.html"));
+        }
         AtomicFile.write(out, render(folder).getBytes(StandardCharsets.UTF_8));
         return out;
     }
 
+    /**
+     * The stat folders under {@code folder} with per-rank files but no merged file: a merge that has not run
+     * or not finished, whose stats the report leaves out.
+     */
+    public static List<Path> unmerged(Path folder) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path f : MergeStats.foldersWithRankFiles(folder)) {
+            if (!Files.exists(f.resolve(MergeStats.MERGED_NAME))) {
+                out.add(folder.relativize(f));
+            }
+        }
+        return out;
+    }
+
     public static String render(Path folder) throws IOException {
+        if (Files.exists(folder) && !Files.isDirectory(folder)) {
+            throw new IOException(folder + " is a file, not a stats folder (<group>/<stat>/metric.json)");
+        }
         if (!Files.isDirectory(folder)) {
             throw new IOException("stats folder does not exist: " + folder);
         }
@@ -57,6 +77,13 @@ public final class StatsReport {
                 .append("</title>\n<style>\n").append(CSS).append("</style></head><body>\n");
         h.append("<h1>Corpus statistics</h1>\n<p class=\"sub\">").append(esc(folder.toAbsolutePath().toString()))
                 .append("</p>\n");
+        List<Path> unmerged = unmerged(folder);
+        if (!unmerged.isEmpty()) {
+            h.append("<p class=\"sub\"><b>Not merged:</b> ").append(unmerged.size())
+                    .append(" stat folder(s) hold per-rank files but no metric.json and are left out (")
+                    .append(esc(unmerged.subList(0, Math.min(3, unmerged.size())).toString()))
+                    .append("); run merge_stats.</p>\n");
+        }
         MetricStats lengths = summary(folder, "length");
         if (lengths != null) {
             h.append("<p class=\"sub\">").append(lengths.n()).append(" documents, ")
