@@ -64,8 +64,10 @@ final class RankRunner {
                 Completions.markComplete(stageDir, rank);
                 log.info("rank " + rank + " completed: " + summary(ps));
                 return ps;
-            } catch (IOException | RuntimeException e) {
-                String msg = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+            } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
+                // Errors too: before, a step's stack overflow reached the console as a bare class name, and the
+                // task log, which launcher status shows on Slurm, said nothing
+                String msg = e instanceof Error ? "a step failed: " + e : e.getMessage() == null ? e.getClass().getName() : e.getMessage();
                 StringWriter trace = new StringWriter();
                 e.printStackTrace(new PrintWriter(trace));
                 log.error("rank " + rank + " failed: " + msg + "\n" + trace);

@@ -241,7 +241,7 @@ public final class StageRunner {
             ProgressCounter progress = new ProgressCounter();
             AtomicInteger finished = new AtomicInteger();
             try (ProgressLine line = new ProgressLine(console, stage.name(), todo.size(), finished, progress);
-                 ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+                 ExecutorService pool = Executors.newFixedThreadPool(threads, StageRunner::rankThread)) {
                 List<Future<String>> futures = new ArrayList<>();
                 for (int rank : todo) {
                     futures.add(pool.submit(() -> {
@@ -272,6 +272,17 @@ public final class StageRunner {
         mergeStats(stage);
         return new Result(todo.size(), skipped, failures);
     }
+
+    /**
+     * Ranks run on threads with 512 MB stacks (reserved, touched only as used): java.util.regex recurses once
+     * per repetition of a group, so {@code regex_filter: {regex: '(a|b)+c'}} overflowed the default 1 MB on a
+     * 12,000-character text, where Python's re, which datatrove uses, does not recurse.
+     */
+    private static Thread rankThread(Runnable r) {
+        return new Thread(null, r, "rank-worker", RANK_STACK_BYTES);
+    }
+
+    private static final long RANK_STACK_BYTES = 512L << 20;
 
     private void sleepBeforeStart() throws InterruptedException {
         double max = job.randomizeStartDuration();

@@ -62,6 +62,28 @@ public final class Pipeline {
         }
     }
 
+    /**
+     * A step that failed on a document, named with the document: without it, an exception inside a step
+     * (or an {@code Error}: a regex's recursion overflowing the stack, the heap running out) said neither.
+     */
+    static final class DocumentFailure extends IOException {
+        DocumentFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
+
+        static String reason(Throwable e) {
+            if (e instanceof StackOverflowError) {
+                return "the stack overflowed (java.util.regex recurses once per repetition of a group such as"
+                        + " (a|b)+, so such a pattern over a very long text can; a simpler pattern avoids it)";
+            }
+            if (e instanceof OutOfMemoryError) {
+                return "out of memory (" + e.getMessage() + "); give the workers more heap (SLUICE_JAVA_OPTS=-Xmx...,"
+                        + " or the slurm block's memory) or fewer workers";
+            }
+            return e.getMessage() == null ? e.getClass().getName() : e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
+    }
+
     private interface IoAction {
         void run() throws IOException;
     }
@@ -91,7 +113,13 @@ public final class Pipeline {
         @Override
         public void accept(Document doc) throws IOException {
             total++;
-            timed(() -> step.process(doc, out));
+            try {
+                timed(() -> step.process(doc, out));
+            } catch (DocumentFailure f) {
+                throw f; // a later step's, which named itself and the document
+            } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+                throw new DocumentFailure(stats.name() + " failed on " + doc.describe() + ": " + DocumentFailure.reason(e), e);
+            }
         }
 
         /** Runs an action of this step, charging it its time minus what the steps after it used. */

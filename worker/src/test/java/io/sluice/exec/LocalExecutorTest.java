@@ -334,6 +334,41 @@ class LocalExecutorTest {
     }
 
     @Test
+    void aRegexThatRecursesDeeplyRunsAndAStepErrorNamesItsDocument() throws IOException {
+        // before, '(a|b)+c' over 12,000 characters overflowed the stack: "java.lang.StackOverflowError" and nothing more
+        TestFiles.write(root.resolve("in/r.jsonl"), TestFiles.doc("long", "Some prose. " + "ab".repeat(6000) + " end")
+                + TestFiles.doc("short", "abc"));
+        JobFixture fx = new JobFixture(root);
+        String yaml = """
+                logging_dir: $ROOT/logs
+                stages:
+                  - name: rx
+                    steps:
+                      - read_jsonl: {path: $ROOT/in}
+                      - STEP
+                      - write_jsonl: {path: $ROOT/out}
+                """;
+        assertTrue(run(fx.job(yaml.replace("STEP", "regex_filter: {regex: '(a|b)+c'}"))), console.toString());
+        assertEquals(List.of("long"), TestFiles.allLines(root.resolve("out")).stream()
+                .map(l -> l.replaceAll(".*\"id\":\"([^\"]*)\".*", "$1")).toList());
+
+        // an Error inside a step: the console and the task log name the step and the document
+        io.sluice.job.StepRegistry.register("overflowing_step", args -> new io.sluice.pipeline.Step() {
+            @Override
+            public void process(io.sluice.doc.Document doc, io.sluice.pipeline.DocumentSink next) {
+                if (doc.id().equals("short")) {
+                    throw new StackOverflowError();
+                }
+            }
+        });
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertFalse(run(fx.job(yaml.replace("STEP", "overflowing_step: {}"))));
+        String said = "overflowing_step failed on document 'short' (r.jsonl:2 (byte 12040)): the stack overflowed";
+        assertTrue(console.toString().contains("rank 0: " + said), console.toString());
+        assertTrue(Files.readString(root.resolve("logs/rx/logs/task_00000.log")).contains(said));
+    }
+
+    @Test
     void statsOfAnEarlierRunThatThisJobDoesNotWriteAreNoted() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
