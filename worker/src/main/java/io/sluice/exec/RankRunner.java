@@ -38,8 +38,34 @@ final class RankRunner {
         }
     }
 
+    /**
+     * Runs the rank under its {@link RankLock}; null when, once locked, the rank turns out complete and
+     * {@code skipCompleted}: another run of the job finished it in the meantime.
+     */
     static PipelineStats run(Job.Stage stage, Path stageDir, int rank, List<InputPiece> pieces,
-                             ProgressCounter progress) throws RankFailure {
+                             ProgressCounter progress, boolean skipCompleted) throws RankFailure {
+        RankLock lock;
+        try {
+            lock = RankLock.tryAcquire(stageDir, rank);
+        } catch (IOException e) {
+            throw new RankFailure(rank, "cannot create the rank's lock file in " + stageDir + ": " + e.getMessage(), e);
+        }
+        if (lock == null) {
+            throw new RankFailure(rank, "is being run by " + RankLock.holder(stageDir, rank) + ": another run of this job"
+                    + " on the same logging dir (a second submit, or run beside a Slurm array); left to it", null);
+        }
+        try (lock) {
+            if (skipCompleted && Completions.isComplete(stageDir, rank)) {
+                return null;
+            }
+            return runLocked(stage, stageDir, rank, pieces, progress);
+        } catch (IOException e) {
+            throw new RankFailure(rank, "cannot release the rank's lock: " + e.getMessage(), e);
+        }
+    }
+
+    private static PipelineStats runLocked(Job.Stage stage, Path stageDir, int rank, List<InputPiece> pieces,
+                                           ProgressCounter progress) throws RankFailure {
         Path logFile = stageDir.resolve("logs").resolve(String.format("task_%05d.log", rank));
         try (TaskLog log = TaskLog.toFile(logFile, rank)) {
             try {

@@ -236,6 +236,7 @@ public final class StageRunner {
             }
         }
         List<String> failures = new ArrayList<>();
+        AtomicInteger finishedElsewhere = new AtomicInteger(); // by another run of the job, while this one waited
         if (!todo.isEmpty()) {
             int threads = Math.max(1, Math.min(workers, todo.size()));
             ProgressCounter progress = new ProgressCounter();
@@ -247,7 +248,10 @@ public final class StageRunner {
                     futures.add(pool.submit(() -> {
                         sleepBeforeStart();
                         try {
-                            RankRunner.run(stage, stageDir, rank, plan == null ? List.of() : plan.piecesFor(rank), progress);
+                            if (RankRunner.run(stage, stageDir, rank, plan == null ? List.of() : plan.piecesFor(rank), progress,
+                                    job.skipCompleted()) == null) {
+                                finishedElsewhere.incrementAndGet();
+                            }
                             return null;
                         } catch (RankRunner.RankFailure f) {
                             return "rank " + f.rank + ": " + f.getMessage();
@@ -270,7 +274,7 @@ public final class StageRunner {
             }
         }
         mergeStats(stage);
-        return new Result(todo.size(), skipped, failures);
+        return new Result(todo.size() - finishedElsewhere.get(), skipped + finishedElsewhere.get(), failures);
     }
 
     /**

@@ -369,6 +369,34 @@ class LocalExecutorTest {
     }
 
     @Test
+    void aRankAnotherRunHoldsIsLeftToItAndOneItFinishedIsNotRunAgain() throws Exception {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        Job job = fx.job(JobFixture.CLEAN_JOB);
+        Path stage = root.resolve("logs/clean");
+        // before, two runs on one logging dir ran a rank at once: one truncated the other's temporary file,
+        // and an empty output was marked complete
+        try (RankLock held = RankLock.tryAcquire(stage, 1)) {
+            assertTrue(held != null);
+            assertFalse(run(job));
+        }
+        assertTrue(console.toString().contains("rank 1: is being run by pid " + ProcessHandle.current().pid() + " on "),
+                console.toString());
+        assertTrue(Completions.isComplete(stage, 0) && !Completions.isComplete(stage, 1) && Completions.isComplete(stage, 2));
+        assertFalse(Files.exists(root.resolve("out/00001.jsonl.zst")));
+
+        // a rank the other run completed while this one waited for it is not run again
+        byte[] before = Files.readAllBytes(root.resolve("out/00000.jsonl.zst"));
+        java.nio.file.attribute.FileTime written = Files.getLastModifiedTime(root.resolve("out/00000.jsonl.zst"));
+        Job.Stage clean = job.stages().get(0);
+        assertEquals(null, RankRunner.run(clean, stage, 0, List.of(), new io.sluice.pipeline.ProgressCounter(), true));
+        assertEquals(written, Files.getLastModifiedTime(root.resolve("out/00000.jsonl.zst")));
+        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(root.resolve("out/00000.jsonl.zst"))));
+        assertTrue(run(job));
+        assertTrue(console.toString().contains("done: 1 rank(s) run, 2 skipped"), console.toString());
+    }
+
+    @Test
     void statsOfAnEarlierRunThatThisJobDoesNotWriteAreNoted() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
