@@ -130,6 +130,30 @@ class LauncherTest {
     }
 
     @Test
+    void aSubmitWhileAnotherIsSubmittingTheSameLoggingDirIsRefused() throws IOException {
+        String yaml = """
+                logging_dir: $ROOT/logs
+                tasks: 2
+                stages:
+                  - name: clean
+                    steps:
+                      - read_jsonl: {path: $EXAMPLES, glob: "*.jsonl.gz"}
+                      - write_jsonl: {path: $ROOT/out}
+                """;
+        Path job = job(yaml);
+        Files.createDirectories(dir.resolve("logs"));
+        // before, two submits started together both found nothing queued and both submitted every stage
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(dir.resolve("logs/.submit.lock"),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+             java.nio.channels.FileLock held = ch.lock()) {
+            assertEquals(2, Launcher.execute("submit", job.toString()));
+        }
+        assertTrue(err.toString().contains("another launcher submit of a job with logging dir " + dir.resolve("logs")
+                + " is submitting right now"), err.toString());
+        assertFalse(Files.exists(dir.resolve("logs/clean")), "nothing submitted, nothing written");
+    }
+
+    @Test
     void aStageWhoseReaderMissesAnEarlierStagesFilesIsNotToldItKeptNothing() throws IOException {
         String yaml = """
                 logging_dir: $ROOT/logs
