@@ -52,7 +52,7 @@ final class StageLineage {
         // one pass: the folders written so far are those of the stages before each one
         WrittenFolders written = new WrittenFolders(job.loggingDir());
         for (Job.Stage stage : job.stages()) {
-            Set<String> in = new LinkedHashSet<>(stage.depends());
+            Set<String> in = new LinkedHashSet<>(stage.depends() == null ? List.of() : stage.depends());
             List<Step> steps = stage.steps().stream().map(StepRegistry::create).toList();
             for (Step step : steps) {
                 if (step instanceof DocumentSource source) {

@@ -62,8 +62,8 @@ public record Job(String name, Path loggingDir, int tasks, int workers, boolean 
      * before it (the first stage has none).
      */
     public List<String> upstreamOf(Stage stage) {
-        if (stage.depends() != null && !stage.depends().isEmpty()) {
-            return stage.depends();
+        if (stage.depends() != null) {
+            return stage.depends(); // depends: [] is a stage that waits for none, as a datatrove executor without depends
         }
         int index = stages.indexOf(stage);
         return index <= 0 ? List.of() : List.of(stages.get(index - 1).name());

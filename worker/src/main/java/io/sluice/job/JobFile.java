@@ -96,8 +96,8 @@ public final class JobFile {
             @SuppressWarnings("unchecked")
             List<Job.Stage> expanded = StageExpander.expand(where, (Map<String, Object>) m, tasks, workers);
             for (Job.Stage s : expanded) {
-                List<String> depends = new ArrayList<>();
-                for (String dep : s.depends()) {
+                List<String> depends = s.depends() == null ? null : new ArrayList<>();
+                for (String dep : s.depends() == null ? List.<String>of() : s.depends()) {
                     // a block of stages (minhash:) is waited for as its last stage
                     String stage = blocks.getOrDefault(dep, dep);
                     if (!names.contains(stage)) {
@@ -109,7 +109,7 @@ public final class JobFile {
                 if (!names.add(s.name())) {
                     throw new JobException(where + ": stage name '" + s.name() + "' is used twice");
                 }
-                stages.add(new Job.Stage(s.name(), s.tasks(), s.workers(), List.copyOf(depends), s.steps()));
+                stages.add(new Job.Stage(s.name(), s.tasks(), s.workers(), depends == null ? null : List.copyOf(depends), s.steps()));
             }
             if (expanded.size() > 1 && m.get("name") instanceof String block && !names.contains(block)) {
                 blocks.put(block, expanded.getLast().name());

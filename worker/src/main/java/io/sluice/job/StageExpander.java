@@ -29,7 +29,7 @@ final class StageExpander {
         where = where + " (" + name + ")";
         int tasks = JobFile.positive(a, "tasks", a.integer("tasks", jobTasks));
         int workers = (int) a.integer("workers", jobWorkers);
-        List<String> depends = a.strings("depends", List.of());
+        List<String> depends = a.strings("depends", null); // null: after the stage before; []: after none
         if (a.has("minhash")) {
             Map<String, Object> block = a.map("minhash");
             a.requireAllUsed();

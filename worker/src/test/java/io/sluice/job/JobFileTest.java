@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -134,6 +135,25 @@ class JobFileTest {
         }
         assertEquals("clean-2.v1", load("stages:\n  - name: clean-2.v1\n    steps: [{read_jsonl: {path: x}}]\n")
                 .stages().get(0).name());
+    }
+
+    @Test
+    void anEmptyDependsWaitsForNoStageAndAMissingOneForTheStageBefore() throws IOException {
+        Path f = dir.resolve("job.yaml");
+        Files.writeString(f, "stages:\n  - {name: a, steps: [{read_jsonl: {path: x}}]}\n"
+                + "  - {name: b, depends: [], steps: [{read_jsonl: {path: y}}]}\n"
+                + "  - {name: c, steps: [{read_jsonl: {path: z}}]}\n"
+                + "  - {name: d, depends: [a, b], steps: [{read_jsonl: {path: z}}]}\n");
+        for (Job job : List.of(JobFile.load(f), roundTrip(JobFile.load(f)))) {
+            // before, depends: [] meant the stage before, so two stages could not start side by side on Slurm
+            assertEquals(List.of(List.of(), List.of(), List.of("b"), List.of("a", "b")),
+                    job.stages().stream().map(job::upstreamOf).toList());
+        }
+    }
+
+    private Job roundTrip(Job job) throws IOException {
+        JobFile.writeResolved(job, dir.resolve("resolved.json"));
+        return JobFile.load(dir.resolve("resolved.json"));
     }
 
     @Test
