@@ -23,6 +23,6 @@ final class TestJobs {
     }
 
     static Job.Stage stage(String name, int tasks, String... depends) {
-        return new Job.Stage(name, tasks, 1, List.of(depends), List.of());
+        return new Job.Stage(name, tasks, 1, depends.length == 0 ? null : List.of(depends), List.of()); // none: after the stage before
     }
 }
