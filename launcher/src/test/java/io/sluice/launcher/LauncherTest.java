@@ -198,6 +198,21 @@ class LauncherTest {
     }
 
     @Test
+    void validateRefusesTheSlurmOptionsSubmitWouldRefuse() throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"x\"}\n");
+        String stages = "logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}]\n";
+        // before, validate said OK and submit (or sbatch) refused them
+        assertEquals(2, Launcher.execute("validate", job("slurm: {sbatch_args: {array: 0-99}}\n" + stages).toString()));
+        assertTrue(err.toString().contains("slurm.sbatch_args: --array is set by `launcher submit` itself"), err.toString());
+        assertEquals(2, Launcher.execute("validate", job("slurm: {time: soon}\n" + stages).toString()));
+        assertTrue(err.toString().contains("slurm.time: 'soon' is not a Slurm time limit"), err.toString());
+        for (String time : new String[] {"90", "30:00", "2:00:00", "1-0", "1-12:00", "1-12:00:00", "UNLIMITED"}) {
+            assertEquals(0, Launcher.execute("validate", job("slurm: {time: '" + time + "'}\n" + stages).toString()), time);
+        }
+    }
+
+    @Test
     void aFailedRankGivesExitCode1() throws IOException {
         Files.createDirectories(dir.resolve("in"));
         Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"x\"}\nnot json\n");

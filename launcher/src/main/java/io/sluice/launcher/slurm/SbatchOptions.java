@@ -40,6 +40,10 @@ public final class SbatchOptions {
      * The options of the stage's stats merge: one CPU, same partition, account and limits, no requeue;
      * its output goes to {@code slurm_logs/stats_<job id>.out}.
      */
+    /** sbatch's --time formats (see sbatch(1)); sbatch itself refuses anything else, after validate said OK. */
+    private static final java.util.regex.Pattern TIME = java.util.regex.Pattern.compile(
+            "\\d+|\\d+:\\d+|\\d+:\\d+:\\d+|\\d+-\\d+|\\d+-\\d+:\\d+|\\d+-\\d+:\\d+:\\d+|(?i:unlimited|infinite)");
+
     public static SbatchOptions forStatsMerge(Job job, Job.Stage stage, Path slurmDir) {
         return build(job, jobName(job, stage) + ".stats", 1, outputPattern(slurmDir, "stats_%A.out"), false);
     }
@@ -51,6 +55,10 @@ public final class SbatchOptions {
         o.add("cpus-per-task", Integer.toString(cpus));
         o.addIfSet("mem-per-cpu", s.memPerCpu());
         o.addIfSet("partition", s.partition());
+        if (s.time() != null && !s.time().isBlank() && !TIME.matcher(s.time()).matches()) {
+            throw new JobException("slurm.time: '" + s.time() + "' is not a Slurm time limit (minutes, MM:SS, HH:MM:SS,"
+                    + " D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED)");
+        }
         o.addIfSet("time", s.time());
         o.addIfSet("qos", s.qos());
         o.addIfSet("account", s.account());
