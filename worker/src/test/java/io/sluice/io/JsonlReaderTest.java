@@ -257,6 +257,47 @@ class JsonlReaderTest {
     }
 
     @Test
+    void aTruncatedGzipFileIsReadUpToTheDamage() throws Exception {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            sb.append("{\"id\":\"").append(i).append("\",\"text\":\"The quick brown fox jumps over the lazy dog.\"}\n");
+        }
+        java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(gz)) {
+            out.write(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        byte[] truncated = java.util.Arrays.copyOf(gz.toByteArray(), gz.size() - 30);
+        Path f = dir.resolve("t.jsonl.gz");
+        Files.write(f, truncated);
+        // what any gzip reader can get out of the bytes that are there: the whole lines of a raw inflate
+        java.util.zip.Inflater inflater = new java.util.zip.Inflater(true);
+        inflater.setInput(truncated, 10, truncated.length - 10);
+        byte[] plain = new byte[sb.length()];
+        int n = inflater.inflate(plain);
+        long wholeLines = new String(plain, 0, n, java.nio.charset.StandardCharsets.UTF_8).chars().filter(c -> c == '\n').count();
+        assertTrue(wholeLines > 250, "the damage is near the end: " + wholeLines);
+
+        List<Document> docs = new ArrayList<>();
+        IOException e = assertThrows(IOException.class, () -> new JsonlReader(new JsonlReader.Options("text", "id", null,
+                JsonlReader.OnError.SKIP)).read(dir, new InputPiece("t.jsonl.gz", 0, -1), new JsonlReader.Handler() {
+                    @Override
+                    public boolean document(Document doc) {
+                        docs.add(doc.detach());
+                        return true;
+                    }
+
+                    @Override
+                    public void skipped(String reason, String message) {
+                    }
+                }));
+        // before, none came before the error: the decompressor threw away what it had inflated into a buffer
+        // it meant to fill, and on_error: skip counted a file with nothing read
+        assertEquals(wholeLines, docs.size());
+        assertTrue(e.getMessage().startsWith("t.jsonl.gz: corrupt or truncated gzip stream near compressed byte "
+                + truncated.length + " (after line " + wholeLines), e.getMessage());
+    }
+
+    @Test
     void aUtf8ByteOrderMarkAtTheStartIsNotPartOfTheFirstLine() throws IOException {
         Path f = dir.resolve("bom.jsonl");
         Files.write(f, concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
