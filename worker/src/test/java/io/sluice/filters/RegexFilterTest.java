@@ -1,0 +1,30 @@
+package io.sluice.filters;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.doc.Document;
+import io.sluice.job.StepArgs;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** regex_filter decides as datatrove's RegexFilter does with Python's re. */
+class RegexFilterTest {
+    private static String decide(String regex, String text) {
+        return new RegexFilter(StepArgs.of(Map.of("regex", regex))).filter(new Document("d", text, null)).reason();
+    }
+
+    @Test
+    void patternsMeanWhatTheyMeanInPythonsRe() {
+        // each was kept before (Java's ASCII \w and \d, '.' not matching '\r'), and dropped by datatrove
+        assertEquals("regex_match", decide("^\\w+ \\w+$", "Привет мир"));
+        assertEquals("regex_match", decide("\\d{3}", "٣٤٥"));
+        assertEquals("regex_match", decide("foo.bar", "foo\rbar"));
+        assertEquals(null, decide("foo.bar", "foo\nbar"));
+        assertEquals(null, decide("^bar", "foo\nbar"), "no MULTILINE: ^ is the start of the text");
+        assertEquals(null, decide("(?m)^bar", "foo\rbar"), "only \\n ends a line, not \\r");
+        // Python's named groups, which Java refused as "Unknown inline modifier"
+        assertEquals("regex_match", decide("(?P<w>ab)c(?P=w)", "xxabcab"));
+        assertEquals(null, decide("(?P<w>ab)c(?P=w)", "xxabcac"));
+        assertEquals("regex_match", decide("\\(?P<", "(P<"), "an escaped parenthesis stays literal");
+    }
+}
