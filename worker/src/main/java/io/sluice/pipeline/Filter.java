@@ -28,6 +28,10 @@ public abstract class Filter implements Step, DocumentOutput.Writer {
             ex.requireAllUsed();
         } else {
             String dir = args.string("exclusion_output", null);
+            if (dir != null && dir.isBlank()) {
+                // Path.of("") is the current folder: the dropped documents went wherever the job was started
+                throw args.error("exclusion_output", "is empty: name a folder for the dropped documents, or leave the key out");
+            }
             exclusion = dir == null ? null : DocumentOutput.inFolder(Path.of(dir));
         }
     }

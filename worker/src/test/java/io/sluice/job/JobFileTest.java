@@ -75,6 +75,14 @@ class JobFileTest {
     }
 
     @Test
+    void anEmptyExclusionOutputIsAnError() throws IOException {
+        // before, validate passed and the dropped documents were written into the folder the job was started from
+        assertEquals("job.yaml: stages[0] (a).steps[1] (gopher_quality): 'exclusion_output' is empty: name a folder for"
+                + " the dropped documents, or leave the key out",
+                error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {gopher_quality: {exclusion_output: ''}}]\n"));
+    }
+
+    @Test
     void unquotedYamlBooleansAreNotTakenAsWords() throws IOException {
         // before, stop_words: [the, on] counted "true" as the stop word, and languages: [en, no] kept "false"
         assertEquals("job.yaml: stages[0] (a).steps[1] (word_stats): 'stop_words' must be a list of strings, got the boolean"
