@@ -28,11 +28,12 @@ import java.util.regex.Pattern;
  * lines starting with '#' ignored; both are used when both are given); {@code soft_word_threshold} 2;
  * {@code url_key} {@code metadata.url} (see {@link MetadataKey}).
  *
- * <p>As in datatrove, domains and URLs are compared as given (trimmed), words are normalised (letters
- * and digits only, lower case) while the URL's words keep their case. Registered domains come from the
- * Public Suffix List the JDK ships ({@link PublicSuffixes}). Deliberate differences: datatrove's bundled
- * adult-site lists are not included (pass your own); a document without a URL is dropped with reason
- * {@code missing_url} instead of failing the task.
+ * <p>As in datatrove, URLs are compared as given (trimmed), words are normalised (letters and digits
+ * only, lower case) while the URL's words keep their case. Registered domains come from the Public Suffix
+ * List the JDK ships ({@link PublicSuffixes}). Deliberate differences: datatrove's bundled adult-site lists
+ * are not included (pass your own); a document without a URL is dropped with reason {@code missing_url}
+ * instead of failing the task; domain entries are lower-cased (and lose a final dot), as hosts are, where
+ * datatrove compares them as given, so that "Example.ORG" in a list never matched anything.
  */
 public final class UrlFilter extends Filter {
     private static final Pattern NON_ALNUM = Pattern.compile("[^a-zA-Z0-9]+");
@@ -48,7 +49,11 @@ public final class UrlFilter extends Filter {
 
     public UrlFilter(StepArgs args) {
         super(args);
-        bannedDomains = list(args, "banned_domains", false);
+        bannedDomains = new HashSet<>();
+        for (String d : list(args, "banned_domains", false)) {
+            String domain = d.toLowerCase(Locale.ROOT);
+            bannedDomains.add(domain.endsWith(".") ? domain.substring(0, domain.length() - 1) : domain);
+        }
         bannedUrls = list(args, "banned_urls", false);
         bannedWords = list(args, "banned_words", true);
         bannedSubwords = list(args, "banned_subwords", true);
@@ -69,17 +74,45 @@ public final class UrlFilter extends Filter {
         }
         String file = args.string(key + "_file", null);
         if (file != null) {
+            List<String> lines;
             try {
-                for (String line : Files.readAllLines(Path.of(file), StandardCharsets.UTF_8)) {
-                    if (!line.startsWith("#")) {
-                        add(out, line, normalize);
-                    }
-                }
+                lines = Files.readAllLines(Path.of(file), StandardCharsets.UTF_8);
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw args.error(key + "_file", file + " is not UTF-8 text (line " + firstNonUtf8Line(Path.of(file))
+                        + "); save it as UTF-8");
             } catch (IOException e) {
                 throw args.error(key + "_file", "cannot be read: " + e);
             }
+            for (String line : lines) {
+                if (!line.startsWith("#")) {
+                    add(out, line, normalize);
+                }
+            }
         }
         return out;
+    }
+
+    /** The number (from 1) of the first line of {@code file} that is not UTF-8, or "?" when it cannot tell. */
+    private static String firstNonUtf8Line(Path file) {
+        try {
+            byte[] b = Files.readAllBytes(file);
+            int line = 1;
+            int start = 0;
+            for (int i = 0; i <= b.length; i++) {
+                if (i == b.length || b[i] == '\n') {
+                    try {
+                        StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(b, start, i - start));
+                    } catch (java.nio.charset.CharacterCodingException e) {
+                        return String.valueOf(line);
+                    }
+                    line++;
+                    start = i + 1;
+                }
+            }
+        } catch (IOException e) {
+            // the caller's message stands without a line
+        }
+        return "?";
     }
 
     private static void add(Set<String> out, String entry, boolean normalize) {

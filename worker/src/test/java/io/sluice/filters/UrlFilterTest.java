@@ -46,6 +46,21 @@ class UrlFilterTest {
     }
 
     @Test
+    void domainEntriesAreCaseInsensitiveAndAListFileThatIsNotUtf8IsNamed(@TempDir Path dir) throws IOException {
+        // before, "EXAMPLE.co.uk" never matched: hosts are lower-cased, list entries were not
+        Map<String, Object> args = Map.of("banned_domains", List.of("EXAMPLE.co.uk", "Www.Other.ORG."));
+        assertEquals("domain", decide(args, "https://sub.example.co.uk/x"));
+        assertEquals("subdomain", decide(args, "https://www.other.org/"));
+        // before: "cannot be read: java.nio.charset.MalformedInputException: Input length = 1"
+        Path latin1 = dir.resolve("words.txt");
+        Files.write(latin1, "casino\nsoir\u00e9e\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        io.sluice.job.JobException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> new UrlFilter(StepArgs.of(Map.of("banned_words_file", latin1.toString()))));
+        assertTrue(e.getMessage().endsWith("'banned_words_file' " + latin1 + " is not UTF-8 text (line 2); save it as UTF-8"),
+                e.getMessage());
+    }
+
+    @Test
     void urlsWordsSoftWordsAndSubwordsInDatatrovesOrder() {
         Map<String, Object> args = Map.of(
                 "banned_urls", List.of("https://a.com/x"),
