@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs a whole job on this machine, stage after stage, with datatrove's LocalPipelineExecutor
@@ -62,8 +63,26 @@ public final class LocalExecutor {
             }
             console.printf("[%s] done: %d rank(s) run, %d skipped; stats in %s%n", stage.name(), r.ran(), r.skipped(),
                     runner.stageDir(stage).resolve("stats.json"));
+            printDroppedAll(stage, runner.mergeStats(stage));
         }
         return true;
+    }
+
+    /**
+     * A filter that dropped every document for one reason is most often set up wrong (url_filter's url_key
+     * pointing where the corpus has no URL, a language list without the corpus's language): said on the
+     * console, where before only the task log had a hint and the job ended "done" with nothing kept.
+     */
+    private void printDroppedAll(Job.Stage stage, PipelineStats stats) {
+        for (io.sluice.pipeline.StepStats step : stats.steps()) {
+            long total = step.get("total");
+            for (Map.Entry<String, Long> c : step.counters().entrySet()) {
+                if (total > 0 && c.getKey().startsWith("dropped_") && c.getValue() == total) {
+                    console.printf("[%s] note: %s dropped all %d documents it saw as '%s'; its task logs say more%n",
+                            stage.name(), step.name(), total, c.getKey().substring("dropped_".length()));
+                }
+            }
+        }
     }
 
     /**

@@ -397,6 +397,21 @@ class LocalExecutorTest {
     }
 
     @Test
+    void aFilterThatDropsEveryDocumentForOneReasonIsNoted() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 2, 5);
+        // before, the stage ended "done" with nothing kept, and only the task log said the URL was missing
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("length_filter: {min_words: 5, exclusion_output: $ROOT/removed}",
+                "url_filter: {banned_domains: [bad.org]}"))));
+        assertTrue(console.toString().contains("[clean] note: url_filter dropped all 10 documents it saw as 'missing_url';"
+                + " its task logs say more"), console.toString());
+        console.reset();
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        assertFalse(console.toString().contains("dropped all"), console.toString());
+    }
+
+    @Test
     void statsOfAnEarlierRunThatThisJobDoesNotWriteAreNoted() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
