@@ -20,18 +20,23 @@ final class Spelling {
             Map.entry("groups_to_compute", List.of("groups")), Map.entry("regex_exp", List.of("regex")),
             Map.entry("extra_domains", List.of("banned_domains")), Map.entry("extra_urls", List.of("banned_urls")),
             Map.entry("save_cluster_id", List.of("cluster_metadata")), Map.entry("top_k_config", List.of("top_k")),
-            Map.entry("use_64bit_hashes", List.of("precision")), Map.entry("hash_config", List.of("precision")));
+            Map.entry("use_64bit_hashes", List.of("precision")), Map.entry("hash_config", List.of("precision")),
+            Map.entry("exclusion_writer", List.of("exclusion_output")), Map.entry("load_cluster_ids", List.of("cluster_metadata")),
+            Map.entry("load_cluster_sizes", List.of("cluster_metadata")));
 
-    /** datatrove's reader and writer options that Sluice does not take, with what it does instead. */
-    private static final Map<String, String> DATATROVE_OPTIONS_NOT_TAKEN = Map.of(
-            "paths_file", "give the folder as 'path' and choose files with 'glob'",
-            "shuffle_files", "files are dealt in sorted order, so that the MinHash signature and filter stages read"
-                    + " the same documents",
-            "file_progress", "run shows a progress line of its own",
-            "doc_progress", "run shows a progress line of its own",
-            "adapter", "a Python function; 'text_key', 'id_key' and 'default_metadata' cover the usual cases",
-            "expand_metadata", "documents are written with a 'metadata' object, datatrove's default",
-            "compression", "readers find each file's compression from its name and first bytes; only writers take it");
+    /** datatrove's options that Sluice does not take, with what it does instead. */
+    private static final Map<String, String> DATATROVE_OPTIONS_NOT_TAKEN = Map.ofEntries(
+            Map.entry("paths_file", "give the folder as 'path' and choose files with 'glob'"),
+            Map.entry("shuffle_files", "files are dealt in sorted order, so that the MinHash signature and filter stages"
+                    + " read the same documents"),
+            Map.entry("file_progress", "run shows a progress line of its own"),
+            Map.entry("doc_progress", "run shows a progress line of its own"),
+            Map.entry("adapter", "a Python function; 'text_key', 'id_key' and 'default_metadata' cover the usual cases"),
+            Map.entry("expand_metadata", "documents are written with a 'metadata' object, datatrove's default"),
+            Map.entry("compression", "readers find each file's compression from its name and first bytes; only writers"
+                    + " take it"),
+            Map.entry("backend", "language_filter runs lingua, whose models are in the jar: nothing is downloaded, and"
+                    + " 'accuracy' picks its mode"));
 
     private Spelling() {
     }

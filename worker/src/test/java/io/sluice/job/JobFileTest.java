@@ -45,6 +45,11 @@ class JobFileTest {
         assertEquals(true, msg.contains("unknown key 'extra_domains' (datatrove's name; here it is 'banned_domains')"), msg);
         msg = error("stages:\n  - name: a\n    minhash: {input: x, output: y, work_dir: z, use_64bit_hashes: true}\n");
         assertEquals(true, msg.contains("unknown key 'use_64bit_hashes' (datatrove's name; here it is 'precision')"), msg);
+        // before, plain unknown keys
+        msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - gopher_quality: {exclusion_writer: r}\n");
+        assertEquals(true, msg.contains("unknown key 'exclusion_writer' (datatrove's name; here it is 'exclusion_output')"), msg);
+        msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - language_filter: {backend: ft176}\n");
+        assertEquals(true, msg.contains("unknown key 'backend' (datatrove's option, not taken here: language_filter runs lingua"), msg);
         msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - gopher_qualty: {}\n");
         assertEquals(true, msg.contains("unknown step 'gopher_qualty' (did you mean 'gopher_quality'?)"), msg);
     }
