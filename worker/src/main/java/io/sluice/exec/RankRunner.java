@@ -52,7 +52,8 @@ final class RankRunner {
         }
         if (lock == null) {
             throw new RankFailure(rank, "is being run by " + RankLock.holder(stageDir, rank) + ": another run of this job"
-                    + " on the same logging dir (a second submit, or run beside a Slurm array); left to it", null);
+                    + " on the same logging dir (a second submit, or run beside a Slurm array); left to it (if that"
+                    + " process is gone, as after a node crash on NFS, SLUICE_NO_RANK_LOCK=1 runs without the lock)", null);
         }
         try (lock) {
             if (skipCompleted && Completions.isComplete(stageDir, rank)) {

@@ -278,15 +278,18 @@ public final class StageRunner {
     }
 
     /**
-     * Ranks run on threads with 512 MB stacks (reserved, touched only as used): java.util.regex recurses once
-     * per repetition of a group, so {@code regex_filter: {regex: '(a|b)+c'}} overflowed the default 1 MB on a
-     * 12,000-character text, where Python's re, which datatrove uses, does not recurse.
+     * Ranks run on threads with 64 MB stacks: java.util.regex recurses once per repetition of a group, so
+     * {@code regex_filter: {regex: '(a|b)+c'}} overflowed the default 1 MB on a 12,000-character text, where
+     * Python's re, which datatrove uses, does not recurse. 64 MB takes such a match over some 600,000
+     * characters; a longer one fails the rank naming the document. Not more: what a thread's stack touches
+     * stays resident beside the heap, and on Slurm the heap is most of the task's memory (512 MB let one
+     * 4-million-character document take 2 GB before it overflowed anyway).
      */
     private static Thread rankThread(Runnable r) {
         return new Thread(null, r, "rank-worker", RANK_STACK_BYTES);
     }
 
-    private static final long RANK_STACK_BYTES = 512L << 20;
+    private static final long RANK_STACK_BYTES = 64L << 20;
 
     private void sleepBeforeStart() throws InterruptedException {
         double max = job.randomizeStartDuration();

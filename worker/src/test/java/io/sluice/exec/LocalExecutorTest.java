@@ -397,6 +397,32 @@ class LocalExecutorTest {
     }
 
     @Test
+    void aRankLockedByAnotherProcessIsLeftToIt() throws Exception {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        Path lockFile = root.resolve("logs/clean/locks/00001.lock");
+        Files.createDirectories(lockFile.getParent());
+        // another process (a POSIX record lock, as a second launcher's JVM takes) holds rank 1
+        Process other = new ProcessBuilder("python3", "-c", "import fcntl, sys, time\n"
+                + "open(sys.argv[1], 'a').close()\nf = open(sys.argv[1], 'r+')\n"
+                + "fcntl.lockf(f, fcntl.LOCK_EX)\nf.truncate(0)\nf.write('pid 4242 on node7')\nf.flush()\n"
+                + "print('locked', flush=True)\ntime.sleep(120)\n", lockFile.toString()).start();
+        try {
+            assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(other.getInputStream())).readLine());
+            assertFalse(run(fx.job(JobFixture.CLEAN_JOB)));
+            assertTrue(console.toString().contains("rank 1: is being run by pid 4242 on node7: another run of this job"),
+                    console.toString());
+            assertTrue(Completions.isComplete(root.resolve("logs/clean"), 0) && !Completions.isComplete(root.resolve("logs/clean"), 1));
+        } finally {
+            other.destroy();
+            other.waitFor();
+        }
+        // its process gone, the lock is too
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)), console.toString());
+        assertEquals(3, TestFiles.files(root.resolve("out")).size());
+    }
+
+    @Test
     void aFilterThatDropsEveryDocumentForOneReasonIsNoted() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 2, 5);
