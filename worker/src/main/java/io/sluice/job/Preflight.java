@@ -43,6 +43,7 @@ public final class Preflight {
                     if (spec == stage.steps().get(0)) {
                         savedPlan(stage, job.loggingDir().resolve(stage.name()), src);
                     }
+                    waitsForWriters(job, stage, written.stagesWriting(src.root()), spec);
                     if (written.stagesWriting(src.root()).isEmpty()) {
                         try {
                             src.listFiles();
@@ -58,6 +59,7 @@ public final class Preflight {
                     statsFolders.add(st, spec);
                 }
                 if (step instanceof MergeStats m) {
+                    waitsForWriters(job, stage, written.stagesWriting(m.input()), spec);
                     if (written.stagesWriting(m.input()).isEmpty() && !Files.isDirectory(m.input())) {
                         throw new JobException(spec.where() + ": input folder " + m.input().toAbsolutePath()
                                 + " does not exist and no earlier step writes it");
@@ -76,6 +78,28 @@ public final class Preflight {
             }
         }
         minhash.checkFilterRanks();
+    }
+
+    /**
+     * A stage reading what an earlier stage writes must wait for it, directly or through the stages it waits
+     * for: with {@code depends: []} (or a depends list that leaves the writer out) it would start on Slurm
+     * at once and read a missing or half-written folder. Locally stages run in order, so only Slurm showed it.
+     */
+    private static void waitsForWriters(Job job, Job.Stage stage, List<String> writers, Job.StepSpec spec) {
+        java.util.Set<String> waited = new java.util.HashSet<>();
+        java.util.ArrayDeque<String> todo = new java.util.ArrayDeque<>(job.upstreamOf(stage));
+        while (!todo.isEmpty()) {
+            String s = todo.pop();
+            if (waited.add(s)) {
+                todo.addAll(job.upstreamOf(job.stage(s)));
+            }
+        }
+        for (String w : writers) {
+            if (!w.equals(stage.name()) && !waited.contains(w)) {
+                throw new JobException(spec.where() + ": reads what stage '" + w + "' writes, but stage '" + stage.name()
+                        + "' does not wait for it (depends: " + job.upstreamOf(stage) + "); add '" + w + "' to its depends");
+            }
+        }
     }
 
     /**

@@ -164,6 +164,32 @@ class JobFileTest {
         }
     }
 
+    @Test
+    void aStageThatReadsWhatAStageItDoesNotWaitForWritesIsRefused() throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\": \"x\"}\n");
+        String job = "logging_dir: LOGS\nstages:\n  - {name: a, steps: [{read_jsonl: {path: IN}}, {write_jsonl: {path: MID}}]}\n"
+                + "  - {name: s, depends: [], steps: [{read_jsonl: {path: IN}}, {doc_stats: {output: STATS}}]}\n"
+                + "  - {name: b, DEPENDS steps: [{read_jsonl: {path: MID}}, {write_jsonl: {path: OUT}}]}\n"
+                + "  - {name: m, depends: [s], steps: [{merge_stats: {input: STATS}}]}\n";
+        job = job.replace("LOGS", dir.resolve("logs").toString()).replace("IN", dir.resolve("in").toString())
+                .replace("MID", dir.resolve("mid").toString()).replace("OUT", dir.resolve("out").toString())
+                .replace("STATS", dir.resolve("stats").toString());
+        Path f = dir.resolve("job.yaml");
+        // before, validate passed, and on Slurm b started at once and read a missing or half-written folder
+        Files.writeString(f, job.replace("DEPENDS", "depends: [],"));
+        JobException e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
+        assertEquals("job.yaml: stages[2] (b).steps[0] (read_jsonl): reads what stage 'a' writes, but stage 'b' does not"
+                + " wait for it (depends: []); add 'a' to its depends", e.getMessage());
+        Files.writeString(f, job.replace("DEPENDS", "depends: [s],"));
+        e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
+        assertEquals(true, e.getMessage().contains("reads what stage 'a' writes, but stage 'b' does not wait for it (depends: [s])"));
+        // waiting through another stage is waiting
+        Files.writeString(f, job.replace("DEPENDS", "").replace("{name: m, depends: [s],", "{name: m, depends: [b],")
+                .replace("{name: b, ", "{name: b, depends: [a, s], "));
+        Preflight.check(JobFile.load(f));
+    }
+
     private Job roundTrip(Job job) throws IOException {
         JobFile.writeResolved(job, dir.resolve("resolved.json"));
         return JobFile.load(dir.resolve("resolved.json"));
