@@ -25,6 +25,10 @@ class RegexFilterTest {
         // Python's named groups, which Java refused as "Unknown inline modifier"
         assertEquals("regex_match", decide("(?P<w>ab)c(?P=w)", "xxabcab"));
         assertEquals(null, decide("(?P<w>ab)c(?P=w)", "xxabcac"));
-        assertEquals("regex_match", decide("\\(?P<", "(P<"), "an escaped parenthesis stays literal");
+        assertEquals("regex_match", decide("(?P<first_name>\\w+) (?P=first_name)", "Anna Anna"), "underscored names");
+        assertEquals(null, decide("\\(?P<", "a<b"), "an escaped parenthesis stays literal: '(' optional, then 'P<'");
+        assertEquals("regex_match", decide("\\\\(?P<x>a)", "\\a"), "an escaped backslash, then a named group");
+        assertEquals(null, decide("end\\Z", "the end\n"), "Python's \\Z is the very end");
+        assertEquals("regex_match", decide("end$", "the end\n"), "$ may match before a final newline, as in Python");
     }
 }
