@@ -101,7 +101,9 @@ public final class MinhashBuildIndexStep implements Step {
         List<SigFileReader> readers = new ArrayList<>();
         try {
             for (int i = 0; i < files.size(); i++) {
-                readers.add(new SigFileReader(files.get(i), i, config, bufferBytes, 0, config.hashRangeEnd()));
+                // every record: datatrove's index reads up to 2^61-1 even at precision 32, so a first hash of
+                // 0xFFFFFFFF is indexed (its bucket stage, which stops at 0xFFFFFFFF, pairs no such record)
+                readers.add(new SigFileReader(files.get(i), i, config, bufferBytes, 0, Long.MAX_VALUE));
             }
             Path target = indexFile(output, bucket, indexName);
             ctx.files().willWrite(target);

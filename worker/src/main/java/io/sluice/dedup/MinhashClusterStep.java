@@ -339,7 +339,7 @@ public final class MinhashClusterStep implements Step {
         ctx.stats().add("to_remove", removed);
         ctx.stats().add("clusters", clusters);
         if (first == 1) {
-            ctx.stats().add("index_matches", removedByIndex);
+            ctx.stats().add("removed_by_index", removedByIndex);
         }
         ctx.log().info("minhash_cluster: " + (n - first) + " documents in " + clusters + " clusters, " + removed
                 + " to remove" + (first == 1 ? " (" + removedByIndex + " of them as duplicates of the index)" : ""));

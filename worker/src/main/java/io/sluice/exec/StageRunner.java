@@ -171,14 +171,17 @@ public final class StageRunner {
      * report would show them beside this run's. Not removed, as nothing says whose they are.
      */
     private void printStaleStatsNote(Job.Stage stage) {
-        java.util.Set<Path> jobFolders = new java.util.HashSet<>();
-        for (Job.Stage s : job.stages()) {
-            for (Job.StepSpec spec : s.steps()) {
-                if (StepRegistry.create(spec) instanceof StatsStep st) {
-                    st.statFolders().forEach(f -> jobFolders.add(f.toAbsolutePath().normalize()));
+        if (jobStatFolders == null) { // once per job: building every step of every stage for each stage added up
+            jobStatFolders = new java.util.HashSet<>();
+            for (Job.Stage s : job.stages()) {
+                for (Job.StepSpec spec : s.steps()) {
+                    if (StepRegistry.create(spec) instanceof StatsStep st) {
+                        st.statFolders().forEach(f -> jobStatFolders.add(f.toAbsolutePath().normalize()));
+                    }
                 }
             }
         }
+        java.util.Set<Path> jobFolders = jobStatFolders;
         java.util.Set<Path> outputs = new java.util.LinkedHashSet<>();
         for (Job.StepSpec spec : stage.steps()) {
             if (StepRegistry.create(spec) instanceof StatsStep st) {
@@ -204,6 +207,9 @@ public final class StageRunner {
             }
         }
     }
+
+    /** The stat folders the job's stats steps write, for {@link #printStaleStatsNote}; built on first use. */
+    private java.util.Set<Path> jobStatFolders;
 
     /** Runs ranks [first, first + count) of the stage that are below its task count and not complete. */
     public Result runBlock(Job.Stage stage, int first, int count, int workers) throws IOException {

@@ -186,6 +186,9 @@ public final class Preflight {
             if (args.get("path") instanceof String path) {
                 out.put("path", normal(Path.of(path)).toString());
             }
+            if (Boolean.TRUE.equals(args.get("recursive"))) {
+                out.remove("recursive"); // the default, written out
+            }
             return out;
         }
     }

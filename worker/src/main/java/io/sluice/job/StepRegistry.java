@@ -49,6 +49,11 @@ public final class StepRegistry {
         FACTORIES.put(name, factory);
     }
 
+    /** Removes a step registered with {@link #register} (a test's own step, say). */
+    public static void unregister(String name) {
+        FACTORIES.remove(name);
+    }
+
     public static boolean has(String name) {
         return FACTORIES.containsKey(name);
     }

@@ -118,7 +118,13 @@ public final class Pipeline {
             } catch (DocumentFailure f) {
                 throw f; // a later step's, which named itself and the document
             } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-                throw new DocumentFailure(stats.name() + " failed on " + doc.describe() + ": " + DocumentFailure.reason(e), e);
+                if (e.getCause() instanceof DocumentFailure f) {
+                    throw f; // a later step's, wrapped by this one (in an UncheckedIOException, say)
+                }
+                String reason = DocumentFailure.reason(e);
+                // a message that already names the document (a metadata parse error, say) is not told it twice
+                throw new DocumentFailure(stats.name() + (reason.contains(doc.describe()) ? "" : " failed on " + doc.describe())
+                        + ": " + reason, e);
             }
         }
 

@@ -362,7 +362,11 @@ class LocalExecutorTest {
             }
         });
         TestFiles.deleteRecursively(root.resolve("logs"));
-        assertFalse(run(fx.job(yaml.replace("STEP", "overflowing_step: {}"))));
+        try {
+            assertFalse(run(fx.job(yaml.replace("STEP", "overflowing_step: {}"))));
+        } finally {
+            io.sluice.job.StepRegistry.unregister("overflowing_step"); // the registry is the JVM's, shared by every test
+        }
         String said = "overflowing_step failed on document 'short' (r.jsonl:2 (byte 12040)): the stack overflowed";
         assertTrue(console.toString().contains("rank 0: " + said), console.toString());
         assertTrue(Files.readString(root.resolve("logs/rx/logs/task_00000.log")).contains(said));

@@ -30,6 +30,10 @@ public final class SbatchOptions {
 
     private final List<Option> options = new ArrayList<>();
 
+    /** sbatch's --time formats (see sbatch(1)); sbatch itself refuses anything else, after validate said OK. */
+    private static final java.util.regex.Pattern TIME = java.util.regex.Pattern.compile(
+            "\\d+|\\d+:\\d+|\\d+:\\d+:\\d+|\\d+-\\d+|\\d+-\\d+:\\d+|\\d+-\\d+:\\d+:\\d+|(?i:unlimited|infinite)");
+
     /** The options every array element of {@code stage} is submitted with (the array range comes per submission). */
     public static SbatchOptions forStage(Job job, Job.Stage stage, Path slurmDir) {
         return build(job, jobName(job, stage), job.slurm().cpusPerTask(), outputPattern(slurmDir, "%A_%a.out"),
@@ -40,10 +44,6 @@ public final class SbatchOptions {
      * The options of the stage's stats merge: one CPU, same partition, account and limits, no requeue;
      * its output goes to {@code slurm_logs/stats_<job id>.out}.
      */
-    /** sbatch's --time formats (see sbatch(1)); sbatch itself refuses anything else, after validate said OK. */
-    private static final java.util.regex.Pattern TIME = java.util.regex.Pattern.compile(
-            "\\d+|\\d+:\\d+|\\d+:\\d+:\\d+|\\d+-\\d+|\\d+-\\d+:\\d+|\\d+-\\d+:\\d+:\\d+|(?i:unlimited|infinite)");
-
     public static SbatchOptions forStatsMerge(Job job, Job.Stage stage, Path slurmDir) {
         return build(job, jobName(job, stage) + ".stats", 1, outputPattern(slurmDir, "stats_%A.out"), false);
     }
