@@ -1,6 +1,7 @@
 package io.sluice.launcher;
 
 import io.sluice.exec.StageRunner;
+import io.sluice.io.ProcessLock;
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
 import io.sluice.job.JobFile;
@@ -10,11 +11,8 @@ import io.sluice.launcher.slurm.Submitter;
 import io.sluice.launcher.slurm.WorkerCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -54,12 +52,12 @@ final class SubmitCommand implements Callable<Integer> {
         // Checking for active jobs and submitting are one step under a lock: two submits started together both
         // found nothing queued, both submitted, and job_ids.json kept only the last one's ids for cancel.
         Files.createDirectories(job.loggingDir());
-        try (FileChannel lockFile = FileChannel.open(job.loggingDir().resolve(".submit.lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock lock = tryLock(lockFile)) {
-            if (lock == null && locksWork) {
+        Path lockFile = job.loggingDir().resolve(".submit.lock");
+        try (ProcessLock lock = ProcessLock.tryAcquire(lockFile)) {
+            if (lock == null) {
                 throw new JobException("another launcher submit of a job with logging dir " + job.loggingDir()
-                        + " is submitting right now; once it is done, launcher status shows its jobs");
+                        + " (" + ProcessLock.holder(lockFile) + ") is submitting right now; once it is done,"
+                        + " launcher status shows its jobs");
             }
             submitter.checkNothingActive(job);
             runner.writeJob();
@@ -77,17 +75,4 @@ final class SubmitCommand implements Callable<Integer> {
         return 0;
     }
 
-    private boolean locksWork = true;
-
-    /** The lock, null when another process holds it; null with {@code locksWork} false on a file system without locks. */
-    private FileLock tryLock(FileChannel ch) {
-        try {
-            return ch.tryLock();
-        } catch (java.nio.channels.OverlappingFileLockException e) {
-            return null; // this process holds it (a test, or a tool running submits in one JVM)
-        } catch (IOException e) {
-            locksWork = false;
-            return null;
-        }
-    }
 }

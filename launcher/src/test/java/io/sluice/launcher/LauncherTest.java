@@ -149,7 +149,7 @@ class LauncherTest {
             assertEquals(2, Launcher.execute("submit", job.toString()));
         }
         assertTrue(err.toString().contains("another launcher submit of a job with logging dir " + dir.resolve("logs")
-                + " is submitting right now"), err.toString());
+                + " (another process) is submitting right now"), err.toString());
         assertFalse(Files.exists(dir.resolve("logs/clean")), "nothing submitted, nothing written");
     }
 

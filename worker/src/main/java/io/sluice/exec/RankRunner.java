@@ -44,7 +44,7 @@ final class RankRunner {
      */
     static PipelineStats run(Job.Stage stage, Path stageDir, int rank, List<InputPiece> pieces,
                              ProgressCounter progress, boolean skipCompleted) throws RankFailure {
-        RankLock lock;
+        io.sluice.io.ProcessLock lock;
         try {
             lock = RankLock.tryAcquire(stageDir, rank);
         } catch (IOException e) {

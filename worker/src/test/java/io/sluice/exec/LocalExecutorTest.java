@@ -380,7 +380,7 @@ class LocalExecutorTest {
         Path stage = root.resolve("logs/clean");
         // before, two runs on one logging dir ran a rank at once: one truncated the other's temporary file,
         // and an empty output was marked complete
-        try (RankLock held = RankLock.tryAcquire(stage, 1)) {
+        try (io.sluice.io.ProcessLock held = RankLock.tryAcquire(stage, 1)) {
             assertTrue(held != null);
             assertFalse(run(job));
         }
