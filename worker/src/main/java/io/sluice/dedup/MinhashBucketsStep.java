@@ -59,10 +59,7 @@ public final class MinhashBucketsStep implements Step {
         this.input = Path.of(args.requireString("input"));
         this.output = Path.of(args.requireString("output"));
         this.config = MinhashConfig.fromArgs(args);
-        this.memoryLimit = args.integer("memory_limit", 256L << 20);
-        if (memoryLimit < (1 << 20)) {
-            throw args.error("memory_limit", "must be at least 1M, got " + memoryLimit);
-        }
+        this.memoryLimit = MinhashConfig.memoryLimit(args, 256L << 20);
         String index = args.string("index_folder", null);
         this.indexFolder = index == null ? null : Path.of(index);
         this.onlyDedupInIndex = args.bool("only_dedup_in_index", true);
@@ -133,8 +130,7 @@ public final class MinhashBucketsStep implements Step {
         int worker = ctx.rank() % workersPerBucket;
         List<Path> files = sigFiles(input, bucket);
         List<Path> indexFiles = indexFiles(bucket);
-        int bufferBytes = (int) Math.min(1 << 20, Math.max(config.sigRecordBytes() * 16L,
-                memoryLimit / Math.max(1, files.size() + indexFiles.size())));
+        int bufferBytes = config.mergeBufferBytes(memoryLimit, files.size() + indexFiles.size());
         List<SigFileReader> readers = new ArrayList<>();
         try {
             long[] range = hashRange(files, workersPerBucket, worker, bufferBytes);

@@ -44,10 +44,7 @@ public final class MinhashBuildIndexStep implements Step {
             throw args.error("index_name", problem);
         }
         this.config = MinhashConfig.fromArgs(args);
-        this.memoryLimit = args.integer("memory_limit", 256L << 20);
-        if (memoryLimit < (1 << 20)) {
-            throw args.error("memory_limit", "must be at least 1M, got " + memoryLimit);
-        }
+        this.memoryLimit = MinhashConfig.memoryLimit(args, 256L << 20);
     }
 
     /** Why {@code name} cannot name index files, or null. */
@@ -96,8 +93,7 @@ public final class MinhashBuildIndexStep implements Step {
     public void finish(DocumentSink next) throws IOException {
         int bucket = ctx.rank();
         List<Path> files = MinhashBucketsStep.sigFiles(input, bucket);
-        int bufferBytes = (int) Math.min(1 << 20, Math.max(config.sigRecordBytes() * 16L,
-                memoryLimit / Math.max(1, files.size())));
+        int bufferBytes = config.mergeBufferBytes(memoryLimit, files.size());
         List<SigFileReader> readers = new ArrayList<>();
         try {
             for (int i = 0; i < files.size(); i++) {

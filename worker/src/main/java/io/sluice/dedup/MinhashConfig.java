@@ -80,4 +80,18 @@ public record MinhashConfig(int nGrams, int numBuckets, int hashesPerBucket, lon
     public long valueMask() {
         return precision == 64 ? -1L : 0xFFFFFFFFL;
     }
+
+    /** A step's {@code memory_limit} key (bytes, "512M" and the like), at least a megabyte. */
+    static long memoryLimit(io.sluice.job.StepArgs args, long dflt) {
+        long limit = args.integer("memory_limit", dflt);
+        if (limit < (1 << 20)) {
+            throw args.error("memory_limit", "must be at least 1M, got " + limit);
+        }
+        return limit;
+    }
+
+    /** The read buffer of each of {@code files} merge readers sharing {@code memoryLimit}: 16 records to 1 MB. */
+    int mergeBufferBytes(long memoryLimit, int files) {
+        return (int) Math.min(1 << 20, Math.max(sigRecordBytes() * 16L, memoryLimit / Math.max(1, files)));
+    }
 }

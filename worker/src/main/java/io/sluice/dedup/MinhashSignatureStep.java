@@ -48,10 +48,7 @@ public final class MinhashSignatureStep implements Step {
     public MinhashSignatureStep(StepArgs args) {
         this.output = Path.of(args.requireString("output"));
         this.config = MinhashConfig.fromArgs(args);
-        this.memoryLimit = args.integer("memory_limit", DEFAULT_MEMORY_LIMIT);
-        if (memoryLimit < (1 << 20)) {
-            throw args.error("memory_limit", "must be at least 1M, got " + memoryLimit);
-        }
+        this.memoryLimit = MinhashConfig.memoryLimit(args, DEFAULT_MEMORY_LIMIT);
     }
 
     public MinhashSignatureStep(Path output, MinhashConfig config) {
