@@ -110,17 +110,13 @@ public final class MinhashBucketsStep implements Step {
     }
 
     @Override
-    public void open(StepContext ctx) throws IOException {
-        this.ctx = ctx;
-        String problem = stageProblem(ctx.worldSize(), false);
-        if (problem != null) {
-            throw new IOException("minhash_buckets: " + problem);
-        }
+    public void open(StepContext ctx) {
+        this.ctx = ctx; // its stage was checked by the pipeline ({@link #stageProblem}): no reader, so no documents
     }
 
     @Override
-    public void process(Document doc, DocumentSink next) throws IOException {
-        throw new IOException("minhash_buckets: " + stageProblem(ctx.worldSize(), true));
+    public void process(Document doc, DocumentSink next) {
+        throw new IllegalStateException("minhash_buckets takes no documents");
     }
 
     @Override

@@ -128,17 +128,13 @@ public final class MinhashClusterStep implements Step {
     }
 
     @Override
-    public void open(StepContext ctx) throws IOException {
-        this.ctx = ctx;
-        String problem = stageProblem(ctx.worldSize(), false);
-        if (problem != null) {
-            throw new IOException("minhash_cluster " + problem);
-        }
+    public void open(StepContext ctx) {
+        this.ctx = ctx; // its stage was checked by the pipeline ({@link #stageProblem}): no reader, so no documents
     }
 
     @Override
-    public void process(Document doc, DocumentSink next) throws IOException {
-        throw new IOException("minhash_cluster reads .dups files, not documents: put no reader before it");
+    public void process(Document doc, DocumentSink next) {
+        throw new IllegalStateException("minhash_cluster takes no documents");
     }
 
     @Override

@@ -36,8 +36,11 @@ public final class Pipeline {
     /** Opens every step, reads this rank's pieces, finishes every step; closes them in any case. */
     public void run(List<InputPiece> pieces, IntFunction<StepContext> contextForStep) throws IOException {
         try {
+            boolean reader = !steps.isEmpty() && steps.get(0) instanceof DocumentSource;
             for (int i = 0; i < steps.size(); i++) {
-                steps.get(i).open(contextForStep.apply(i));
+                StepContext ctx = contextForStep.apply(i);
+                checkStage(steps.get(i), links.get(i).stats.name(), ctx.worldSize(), reader && i > 0);
+                steps.get(i).open(ctx);
             }
             if (!links.isEmpty() && steps.get(0) instanceof DocumentSource source) {
                 links.get(0).timed(() -> source.read(pieces, links.get(0).out));
@@ -81,6 +84,17 @@ public final class Pipeline {
                         + " or the slurm block's memory) or fewer workers";
             }
             return e.getMessage() == null ? e.getClass().getName() : e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
+    }
+
+    /**
+     * {@link Step#stageProblem} once more as the rank starts: the job file's check covers jobs, this one also
+     * steps built in code, so no step needs to repeat it in its own {@code open} and {@code process}.
+     */
+    public static void checkStage(Step step, String name, int worldSize, boolean documents) throws IOException {
+        String problem = step.stageProblem(worldSize, documents);
+        if (problem != null) {
+            throw new IOException(name + ": " + problem);
         }
     }
 

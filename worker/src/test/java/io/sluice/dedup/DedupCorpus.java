@@ -44,6 +44,7 @@ final class DedupCorpus {
         StepContext ctx = new StepContext(rank, world, base.stats(), base.log(), stageDir, base.progress());
         DocumentSink sink = out::add;
         try {
+            io.sluice.pipeline.Pipeline.checkStage(step, "step", world, !docs.isEmpty()); // as a rank's pipeline does
             step.open(ctx);
             for (Document d : docs) {
                 step.process(d, sink);
