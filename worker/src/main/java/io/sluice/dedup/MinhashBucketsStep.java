@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.stream.Stream;
 
 /**
@@ -240,12 +239,7 @@ public final class MinhashBucketsStep implements Step {
     private void mergeAndWritePairs(List<SigFileReader> readers, boolean hasIndex, Path target, Path newIndex)
             throws IOException {
         int per = config.hashesPerBucket();
-        PriorityQueue<SigFileReader> queue = new PriorityQueue<>(Math.max(1, readers.size()), SigFileReader.mergeOrder(per));
-        for (SigFileReader r : readers) {
-            if (r.next()) {
-                queue.add(r);
-            }
-        }
+        SigMerge merge = new SigMerge(readers, per);
         long[] last = new long[per];
         boolean hasLast = false;
         boolean runMatchesIndex = false;
@@ -255,10 +249,9 @@ public final class MinhashBucketsStep implements Step {
         long pairs = 0;
         long indexMatches = 0;
         ByteBuffer out = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer indexOut = ByteBuffer.allocate(per * config.hashBytes() * 4096).order(ByteOrder.LITTLE_ENDIAN);
-        try (AtomicFile f = AtomicFile.create(target); AtomicFile index = newIndex == null ? null : AtomicFile.create(newIndex)) {
-            while (!queue.isEmpty()) {
-                SigFileReader r = queue.poll();
+        try (AtomicFile f = AtomicFile.create(target);
+             IndexFileWriter index = newIndex == null ? null : new IndexFileWriter(newIndex, config)) {
+            for (SigFileReader r; (r = merge.next()) != null; ) {
                 boolean sameRun = hasLast && Arrays.equals(last, 0, per, r.row, 0, per);
                 if (!sameRun) {
                     runMatchesIndex = r.fileIndex < 0;
@@ -277,11 +270,7 @@ public final class MinhashBucketsStep implements Step {
                         pairs++;
                         indexMatches += withIndex ? 1 : 0;
                     } else if (!sameRun && index != null) {
-                        if (!indexOut.hasRemaining()) {
-                            index.write(indexOut.array(), 0, indexOut.position());
-                            indexOut.clear();
-                        }
-                        SigRecords.putHashes(indexOut, r.row, 0, per, config.hashBytes());
+                        index.add(r.row);
                     }
                     lastRank = r.fileRank;
                     lastDoc = r.row[per];
@@ -289,14 +278,10 @@ public final class MinhashBucketsStep implements Step {
                 lastFromIndex = r.fileIndex < 0;
                 System.arraycopy(r.row, 0, last, 0, per);
                 hasLast = true;
-                if (r.next()) {
-                    queue.add(r);
-                }
             }
             f.write(out.array(), 0, out.position());
             f.commit();
             if (index != null) {
-                index.write(indexOut.array(), 0, indexOut.position());
                 index.commit();
             }
         }

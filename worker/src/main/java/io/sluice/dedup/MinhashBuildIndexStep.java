@@ -1,19 +1,15 @@
 package io.sluice.dedup;
 
 import io.sluice.doc.Document;
-import io.sluice.io.AtomicFile;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
 import io.sluice.pipeline.Step;
 import io.sluice.pipeline.StepContext;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * {@code minhash_build_index} (datatrove's {@code MinhashBuildIndex}): turns a corpus's signatures into
@@ -112,35 +108,20 @@ public final class MinhashBuildIndexStep implements Step {
 
     private long writeDistinct(List<SigFileReader> readers, Path target) throws IOException {
         int per = config.hashesPerBucket();
-        PriorityQueue<SigFileReader> queue = new PriorityQueue<>(Math.max(1, readers.size()), SigFileReader.mergeOrder(per));
-        for (SigFileReader r : readers) {
-            if (r.next()) {
-                queue.add(r);
-            }
-        }
+        SigMerge merge = new SigMerge(readers, per);
         long[] last = new long[per];
         boolean hasLast = false;
         long written = 0;
-        ByteBuffer out = ByteBuffer.allocate(per * config.hashBytes() * 4096).order(ByteOrder.LITTLE_ENDIAN);
-        try (AtomicFile f = AtomicFile.create(target)) {
-            while (!queue.isEmpty()) {
-                SigFileReader r = queue.poll();
+        try (IndexFileWriter index = new IndexFileWriter(target, config)) {
+            for (SigFileReader r; (r = merge.next()) != null; ) {
                 if (!hasLast || !Arrays.equals(last, 0, per, r.row, 0, per)) {
-                    if (!out.hasRemaining()) {
-                        f.write(out.array(), 0, out.position());
-                        out.clear();
-                    }
-                    SigRecords.putHashes(out, r.row, 0, per, config.hashBytes());
+                    index.add(r.row);
                     System.arraycopy(r.row, 0, last, 0, per);
                     hasLast = true;
                     written++;
                 }
-                if (r.next()) {
-                    queue.add(r);
-                }
             }
-            f.write(out.array(), 0, out.position());
-            f.commit();
+            index.commit();
         }
         return written;
     }

@@ -7,7 +7,6 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
 
 /**
  * Streams the records of one sorted signature file whose first hash lies in [hashMin, hashMax),
@@ -75,21 +74,6 @@ final class SigFileReader implements Closeable {
         this.previous = new long[per + 1];
         this.nextRecord = hashMin == 0 ? 0 : firstRecordAtLeast(hashMin);
         ch.position(nextRecord * recBytes);
-    }
-
-    /**
-     * The order in which a bucket's files are merged, as datatrove's heap pops them: hashes, then the file
-     * (index files first), then the document index.
-     */
-    static Comparator<SigFileReader> mergeOrder(int per) {
-        return (x, y) -> {
-            int c = SigRecords.compare(x.row, 0, y.row, 0, per);
-            if (c != 0) {
-                return c;
-            }
-            c = Integer.compare(x.fileIndex, y.fileIndex);
-            return c != 0 ? c : Long.compare(x.row[per], y.row[per]);
-        };
     }
 
     static int rankOf(Path file) throws IOException {
