@@ -21,9 +21,8 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path out = output != null ? output : folder.resolve("report.html");
-        StatsReport.write(folder, out);
+        int unmerged = StatsReport.write(folder, out).size();
         System.out.println("report written to " + out);
-        int unmerged = StatsReport.unmerged(folder).size();
         if (unmerged > 0) {
             System.out.println("note: " + unmerged + " stat folder(s) hold per-rank files but no metric.json and are"
                     + " left out of the report; run merge_stats (the page lists them)");

@@ -63,7 +63,7 @@ public final class LocalExecutor {
             }
             console.printf("[%s] done: %d rank(s) run, %d skipped; stats in %s%n", stage.name(), r.ran(), r.skipped(),
                     runner.stageDir(stage).resolve("stats.json"));
-            printDroppedAll(stage, runner.mergeStats(stage));
+            printDroppedAll(stage, r.stats()); // the sums runBlock just wrote, not read and written again
         }
         return true;
     }

@@ -46,8 +46,11 @@ public final class StageRunner {
         this.console = console;
     }
 
-    /** Outcome of a block: ranks run now, ranks skipped as already complete, ranks that failed. */
-    public record Result(int ran, int skipped, List<String> failures) {
+    /**
+     * Outcome of a block: ranks run now, ranks skipped as already complete, ranks that failed, and the stage's
+     * {@code stats.json} as the block left it, summed over every completed rank.
+     */
+    public record Result(int ran, int skipped, List<String> failures, PipelineStats stats) {
         public boolean ok() {
             return failures.isEmpty();
         }
@@ -279,8 +282,8 @@ public final class StageRunner {
                 failures.add(String.valueOf(e.getCause()));
             }
         }
-        mergeStats(stage);
-        return new Result(todo.size() - finishedElsewhere.get(), skipped + finishedElsewhere.get(), failures);
+        PipelineStats stats = mergeStats(stage);
+        return new Result(todo.size() - finishedElsewhere.get(), skipped + finishedElsewhere.get(), failures, stats);
     }
 
     /**

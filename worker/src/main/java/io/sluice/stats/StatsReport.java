@@ -29,13 +29,15 @@ public final class StatsReport {
     private StatsReport() {
     }
 
-    /** Writes the report atomically and returns its path. */
-    public static Path write(Path folder, Path out) throws IOException {
+    /** Writes the report atomically; returns the stat folders it left out as not merged (see {@link #unmerged}). */
+    public static List<Path> write(Path folder, Path out) throws IOException {
         if (Files.isDirectory(out)) {
             throw new IOException(out + " is a folder; give the report a file name, e.g. " + out.resolve("report.html"));
         }
-        AtomicFile.write(out, render(folder).getBytes(StandardCharsets.UTF_8));
-        return out;
+        checkFolder(folder);
+        List<Path> unmerged = unmerged(folder);
+        AtomicFile.write(out, render(folder, unmerged).getBytes(StandardCharsets.UTF_8));
+        return unmerged;
     }
 
     /**
@@ -53,12 +55,20 @@ public final class StatsReport {
     }
 
     public static String render(Path folder) throws IOException {
+        checkFolder(folder);
+        return render(folder, unmerged(folder));
+    }
+
+    private static void checkFolder(Path folder) throws IOException {
         if (Files.exists(folder) && !Files.isDirectory(folder)) {
             throw new IOException(folder + " is a file, not a stats folder (<group>/<stat>/metric.json)");
         }
         if (!Files.isDirectory(folder)) {
             throw new IOException("stats folder does not exist: " + folder);
         }
+    }
+
+    private static String render(Path folder, List<Path> unmerged) throws IOException {
         TreeSet<String> stats = new TreeSet<>();
         stats.addAll(statsIn(folder.resolve("summary")));
         for (String s : statsIn(folder.resolve("histogram"))) {
@@ -77,7 +87,6 @@ public final class StatsReport {
                 .append("</title>\n<style>\n").append(CSS).append("</style></head><body>\n");
         h.append("<h1>Corpus statistics</h1>\n<p class=\"sub\">").append(esc(folder.toAbsolutePath().toString()))
                 .append("</p>\n");
-        List<Path> unmerged = unmerged(folder);
         if (!unmerged.isEmpty()) {
             h.append("<p class=\"sub\"><b>Not merged:</b> ").append(unmerged.size())
                     .append(" stat folder(s) hold per-rank files but no metric.json and are left out (")
