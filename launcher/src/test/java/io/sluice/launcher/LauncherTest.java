@@ -129,23 +129,24 @@ class LauncherTest {
         assertTrue(err.toString().contains("stage 'clean' has 2 completed rank(s) from a run with other settings"), err.toString());
     }
 
+    /** One stage copying the bundled example's files, in two ranks. */
+    private static final String CLEAN_EXAMPLES = """
+            logging_dir: $ROOT/logs
+            tasks: 2
+            stages:
+              - name: clean
+                steps:
+                  - read_jsonl: {path: $EXAMPLES, glob: "*.jsonl.gz"}
+                  - write_jsonl: {path: $ROOT/out}
+            """;
+
     @Test
     void aSubmitWhileAnotherIsSubmittingTheSameLoggingDirIsRefused() throws IOException {
-        String yaml = """
-                logging_dir: $ROOT/logs
-                tasks: 2
-                stages:
-                  - name: clean
-                    steps:
-                      - read_jsonl: {path: $EXAMPLES, glob: "*.jsonl.gz"}
-                      - write_jsonl: {path: $ROOT/out}
-                """;
-        Path job = job(yaml);
-        Files.createDirectories(dir.resolve("logs"));
+        Path job = job(CLEAN_EXAMPLES);
         // before, two submits started together both found nothing queued and both submitted every stage
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(dir.resolve("logs/.submit.lock"),
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
-             java.nio.channels.FileLock held = ch.lock()) {
+        try (io.sluice.io.ProcessLock held = io.sluice.io.ProcessLock.tryAcquire(dir.resolve("logs/.submit.lock"))) {
+            assertTrue(held != null);
+            java.nio.file.Files.writeString(dir.resolve("logs/.submit.lock"), ""); // as a holder that names no one
             assertEquals(2, Launcher.execute("submit", job.toString()));
         }
         assertTrue(err.toString().contains("another launcher submit of a job with logging dir " + dir.resolve("logs")
@@ -155,14 +156,7 @@ class LauncherTest {
 
     @Test
     void aStageWhoseReaderMissesAnEarlierStagesFilesIsNotToldItKeptNothing() throws IOException {
-        String yaml = """
-                logging_dir: $ROOT/logs
-                tasks: 2
-                stages:
-                  - name: clean
-                    steps:
-                      - read_jsonl: {path: $EXAMPLES, glob: "*.jsonl.gz"}
-                      - write_jsonl: {path: $ROOT/out}
+        String yaml = CLEAN_EXAMPLES + """
                   - name: sample
                     steps:
                       - read_jsonl: {path: $ROOT/out, glob: "*.jsonl.gz"}
@@ -174,8 +168,11 @@ class LauncherTest {
         // and an output deleted after its stage completed is missing, not empty
         deleteTree(dir.resolve("out"));
         err.reset();
-        assertEquals(2, Launcher.execute("run", job(yaml.replace("glob: \"*.jsonl.gz\"}\n                      - write_jsonl: {path: $ROOT/sampled}",
-                "glob: \"*.jsonl.zst\"}\n                      - write_jsonl: {path: $ROOT/sampled}")).toString()));
+        // (the reader of the earlier stage's .jsonl.zst files; before, this replace matched nothing: its spaces were the source's)
+        String zst = yaml.replace("glob: \"*.jsonl.gz\"}\n      - write_jsonl: {path: $ROOT/sampled}",
+                "glob: \"*.jsonl.zst\"}\n      - write_jsonl: {path: $ROOT/sampled}");
+        assertFalse(zst.equals(yaml));
+        assertEquals(2, Launcher.execute("run", job(zst).toString()));
         assertTrue(err.toString().contains("input path " + dir.resolve("out") + " does not exist"), err.toString());
         assertFalse(out.toString().contains("kept no documents"), out.toString());
     }

@@ -38,6 +38,12 @@ final class DedupCorpus {
     }
 
     /** Runs {@code step} over {@code docs} as {@code rank} of {@code world}; returns the forwarded documents. */
+    /** Writes {@code yaml} to {@code jobFile} and runs the job here; whether every rank completed. */
+    static boolean runJob(Path jobFile, String yaml, java.io.ByteArrayOutputStream console) throws IOException {
+        java.nio.file.Files.writeString(jobFile, yaml);
+        return new io.sluice.exec.LocalExecutor(io.sluice.job.JobFile.load(jobFile), new java.io.PrintStream(console, true)).run(null);
+    }
+
     static List<Document> run(Step step, List<Document> docs, int rank, int world, Path stageDir) throws IOException {
         List<Document> out = new ArrayList<>();
         StepContext base = StepContext.standalone("test", stageDir);

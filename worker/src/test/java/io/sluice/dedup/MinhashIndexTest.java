@@ -5,11 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.exec.LocalExecutor;
 import io.sluice.io.TestFiles;
-import io.sluice.job.JobFile;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -193,10 +190,8 @@ class MinhashIndexTest {
 
     private boolean run(String name, String stages) throws Exception {
         String yaml = ("logging_dir: ROOT/" + name + "-logs\nstages:\n" + stages).replace("ROOT", root.toString());
-        Path jobFile = root.resolve(name + ".yaml");
-        Files.writeString(jobFile, yaml);
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        boolean ok = new LocalExecutor(JobFile.load(jobFile), new PrintStream(console, true)).run(null);
+        boolean ok = DedupCorpus.runJob(root.resolve(name + ".yaml"), yaml, console);
         assertTrue(ok, console.toString());
         return ok;
     }

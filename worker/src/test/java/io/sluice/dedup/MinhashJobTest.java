@@ -3,12 +3,8 @@ package io.sluice.dedup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.exec.LocalExecutor;
 import io.sluice.io.TestFiles;
-import io.sluice.job.JobFile;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,10 +53,7 @@ class MinhashJobTest {
     }
 
     private static boolean run(Path root, String yaml) throws Exception {
-        Path jobFile = root.resolve("job.yaml");
-        Files.writeString(jobFile, yaml);
-        ByteArrayOutputStream console = new ByteArrayOutputStream();
-        return new LocalExecutor(JobFile.load(jobFile), new PrintStream(console, true)).run(null);
+        return DedupCorpus.runJob(root.resolve("job.yaml"), yaml, new ByteArrayOutputStream());
     }
 
     @Test
@@ -125,10 +118,8 @@ class MinhashJobTest {
                       exclusion_output: ROOT/removed
                       cluster_metadata: true
                 """.replace("ROOT", root.toString()).replace("CORPUS", corpus.toString());
-        Path jobFile = root.resolve("job.yaml");
-        Files.writeString(jobFile, yaml);
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        assertTrue(new LocalExecutor(JobFile.load(jobFile), new PrintStream(console, true)).run(null), console.toString());
+        assertTrue(DedupCorpus.runJob(root.resolve("job.yaml"), yaml, console), console.toString());
 
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         java.util.Map<String, String> ours = new java.util.TreeMap<>();

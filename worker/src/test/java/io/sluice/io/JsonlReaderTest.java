@@ -33,8 +33,15 @@ class JsonlReaderTest {
     }
 
     Read read(Path file, JsonlReader.OnError onError, Map<String, Object> defaults) throws IOException {
-        List<Document> docs = new ArrayList<>();
-        List<String> skipped = new ArrayList<>();
+        Read r = new Read(new ArrayList<>(), new ArrayList<>());
+        readInto(r, file, onError, defaults);
+        return r;
+    }
+
+    /** Reads {@code file} into {@code into}, which keeps what came before an exception. */
+    void readInto(Read into, Path file, JsonlReader.OnError onError, Map<String, Object> defaults) throws IOException {
+        List<Document> docs = into.docs();
+        List<String> skipped = into.skipped();
         new JsonlReader(new JsonlReader.Options("text", "id", defaults, onError)).read(dir, new InputPiece(
                 dir.relativize(file).toString(), 0, -1), new JsonlReader.Handler() {
             @Override
@@ -48,7 +55,6 @@ class JsonlReaderTest {
                 skipped.add(reason + ": " + message);
             }
         });
-        return new Read(docs, skipped);
     }
 
     @ParameterizedTest
@@ -277,19 +283,9 @@ class JsonlReaderTest {
         long wholeLines = new String(plain, 0, n, java.nio.charset.StandardCharsets.UTF_8).chars().filter(c -> c == '\n').count();
         assertTrue(wholeLines > 250, "the damage is near the end: " + wholeLines);
 
-        List<Document> docs = new ArrayList<>();
-        IOException e = assertThrows(IOException.class, () -> new JsonlReader(new JsonlReader.Options("text", "id", null,
-                JsonlReader.OnError.SKIP)).read(dir, new InputPiece("t.jsonl.gz", 0, -1), new JsonlReader.Handler() {
-                    @Override
-                    public boolean document(Document doc) {
-                        docs.add(doc.detach());
-                        return true;
-                    }
-
-                    @Override
-                    public void skipped(String reason, String message) {
-                    }
-                }));
+        Read r = new Read(new ArrayList<>(), new ArrayList<>());
+        IOException e = assertThrows(IOException.class, () -> readInto(r, f, JsonlReader.OnError.SKIP, null));
+        List<Document> docs = r.docs();
         // before, none came before the error: the decompressor threw away what it had inflated into a buffer
         // it meant to fill, and on_error: skip counted a file with nothing read
         assertEquals(wholeLines, docs.size());
