@@ -123,9 +123,10 @@ public final class StageRunner {
      * read too. Nothing is changed.
      */
     public void printNotes(Job.Stage stage) throws IOException {
+        List<Step> steps = stage.steps().stream().map(StepRegistry::create).toList(); // built once for every note
         ShardPlan plan = plan(stage);
         List<String> writers = plan != null && plan.files().isEmpty()
-                ? emptyEarlierStages(stage, (DocumentSource) StepRegistry.create(stage.steps().get(0))) : List.of();
+                ? emptyEarlierStages(stage, (DocumentSource) steps.get(0)) : List.of();
         if (!writers.isEmpty()) {
             console.printf("[%s] note: stage '%s' reads the output of stage%s '%s', which kept no documents; its %d"
                     + " rank(s) run with none%n", stage.name(), stage.name(), writers.size() == 1 ? "" : "s",
@@ -138,12 +139,12 @@ public final class StageRunner {
                         plan.ranks().stream().mapToInt(List::size).sum());
             }
         }
-        printStaleStatsNote(stage);
+        printStaleStatsNote(stage, steps);
         // no rank's journal: the files already there under this stage's names are from a run this logging dir
         // does not know (it was deleted, or is another), and those this run does not write again would stay
         boolean unknownRun = Completions.completedRanks(stageDir(stage)).isEmpty() && RankFiles.noted(stageDir(stage)).isEmpty();
-        for (Job.StepSpec spec : stage.steps()) {
-            if (StepRegistry.create(spec) instanceof DocumentOutput.Writer w) {
+        for (Step step : steps) {
+            if (step instanceof DocumentOutput.Writer w) {
                 for (DocumentOutput o : w.documentOutputs()) {
                     List<String> stray;
                     List<String> earlier;
@@ -173,7 +174,7 @@ public final class StageRunner {
      * thresholds of an earlier run, another job's): merge_stats sums every stat folder it finds, so the
      * report would show them beside this run's. Not removed, as nothing says whose they are.
      */
-    private void printStaleStatsNote(Job.Stage stage) {
+    private void printStaleStatsNote(Job.Stage stage, List<Step> steps) {
         if (jobStatFolders == null) { // once per job: building every step of every stage for each stage added up
             jobStatFolders = new java.util.HashSet<>();
             for (Job.Stage s : job.stages()) {
@@ -184,10 +185,9 @@ public final class StageRunner {
                 }
             }
         }
-        java.util.Set<Path> jobFolders = jobStatFolders;
         java.util.Set<Path> outputs = new java.util.LinkedHashSet<>();
-        for (Job.StepSpec spec : stage.steps()) {
-            if (StepRegistry.create(spec) instanceof StatsStep st) {
+        for (Step step : steps) {
+            if (step instanceof StatsStep st) {
                 outputs.add(st.output().toAbsolutePath().normalize());
             }
         }
@@ -195,7 +195,7 @@ public final class StageRunner {
             List<String> stale = new ArrayList<>();
             try {
                 for (Path f : MergeStats.foldersWithRankFiles(output)) {
-                    if (!jobFolders.contains(f.toAbsolutePath().normalize())) {
+                    if (!jobStatFolders.contains(f.toAbsolutePath().normalize())) {
                         stale.add(output.relativize(f.toAbsolutePath().normalize()).toString());
                     }
                 }
