@@ -35,7 +35,10 @@ final class SubmitCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Job job = JobFile.load(jobFile);
         Path jobJson = job.loggingDir().resolve("job.json");
-        WorkerCommand worker = WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN);
+        // the scripts name the build in the logging dir; it is copied there once the submit is sure to go ahead
+        Path builds = job.loggingDir().resolve("builds");
+        WorkerCommand launcherBuild = WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN);
+        WorkerCommand worker = launcherBuild.pinnedIn(builds, false);
         List<Submitter.StagePlan> plans = Submitter.plan(job, worker, jobJson);
         Submitter submitter = new Submitter(new SlurmCommands(), System.out);
         Preflight.check(job);
@@ -60,8 +63,19 @@ final class SubmitCommand implements Callable<Integer> {
                         + " launcher status shows its jobs");
             }
             submitter.checkNothingActive(job);
+            WorkerCommand copied = launcherBuild.pinnedIn(builds, true);
+            if (!copied.equals(worker)) {
+                plans = Submitter.plan(job, copied, jobJson); // the jar was rebuilt since it was named above
+            }
+            // nothing of this logging dir is queued or running: the scripts written now are the only ones that can start
+            copied.removeOtherBuilds(builds);
             runner.writeJob();
             System.out.printf("job '%s': %d stage(s), logging dir %s%n", job.name(), job.stages().size(), job.loggingDir());
+            List<String> jars = copied.classPath().stream().filter(e -> Path.of(e).startsWith(builds)).toList();
+            if (!jars.isEmpty()) {
+                System.out.printf("worker build: %s%s%n", jars.getFirst(),
+                        jars.size() == 1 ? "" : " and " + (jars.size() - 1) + " other jar(s) in " + builds);
+            }
             submitter.submit(plans, stage -> {
                 try {
                     runner.plan(stage); // one listing of the input here, instead of one per array element

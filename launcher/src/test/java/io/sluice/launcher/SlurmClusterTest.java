@@ -189,6 +189,10 @@ class SlurmClusterTest {
         Result r = submit(jobFile);
         assertTrue(r.out().contains("stage clean: 4 of 4 ranks to run, 2 array elements of 2 ranks"), r.out());
         Job job = JobFile.load(jobFile);
+        // the ranks run the jars as submitted, copied into the logging dir, not the build tree's
+        String script = Files.readString(StageFiles.of(job, job.stages().getFirst()).script());
+        assertTrue(script.contains(job.loggingDir().resolve("builds").toString().replace("'", "'\\''") + "/"), script);
+        assertTrue(r.out().contains("worker build: " + job.loggingDir().resolve("builds")), r.out());
         awaitAllEnded(job);
 
         Result status = launcher("status", jobFile.toString());

@@ -1,15 +1,30 @@
 package io.sluice.launcher.slurm;
 
+import io.sluice.io.AtomicFile;
 import io.sluice.job.Job;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 
 /**
  * How a compute node starts the worker: which {@code java}, with which class path and main class.
@@ -72,6 +87,99 @@ public record WorkerCommand(String java, List<String> classPath, String mainClas
             }
         }
         return new WorkerCommand(Path.of(javaHome, "bin", "java").toString(), classPath, mainClass);
+    }
+
+    /**
+     * This worker with the class path's jar files in {@code builds}, one folder per content
+     * ({@code <builds>/<SHA-256, 16 hex digits>/<file name>}, reused when there): array elements that start
+     * hours after the submit run the build that was submitted, not what a later {@code mvn package} left in
+     * its place, and running ones do not read a jar rewritten under them. Folders on the class path (a
+     * development checkout's classes) stay as they are. With {@code copy} false the copies are only named,
+     * for a dry run.
+     */
+    public WorkerCommand pinnedIn(Path builds, boolean copy) throws IOException {
+        List<String> pinned = new ArrayList<>();
+        for (String entry : classPath) {
+            Path file = Path.of(entry);
+            pinned.add(Files.isRegularFile(file) ? pin(file, builds, copy).toString() : entry);
+        }
+        return new WorkerCommand(java, pinned, mainClass);
+    }
+
+    /**
+     * Removes the folders of {@code builds} this worker's class path does not use: called while no array
+     * job of the logging dir is queued or running, so no script that could still start names them.
+     */
+    public void removeOtherBuilds(Path builds) throws IOException {
+        if (!Files.isDirectory(builds)) {
+            return;
+        }
+        Set<Path> used = new HashSet<>();
+        for (String entry : classPath) {
+            Path parent = Path.of(entry).getParent();
+            if (parent != null && builds.equals(parent.getParent())) {
+                used.add(parent);
+            }
+        }
+        try (Stream<Path> folders = Files.list(builds)) {
+            for (Path folder : folders.filter(f -> !used.contains(f)).toList()) {
+                try (Stream<Path> tree = Files.walk(folder)) {
+                    for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+        }
+    }
+
+    private static Path pin(Path jar, Path builds, boolean copy) throws IOException {
+        Path target = builds.resolve(sha256(jar)).resolve(jar.getFileName());
+        if (!copy || Files.isRegularFile(target)) {
+            return target;
+        }
+        // Copied and hashed in one read, and placed by the copy's hash: a jar rebuilt meanwhile is pinned
+        // as what was copied.
+        Files.createDirectories(builds);
+        // a name of its own, created with the umask's permissions (a temporary file's 0600 would keep a jar in a
+        // shared logging dir from the rest of the team)
+        Path tmp = builds.resolve(jar.getFileName() + "." + ProcessHandle.current().pid() + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + AtomicFile.TMP_SUFFIX);
+        try {
+            MessageDigest digest = newSha256();
+            try (InputStream in = new DigestInputStream(Files.newInputStream(jar), digest);
+                 FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                in.transferTo(Channels.newOutputStream(out));
+                out.force(true);
+            }
+            target = builds.resolve(hex(digest)).resolve(jar.getFileName());
+            if (!Files.isRegularFile(target)) {
+                Files.createDirectories(target.getParent());
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+            }
+            return target;
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private static String sha256(Path file) throws IOException {
+        MessageDigest digest = newSha256();
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        }
+        return hex(digest);
+    }
+
+    private static MessageDigest newSha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JDK has it
+        }
+    }
+
+    private static String hex(MessageDigest digest) {
+        return HexFormat.of().formatHex(digest.digest(), 0, 8);
     }
 
     /** The command words for one block of ranks; {@code firstRank} and {@code ranks} are shell expressions. */
