@@ -252,7 +252,7 @@ class SlurmClusterTest {
         Result shown = launcher("status", jobFile.toString());
         assertEquals(1, shown.exit());
         assertTrue(shown.out().contains("stage clean rank 4 failed: Slurm job " + bad.element() + " FAILED"), shown.out());
-        assertTrue(shown.out().contains("stage merge: 1 rank cancelled before it started: by Slurm (DependencyNeverSatisfied)"), shown.out());
+        assertTrue(shown.out().contains("stage merge: 1 rank ended before it started: cancelled by Slurm (DependencyNeverSatisfied)"), shown.out());
         assertTrue(shown.out().contains("part-4.jsonl.gz"), shown.out());
 
         Files.write(in.resolve("part-4.jsonl.gz"), good);

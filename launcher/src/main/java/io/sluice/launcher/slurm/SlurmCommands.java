@@ -26,7 +26,29 @@ public final class SlurmCommands implements Slurm {
 
     private static final long TIMEOUT_SECONDS = 120;
     /** {@code 12_3} (one element) or {@code 12} (a job that is no array), with an optional {@code .batch} step. */
-    private static final Pattern ELEMENT_ID = Pattern.compile("(\\d+)(?:_(\\d+))?");
+    /**
+     * A job id as sacct writes it: {@code 4711}, {@code 4711_3}, or for elements that never started and
+     * share one record, {@code 4711_[3-5,8%2]}.
+     */
+    private static final Pattern ELEMENT_ID = Pattern.compile("(\\d+)(?:_(\\d+|\\[[\\d,\\-]+(?:%\\d+)?\\]))?");
+
+    /** The array indices of {@code 3} or {@code [3-5,8%2]}. */
+    static List<Integer> taskIds(String spec) {
+        if (!spec.startsWith("[")) {
+            return List.of(Integer.parseInt(spec));
+        }
+        List<Integer> ids = new ArrayList<>();
+        String ranges = spec.substring(1, spec.length() - 1).split("%")[0];
+        for (String range : ranges.split(",")) {
+            String[] ends = range.split("-");
+            int first = Integer.parseInt(ends[0]);
+            int last = Integer.parseInt(ends[ends.length - 1]);
+            for (int i = first; i <= last; i++) {
+                ids.add(i);
+            }
+        }
+        return ids;
+    }
 
     /** The environment for Slurm's commands: ours without what an enclosing allocation put there. */
     static Map<String, String> cleanEnvironment(Map<String, String> env) {
@@ -81,21 +103,28 @@ public final class SlurmCommands implements Slurm {
 
     @Override
     public Map<ArrayTaskState.Key, ArrayTaskState> accounting(Collection<String> jobIds) {
-        Map<ArrayTaskState.Key, ArrayTaskState> states = new HashMap<>();
         if (jobIds.isEmpty()) {
-            return states;
+            return new HashMap<>();
         }
         Result r = run(List.of("sacct", "-X", "-P", "-n", "-j", String.join(",", jobIds), "-o", "JobID,State,Reason"));
         if (r.exit != 0) {
-            return states; // accounting disabled ("Slurm accounting storage is disabled") or unreachable
+            return new HashMap<>(); // accounting disabled ("Slurm accounting storage is disabled") or unreachable
         }
-        for (String line : r.out.split("\n")) {
+        return parseAccounting(r.out);
+    }
+
+    /** The elements of {@code sacct -X -P -n -o JobID,State,Reason}'s output. */
+    static Map<ArrayTaskState.Key, ArrayTaskState> parseAccounting(String sacctOutput) {
+        Map<ArrayTaskState.Key, ArrayTaskState> states = new HashMap<>();
+        for (String line : sacctOutput.split("\n")) {
             String[] f = line.strip().split("\\|", -1);
             if (f.length == 3) {
                 Matcher m = ELEMENT_ID.matcher(f[0]);
                 if (m.matches() && m.group(2) != null) {
-                    ArrayTaskState.Key key = new ArrayTaskState.Key(m.group(1), Integer.parseInt(m.group(2)));
-                    states.put(key, new ArrayTaskState(key, f[1], f[2]));
+                    for (int task : taskIds(m.group(2))) {
+                        ArrayTaskState.Key key = new ArrayTaskState.Key(m.group(1), task);
+                        states.put(key, new ArrayTaskState(key, f[1], f[2]));
+                    }
                 }
             }
         }

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 
 /**
  * {@code launcher status}: per stage, how many ranks are done (completion marker), running, pending
- * (queued in Slurm), failed (their array element ended without the rank's marker), cancelled (before
+ * (queued in Slurm), failed (their array element ended without the rank's marker), cancelled (ended before
  * the rank started: Slurm's, because a job it waited for failed, or the user's) and not submitted; for each failed rank,
  * the Slurm state and the last lines of its log and of Slurm's output file.
  *
@@ -83,28 +83,29 @@ public final class StatusReport {
                     }
                     t = accounting.get(element);
                 }
+                Path log = f.rankLog(rank);
+                Path slurmLog = stderrFile(job, element).orElse(f.slurmLog(element));
                 String state;
-                if (t == null) {
-                    state = "ended"; // neither squeue nor accounting knows it any more
-                } else if (!t.ended()) {
+                if (t != null && !t.ended()) {
                     if (t.running()) {
                         running++;
                     } else {
                         pending++;
                     }
                     continue;
-                } else if (t.reason().equals(DEPENDENCY_FAILED) || (t.state().startsWith("CANCELLED")
-                        && !t.reason().isEmpty() && !t.reason().equals("None"))) {
-                    // cancelled while it waited (its reason is why it waited: a job it waited for failed, or
-                    // launcher cancel / scancel of a pending element): not a failure of its own, shown once
-                    // per stage rather than once per rank. One cancelled while it ran is a failed rank.
+                } else if (neverStarted(t, log, f.slurmLog(element), slurmLog)) {
+                    // cancelled while it waited (a job it waited for failed, or launcher cancel / scancel of a
+                    // pending element): not a failure of its own, shown once per stage rather than once per
+                    // rank. One cancelled while it ran is a failed rank.
                     cancelled++;
                     continue;
+                } else if (t == null) {
+                    state = "ended"; // neither squeue nor accounting knows it any more
+                } else if (t.state().equals("COMPLETED")) {
+                    state = "COMPLETED, but the rank's completion marker is missing (removed since?)";
                 } else {
                     state = t.reason().isEmpty() || t.reason().equals("None") ? t.state() : t.state() + " " + t.reason();
                 }
-                Path log = f.rankLog(rank);
-                Path slurmLog = stderrFile(job, element).orElse(f.slurmLog(element));
                 boolean ownLog = Files.exists(log);
                 failed.add(new FailedRank(rank, element, state, ownLog ? log : slurmLog,
                         tail(ownLog ? log : slurmLog, LOG_TAIL_LINES), slurmLog,
@@ -114,6 +115,20 @@ public final class StatusReport {
                     notSubmitted, failed, f.readJobIds().map(StageFiles.JobIds::ids).orElse(List.of())));
         }
         return result;
+    }
+
+    /**
+     * Whether an ended element never ran: Slurm cancelled it for a failed dependency, or it was cancelled
+     * while it waited (its reason is then why it waited), or it left neither Slurm's output file, which
+     * Slurm creates as an element starts, nor the rank's log. The files settle it once squeue has forgotten
+     * the element on a cluster without accounting, and for elements accounting lists only as a range.
+     */
+    private static boolean neverStarted(ArrayTaskState t, Path rankLog, Path slurmOut, Path slurmErr) {
+        if (t != null && (t.reason().equals(DEPENDENCY_FAILED)
+                || (t.state().startsWith("CANCELLED") && !t.reason().isEmpty() && !t.reason().equals("None")))) {
+            return true;
+        }
+        return !Files.exists(rankLog) && !Files.exists(slurmOut) && !Files.exists(slurmErr);
     }
 
     /**
@@ -198,9 +213,10 @@ public final class StatusReport {
         for (StageStatus s : stages) {
             if (s.cancelled() > 0) {
                 boolean one = s.cancelled() == 1;
-                out.printf("%nstage %s: %d rank%s cancelled before %s started: by Slurm (%s) when a job %s waited for"
-                        + " failed, or by launcher cancel or scancel; submit again to run %s%n", s.stage(), s.cancelled(),
-                        one ? "" : "s", one ? "it" : "they", DEPENDENCY_FAILED, one ? "it" : "they", one ? "it" : "them");
+                out.printf("%nstage %s: %d rank%s ended before %s started: cancelled by Slurm (%s) when a job %s"
+                        + " waited for failed, or by launcher cancel or scancel; submit again to run %s%n", s.stage(),
+                        s.cancelled(), one ? "" : "s", one ? "it" : "they", DEPENDENCY_FAILED, one ? "it" : "they",
+                        one ? "it" : "them");
             }
         }
     }

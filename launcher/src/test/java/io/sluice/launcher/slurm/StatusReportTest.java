@@ -75,8 +75,8 @@ class StatusReportTest {
         assertTrue(text.contains("stage a rank 3 failed: Slurm job 100_1 FAILED NonZeroExitCode; last lines of " + log), text);
         assertTrue(text.contains("  | ERROR corrupt.jsonl.gz: not in gzip format at byte 0"), text);
         assertTrue(text.contains("  and of Slurm's " + slurmOut + ":\n  | sluice: stage a, ranks 2..3, on node1\n"), text);
-        assertTrue(text.contains("stage merge: 1 rank cancelled before it started: by Slurm (DependencyNeverSatisfied) when a job"
-                + " it waited for failed, or by launcher cancel or scancel; submit again to run it"),
+        assertTrue(text.contains("stage merge: 1 rank ended before it started: cancelled by Slurm (DependencyNeverSatisfied)"
+                + " when a job it waited for failed, or by launcher cancel or scancel; submit again to run it"),
                 text);
         assertTrue(!text.contains("stage merge rank 0 failed"), text);
     }
@@ -92,8 +92,21 @@ class StatusReportTest {
         Completions.markComplete(job.loggingDir().resolve("a"), 0);
         ArrayTaskState.Key timedOut = new ArrayTaskState.Key("100", 1);
         slurm.accounting.put(timedOut, new ArrayTaskState(timedOut, "TIMEOUT", "None"));
+        // elements 1 and 2 ran: Slurm made their output files
+        StageFiles files = StageFiles.of(job, job.stage("a"));
+        for (ArrayTaskState.Key ran : List.of(timedOut, new ArrayTaskState.Key("100", 2))) {
+            Files.createDirectories(files.slurmLog(ran).getParent());
+            Files.writeString(files.slurmLog(ran), "sluice: stage a\n");
+        }
         List<StatusReport.FailedRank> failed = StatusReport.collect(job, slurm).getFirst().failed();
         assertEquals(List.of("TIMEOUT", "ended"), failed.stream().map(StatusReport.FailedRank::state).toList());
+
+        // an element Slurm has forgotten that never made its output file never started (cancelled while it
+        // waited, on a cluster without accounting): before, it was reported as a failed rank
+        Files.delete(files.slurmLog(new ArrayTaskState.Key("100", 2)));
+        StatusReport.StageStatus forgotten = StatusReport.collect(job, slurm).getFirst();
+        assertEquals(List.of(1, 1), List.of(forgotten.failed().size(), forgotten.cancelled()));
+        Files.writeString(files.slurmLog(new ArrayTaskState.Key("100", 2)), "sluice: stage a\n");
 
         // sacct's state of an element Slurm cancelled for a failed dependency: counted as such, not as a failure
         ArrayTaskState.Key dependent = new ArrayTaskState.Key("100", 2);
@@ -105,6 +118,32 @@ class StatusReportTest {
         slurm.accounting.put(timedOut, new ArrayTaskState(timedOut, "CANCELLED by 1000", "Dependency"));
         a = StatusReport.collect(job, slurm).getFirst();
         assertEquals(List.of(0, 2), List.of(a.failed().size(), a.cancelled()));
+    }
+
+    @Test
+    void aCompletedElementWhoseMarkerWasRemovedSaysSo() throws IOException {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 10, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 1));
+        RecordingSlurm slurm = new RecordingSlurm();
+        new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
+                        job.loggingDir().resolve("job.json")), s -> { });
+        ArrayTaskState.Key element = new ArrayTaskState.Key("100", 0);
+        Path out = StageFiles.of(job, job.stage("a")).slurmLog(element);
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, "sluice: stage a, ranks 0..0\n");
+        slurm.queue.add(new ArrayTaskState(element, "COMPLETED", "None"));
+        StatusReport.FailedRank f = StatusReport.collect(job, slurm).getFirst().failed().getFirst();
+        assertEquals("COMPLETED, but the rank's completion marker is missing (removed since?)", f.state());
+    }
+
+    @Test
+    void sacctRecordsOfSeveralElementsAreReadForEach() {
+        Map<ArrayTaskState.Key, ArrayTaskState> states = SlurmCommands.parseAccounting(
+                "4711_0|COMPLETED|None\n4711_[1-3,5%2]|CANCELLED by 1000|None\n4712|FAILED|NonZeroExitCode\n");
+        assertEquals(List.of("COMPLETED", "CANCELLED by 1000", "CANCELLED by 1000", "CANCELLED by 1000", "CANCELLED by 1000"),
+                java.util.stream.IntStream.of(0, 1, 2, 3, 5).mapToObj(i -> states.get(new ArrayTaskState.Key("4711", i)).state()).toList());
+        assertEquals(5, states.size(), "4712 is not an array element");
     }
 
     @Test
