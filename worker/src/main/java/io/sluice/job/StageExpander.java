@@ -76,7 +76,7 @@ final class StageExpander {
         long numBuckets = JobFile.positive(m, "num_buckets", m.integer("num_buckets", 14));
         int bucketTasks = JobFile.positive(m, "bucket_tasks", m.integer("bucket_tasks", numBuckets));
         Map<String, Object> index = new LinkedHashMap<>(); // deduplicating against another corpus's index
-        for (String k : List.of("index_folder", "only_dedup_in_index", "create_index_name")) {
+        for (String k : INDEX_KEYS) {
             if (m.has(k)) {
                 index.put(k, m.raw().get(k));
             }
@@ -85,6 +85,10 @@ final class StageExpander {
         m.has("exclusion_output");
         boolean clusterMetadata = m.bool("cluster_metadata", false);
         String keep = m.choice("keep", "datatrove", "datatrove", "first", "longest");
+        Map<String, Map<String, Object>> stepKeys = new LinkedHashMap<>();
+        for (String step : STEP_OVERRIDES) {
+            stepKeys.put(step, m.has(step) ? m.map(step) : Map.of());
+        }
         m.requireAllUsed();
 
         String sigs = work + "/signatures";
@@ -111,6 +115,10 @@ final class StageExpander {
             filter.put("exclusion_output", exclusion);
         }
         String w = where + ".minhash";
+        addStepKeys(m, "signature", stepKeys.get("signature"), sig);
+        addStepKeys(m, "buckets", stepKeys.get("buckets"), buckets);
+        addStepKeys(m, "cluster", stepKeys.get("cluster"), cluster);
+        addStepKeys(m, "filter", stepKeys.get("filter"), filter);
         String s1 = name + MINHASH_STAGES.get(0);
         String s2 = name + MINHASH_STAGES.get(1);
         String s3 = name + MINHASH_STAGES.get(2);
@@ -126,6 +134,31 @@ final class StageExpander {
                         new Job.StepSpec("read_jsonl", reader, w + " (read_jsonl)"),
                         new Job.StepSpec("minhash_filter", filter, w + " (minhash_filter)"),
                         new Job.StepSpec("write_jsonl", writer, w + ".output (write_jsonl)"))));
+    }
+
+    /**
+     * The block's keys {@code signature:}, {@code buckets:}, {@code cluster:} and {@code filter:}: more
+     * arguments for that stage's step ({@code buckets: {memory_limit: 1G}}, {@code cluster: {threads: 8}}),
+     * checked by the step itself. Keys the block sets are refused there, so one setting has one place.
+     */
+    private static final List<String> STEP_OVERRIDES = List.of("signature", "buckets", "cluster", "filter");
+    private static final List<String> INDEX_KEYS = List.of("index_folder", "only_dedup_in_index", "create_index_name");
+    /** Step keys the block sets from keys of its own. */
+    private static final List<String> BLOCK_STEP_KEYS = List.of("keep", "cluster_metadata", "exclusion_output");
+
+    private static void addStepKeys(StepArgs block, String step, Map<String, Object> extra, Map<String, Object> args) {
+        for (Map.Entry<String, Object> e : extra.entrySet()) {
+            String key = e.getKey();
+            if (MINHASH_CONFIG_KEYS.contains(key) || INDEX_KEYS.contains(key) || BLOCK_STEP_KEYS.contains(key)) {
+                // the MinHash parameters must agree across the four stages
+                throw block.error(step, "sets '" + key + "', which is a key of the minhash: block; give it there,"
+                        + " once for all its stages");
+            }
+            if (args.containsKey(key)) {
+                throw block.error(step, "sets '" + key + "', which the minhash: block sets itself");
+            }
+            args.put(key, e.getValue());
+        }
     }
 
     /** A reader given as a folder path or as read_jsonl arguments. */

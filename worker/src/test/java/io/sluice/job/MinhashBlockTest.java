@@ -47,6 +47,46 @@ class MinhashBlockTest {
     }
 
     @Test
+    void aStepOfTheBlockTakesMoreKeysUnderItsName() throws IOException {
+        Job job = load("""
+                stages:
+                  - name: dedup
+                    minhash:
+                      input: in
+                      output: out
+                      work_dir: work
+                      signature: {memory_limit: 64M}
+                      buckets: {memory_limit: 32M}
+                      cluster: {threads: 2}
+                """);
+        assertEquals("64M", job.stage("dedup_signatures").steps().get(1).args().get("memory_limit"));
+        assertEquals("32M", job.stage("dedup_buckets").steps().get(0).args().get("memory_limit"));
+        assertEquals(2, job.stage("dedup_cluster").steps().get(0).args().get("threads"));
+
+        JobException twice = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: dedup
+                    minhash: {input: in, output: out, work_dir: w, cluster: {num_buckets: 7}}
+                """));
+        assertEquals("job.yaml: stages[0] (dedup).minhash: 'cluster' sets 'num_buckets', which is a key of the minhash:"
+                + " block; give it there, once for all its stages", twice.getMessage());
+        JobException own = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: dedup
+                    minhash: {input: in, output: out, work_dir: w, buckets: {output: elsewhere}}
+                """));
+        assertEquals("job.yaml: stages[0] (dedup).minhash: 'buckets' sets 'output', which the minhash: block sets itself",
+                own.getMessage());
+        JobException misspelt = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: dedup
+                    minhash: {input: in, output: out, work_dir: w, buckets: {memroy_limit: 1G}}
+                """));
+        assertEquals(true, misspelt.getMessage().contains("(minhash_buckets): unknown key 'memroy_limit' (did you mean"
+                + " 'memory_limit'?)"), misspelt.getMessage());
+    }
+
+    @Test
     void unknownKeysInTheBlockAreNamed() {
         JobException e = assertThrows(JobException.class, () -> load("""
                 stages:
