@@ -10,6 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -87,6 +94,59 @@ public final class AtomicFile extends FilterOutputStream {
         }
     }
 
+    /**
+     * {@link #write} for many small files at once, each complete under its name or absent: written under
+     * temporary names, flushed to disk together, then renamed. One fsync after another waits for one disk
+     * flush each (a statistics rank's 168 files took 0.6-0.8 s so on a virtual disk); issued together,
+     * the file system flushes them in a few.
+     */
+    public static void writeAll(Map<Path, byte[]> files) throws IOException {
+        List<Map.Entry<Path, byte[]>> all = List.copyOf(files.entrySet());
+        for (int from = 0; from < all.size(); from += MAX_OPEN) { // a bounded number of open files
+            List<AtomicFile> batch = new ArrayList<>();
+            try {
+                for (Map.Entry<Path, byte[]> e : all.subList(from, Math.min(all.size(), from + MAX_OPEN))) {
+                    AtomicFile f = create(e.getKey(), "");
+                    batch.add(f);
+                    f.write(e.getValue());
+                    f.out.flush();
+                }
+                forceAll(batch);
+                for (AtomicFile f : batch) {
+                    f.install();
+                }
+            } finally {
+                for (AtomicFile f : batch) {
+                    f.close(); // removes the temporary file of one not installed
+                }
+            }
+        }
+    }
+
+    private static final int MAX_OPEN = 256;
+
+    private static void forceAll(List<AtomicFile> files) throws IOException {
+        try (ExecutorService syncs = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> pending = new ArrayList<>();
+            for (AtomicFile f : files) {
+                pending.add(syncs.submit(() -> {
+                    f.channel.force(false);
+                    return null;
+                }));
+            }
+            for (Future<?> p : pending) {
+                try {
+                    p.get();
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted while syncing " + files.size() + " files");
+                }
+            }
+        }
+    }
+
     private static void write(Path target, byte[] bytes, String unique) throws IOException {
         try (AtomicFile f = create(target, unique)) {
             f.write(bytes);
@@ -107,6 +167,11 @@ public final class AtomicFile extends FilterOutputStream {
     public void commit() throws IOException {
         out.flush();
         channel.force(false);
+        install();
+    }
+
+    /** Closes the flushed and synced temporary file and renames it into place. */
+    private void install() throws IOException {
         closed = true;
         out.close();
         try {

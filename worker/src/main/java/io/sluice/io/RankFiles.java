@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -56,12 +57,23 @@ public final class RankFiles {
 
     /** Notes {@code file} before it is created (once per file; a line is appended and closed, not synced). */
     public void willWrite(Path file) throws IOException {
-        Path f = file.toAbsolutePath().normalize();
-        if (journal == null || !noted.add(f)) {
+        willWriteAll(List.of(file));
+    }
+
+    /** {@link #willWrite} for several files, in one append. */
+    public void willWriteAll(Collection<Path> files) throws IOException {
+        StringBuilder lines = new StringBuilder();
+        for (Path file : files) {
+            Path f = file.toAbsolutePath().normalize();
+            if (journal != null && noted.add(f)) {
+                lines.append(f).append('\n');
+            }
+        }
+        if (lines.isEmpty()) {
             return;
         }
         Files.createDirectories(journal.getParent());
-        Files.write(journal, (f + "\n").getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE,
+        Files.write(journal, lines.toString().getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
     }
 

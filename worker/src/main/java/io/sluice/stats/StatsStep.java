@@ -299,6 +299,7 @@ public abstract class StatsStep implements Step {
             Files.createDirectories(output);
             return;
         }
+        Map<Path, byte[]> files = new LinkedHashMap<>();
         for (String group : groups) {
             List<String> topKeys = null;
             for (int i = 0; i < names.length; i++) {
@@ -306,15 +307,15 @@ public abstract class StatsStep implements Step {
                     case "summary" -> {
                         MetricStatsDict d = new MetricStatsDict();
                         d.put("summary", summary[i]);
-                        write(group, names[i], rankName + ".json", d.toJson(true));
-                        write(group, names[i], rankName + SKETCH_SUFFIX, sketches[i].toJson());
+                        write(files, group, names[i], rankName + ".json", d.toJson(true));
+                        write(files, group, names[i], rankName + SKETCH_SUFFIX, sketches[i].toJson());
                     }
                     case "histogram" -> {
-                        write(group, names[i], rankName + ".json", histograms[i].counts().toJson(true));
-                        write(group, names[i] + "__chars", rankName + ".json", histograms[i].chars().toJson(true));
+                        write(files, group, names[i], rankName + ".json", histograms[i].counts().toJson(true));
+                        write(files, group, names[i] + "__chars", rankName + ".json", histograms[i].chars().toJson(true));
                         MetricStatsDict tokens = histograms[i].tokens();
                         if (tokens.size() > 0) {
-                            write(group, names[i] + "__tokens", rankName + ".json", tokens.toJson(true));
+                            write(files, group, names[i] + "__tokens", rankName + ".json", tokens.toJson(true));
                         }
                     }
                     default -> {
@@ -326,11 +327,14 @@ public abstract class StatsStep implements Step {
                             // every stat of the group has the same keys and counts: rank them once
                             topKeys = d.topKeys(topK);
                         }
-                        write(group, names[i], rankName + ".json", d.select(topKeys).toJson(true));
+                        write(files, group, names[i], rankName + ".json", d.select(topKeys).toJson(true));
                     }
                 }
             }
         }
+        // noted first, then written together: their syncs overlap
+        ctx.files().willWriteAll(files.keySet());
+        AtomicFile.writeAll(files);
     }
 
     /**
@@ -382,9 +386,7 @@ public abstract class StatsStep implements Step {
         return m.matches() ? Integer.parseInt(m.group(1)) : -1;
     }
 
-    private void write(String group, String stat, String file, String json) throws IOException {
-        Path target = output.resolve(group).resolve(stat).resolve(file);
-        ctx.files().willWrite(target);
-        AtomicFile.write(target, json.getBytes(StandardCharsets.UTF_8));
+    private void write(Map<Path, byte[]> files, String group, String stat, String file, String json) {
+        files.put(output.resolve(group).resolve(stat).resolve(file), json.getBytes(StandardCharsets.UTF_8));
     }
 }

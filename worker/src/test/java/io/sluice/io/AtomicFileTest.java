@@ -18,6 +18,29 @@ class AtomicFileTest {
     Path dir;
 
     @Test
+    void manyFilesWrittenTogetherAreAllInPlaceAndAFailureLeavesNoTemporaryFile() throws Exception {
+        java.util.Map<Path, byte[]> files = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 300; i++) { // more than one batch of open files
+            files.put(dir.resolve("g" + i % 7).resolve(i + ".json"), ("{\"n\": " + i + "}").getBytes());
+        }
+        AtomicFile.writeAll(files);
+        for (java.util.Map.Entry<Path, byte[]> e : files.entrySet()) {
+            assertEquals(new String(e.getValue()), Files.readString(e.getKey()));
+        }
+
+        Files.createDirectories(dir.resolve("taken/1.json")); // a folder where a file should go
+        java.util.Map<Path, byte[]> failing = new java.util.LinkedHashMap<>();
+        failing.put(dir.resolve("taken/0.json"), new byte[] {1});
+        failing.put(dir.resolve("taken/1.json"), new byte[] {2});
+        failing.put(dir.resolve("taken/2.json"), new byte[] {3});
+        org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> AtomicFile.writeAll(failing));
+        try (var all = Files.walk(dir)) {
+            assertEquals(List.of(), all.filter(p -> p.toString().endsWith(AtomicFile.TMP_SUFFIX)).toList());
+        }
+        assertTrue(!Files.exists(dir.resolve("taken/2.json")), "a file after the failed one is not written half");
+    }
+
+    @Test
     void concurrentWritersOfOneFileNeverFailAndLeaveAWholeVersion() throws Exception {
         Path target = dir.resolve("stats.json");
         try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
