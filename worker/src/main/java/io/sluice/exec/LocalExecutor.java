@@ -77,9 +77,14 @@ public final class LocalExecutor {
         for (io.sluice.pipeline.StepStats step : stats.steps()) {
             long total = step.get("total");
             for (Map.Entry<String, Long> c : step.counters().entrySet()) {
-                if (total > 0 && c.getKey().startsWith("dropped_") && c.getValue() == total) {
+                String key = c.getKey();
+                if (total > 0 && key.startsWith("dropped_") && c.getValue() == total) {
                     console.printf("[%s] note: %s dropped all %d documents it saw as '%s'; its task logs say more%n",
-                            stage.name(), step.name(), total, c.getKey().substring("dropped_".length()));
+                            stage.name(), step.name(), total, key.substring("dropped_".length()));
+                } else if (c.getValue() > 0 && (key.equals("dropped_missing_url") || key.startsWith("no_url_"))) {
+                    // datatrove stops at the first document without a URL; Sluice goes on, and says so here
+                    console.printf("[%s] note: %s found no URL in %,d of %,d documents ('%s'); url_key says where it"
+                            + " is looked for%n", stage.name(), step.name(), c.getValue(), total, key);
                 }
             }
         }

@@ -22,7 +22,27 @@ final class Spelling {
             Map.entry("save_cluster_id", List.of("cluster_metadata")), Map.entry("top_k_config", List.of("top_k")),
             Map.entry("use_64bit_hashes", List.of("precision")), Map.entry("hash_config", List.of("precision")),
             Map.entry("exclusion_writer", List.of("exclusion_output")), Map.entry("load_cluster_ids", List.of("cluster_metadata")),
-            Map.entry("load_cluster_sizes", List.of("cluster_metadata")));
+            Map.entry("load_cluster_sizes", List.of("cluster_metadata")),
+            // datatrove's pipeline classes, as a job file's step names
+            Map.entry("JsonlReader", List.of("read_jsonl")), Map.entry("JsonlWriter", List.of("write_jsonl")),
+            Map.entry("RegexFilter", List.of("regex_filter")),
+            Map.entry("SamplerFilter", List.of("sampler")), Map.entry("URLFilter", List.of("url_filter")),
+            Map.entry("LanguageFilter", List.of("language_filter")),
+            Map.entry("GopherQualityFilter", List.of("gopher_quality")),
+            Map.entry("GopherRepetitionFilter", List.of("gopher_repetition")),
+            Map.entry("C4QualityFilter", List.of("c4_quality")), Map.entry("FineWebQualityFilter", List.of("fineweb_quality")),
+            Map.entry("DocStats", List.of("doc_stats")), Map.entry("WordStats", List.of("word_stats")),
+            Map.entry("LineStats", List.of("line_stats")), Map.entry("ParagraphStats", List.of("paragraph_stats")),
+            Map.entry("SentenceStats", List.of("sentence_stats")), Map.entry("StatsMerger", List.of("merge_stats")),
+            Map.entry("MinhashDedupSignature", List.of("minhash_signature")),
+            Map.entry("MinhashDedupBuckets", List.of("minhash_buckets")),
+            Map.entry("MinhashDedupCluster", List.of("minhash_cluster")),
+            Map.entry("MinhashDedupFilter", List.of("minhash_filter")),
+            Map.entry("MinhashBuildIndex", List.of("minhash_build_index")),
+            // SlurmPipelineExecutor's arguments, as keys of the slurm: block
+            Map.entry("mem_per_cpu_gb", List.of("mem_per_cpu")),
+            Map.entry("max_array_launch_parallel", List.of("array_parallelism")),
+            Map.entry("stagger_max_array_jobs", List.of("array_parallelism")));
 
     /** datatrove's options that Sluice does not take, with what it does instead. */
     private static final Map<String, String> DATATROVE_OPTIONS_NOT_TAKEN = Map.ofEntries(
@@ -36,7 +56,21 @@ final class Spelling {
             Map.entry("compression", "readers find each file's compression from its name and first bytes; only writers"
                     + " take it"),
             Map.entry("backend", "language_filter runs lingua, whose models are in the jar: nothing is downloaded, and"
-                    + " 'accuracy' picks its mode"));
+                    + " 'accuracy' picks its mode"),
+            Map.entry("job_name", "each stage's array job is named <job name>.<stage>"),
+            Map.entry("slurm_logs_folder", "Slurm's output files go to <logging_dir>/<stage>/slurm/slurm_logs/"),
+            Map.entry("srun_args", "ranks run without srun; give sbatch options in sbatch_args"),
+            Map.entry("mem", "give mem_per_cpu, or sbatch_args: {mem: 4G} for memory per node"),
+            Map.entry("tasks", "tasks and workers are keys of the job or of a stage"),
+            Map.entry("workers", "tasks and workers are keys of the job or of a stage"),
+            Map.entry("WarcReader", "Sluice reads JSONL; extract text from WARC files with datatrove first"),
+            Map.entry("ParquetReader", "Sluice reads JSONL (plain, .gz, .zst)"),
+            Map.entry("HuggingFaceDatasetReader", "Sluice reads JSONL (plain, .gz, .zst)"),
+            Map.entry("Trafilatura", "Sluice reads extracted text as JSONL; extract with datatrove first"),
+            Map.entry("C4BadWordsFilter", "not implemented; regex_filter with a word list is the nearest"),
+            Map.entry("PIIFormatter", "not implemented"),
+            Map.entry("LambdaFilter", "a Python function; regex_filter, length_filter and url_filter cover the usual cases"),
+            Map.entry("TokensCounter", "not implemented; documents with token_count metadata get __tokens histograms"));
 
     private Spelling() {
     }
@@ -57,7 +91,8 @@ final class Spelling {
         }
         String notTaken = DATATROVE_OPTIONS_NOT_TAKEN.get(word);
         if (notTaken != null) {
-            return " (datatrove's option, not taken here: " + notTaken + ")";
+            boolean step = Character.isUpperCase(word.charAt(0)); // datatrove's class names
+            return (step ? " (datatrove's step, not in Sluice: " : " (datatrove's option, not taken here: ") + notTaken + ")";
         }
         String best = null;
         int bestDistance = Integer.MAX_VALUE;

@@ -442,6 +442,17 @@ class LocalExecutorTest {
     }
 
     @Test
+    void documentsWithoutAUrlAreNotedOnTheConsole() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 2, 5);
+        // the stats blocks go on without the document's domain, where datatrove stops; before, only the task log said so
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("length_filter: {min_words: 5, exclusion_output: $ROOT/removed}",
+                "doc_stats: {output: $ROOT/stats, groups: [summary, fqdn]}"))));
+        assertTrue(console.toString().contains("[clean] note: doc_stats found no URL in 10 of 10 documents ('no_url_fqdn');"
+                + " url_key says where it is looked for"), console.toString());
+    }
+
+    @Test
     void statsOfAnEarlierRunThatThisJobDoesNotWriteAreNoted() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);

@@ -52,6 +52,15 @@ class JobFileTest {
         assertEquals(true, msg.contains("unknown key 'backend' (datatrove's option, not taken here: language_filter runs lingua"), msg);
         msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - gopher_qualty: {}\n");
         assertEquals(true, msg.contains("unknown step 'gopher_qualty' (did you mean 'gopher_quality'?)"), msg);
+        // datatrove's class names, as a datatrove user writes a step at first
+        msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - GopherQualityFilter: {}\n");
+        assertEquals(true, msg.contains("unknown step 'GopherQualityFilter' (datatrove's name; here it is 'gopher_quality')"), msg);
+        msg = error("stages:\n  - name: a\n    steps:\n      - WarcReader: {}\n");
+        assertEquals(true, msg.contains("unknown step 'WarcReader' (datatrove's step, not in Sluice: Sluice reads JSONL;"), msg);
+        // and SlurmPipelineExecutor's arguments in the slurm: block
+        msg = error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\nslurm: {time: '1:00:00', srun_args: {}, mem_per_cpu_gb: 2}\n");
+        assertEquals(true, msg.contains("'mem_per_cpu_gb' (datatrove's name; here it is 'mem_per_cpu')"), msg);
+        assertEquals(true, msg.contains("'srun_args' (datatrove's option, not taken here: ranks run without srun;"), msg);
     }
 
     @Test
