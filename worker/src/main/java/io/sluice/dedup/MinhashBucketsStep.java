@@ -108,6 +108,20 @@ public final class MinhashBucketsStep implements Step {
         return output;
     }
 
+    /** The MinHash parameters (for the job's checks). */
+    public MinhashConfig config() {
+        return config;
+    }
+
+    /** The index folder it reads, or null; and whether it writes one there ({@code create_index_name}). */
+    public Path indexFolder() {
+        return indexFolder;
+    }
+
+    public boolean createsIndex() {
+        return createIndexName != null;
+    }
+
     @Override
     public void open(StepContext ctx) {
         this.ctx = ctx; // its stage was checked by the pipeline ({@link #stageProblem}): no reader, so no documents

@@ -71,6 +71,11 @@ public final class MinhashBuildIndexStep implements Step {
         return input;
     }
 
+    /** The index folder it writes (for the job's checks). */
+    public Path output() {
+        return output;
+    }
+
     @Override
     public void open(StepContext ctx) {
         this.ctx = ctx; // its stage was checked by the pipeline ({@link #stageProblem}): no reader, so no documents

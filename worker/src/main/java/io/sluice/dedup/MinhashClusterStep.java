@@ -127,6 +127,11 @@ public final class MinhashClusterStep implements Step {
         return output;
     }
 
+    /** The MinHash parameters (for the job's checks). */
+    public MinhashConfig config() {
+        return config;
+    }
+
     @Override
     public void open(StepContext ctx) {
         this.ctx = ctx; // its stage was checked by the pipeline ({@link #stageProblem}): no reader, so no documents

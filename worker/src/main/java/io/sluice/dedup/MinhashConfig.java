@@ -28,6 +28,11 @@ public record MinhashConfig(int nGrams, int numBuckets, int hashesPerBucket, lon
         }
     }
 
+    /** What the signature and bucket files' layout depends on: steps reading them need the same. */
+    public String layout() {
+        return "num_buckets " + numBuckets + ", hashes_per_bucket " + hashesPerBucket + ", precision " + precision;
+    }
+
     /** Reads the config keys of a MinHash step; absent keys take datatrove's defaults. */
     public static MinhashConfig fromArgs(StepArgs args) {
         int nGrams = positive(args, "n_grams", DEFAULT.nGrams);

@@ -84,6 +84,11 @@ public final class MinhashSignatureStep implements Step {
         return output;
     }
 
+    /** The MinHash parameters (for the job's checks). */
+    public MinhashConfig config() {
+        return config;
+    }
+
     @Override
     public void open(StepContext ctx) throws IOException {
         this.ctx = ctx;

@@ -1,7 +1,9 @@
 package io.sluice.job;
 
 import io.sluice.dedup.MinhashBucketsStep;
+import io.sluice.dedup.MinhashBuildIndexStep;
 import io.sluice.dedup.MinhashClusterStep;
+import io.sluice.dedup.MinhashConfig;
 import io.sluice.dedup.MinhashFilterStep;
 import io.sluice.dedup.MinhashSignatureStep;
 import io.sluice.io.ShardPlan;
@@ -134,19 +136,58 @@ public final class Preflight {
         private final Map<Path, Path> bucketsInputs = new HashMap<>();
         private final Map<Path, Path> clusterInputs = new HashMap<>();
         private final List<FilterStep> filters = new ArrayList<>();
+        /** The MinHash parameters of the step writing each folder, and where that step is. */
+        private final Map<Path, Made> made = new HashMap<>();
+        private final java.util.Set<Path> indexesWritten = new java.util.HashSet<>();
 
         private record FilterStep(Job.Stage stage, Job.StepSpec spec, Path input) {
+        }
+
+        private record Made(MinhashConfig config, String where) {
         }
 
         void add(Job.Stage stage, Job.StepSpec spec, Step step) {
             if (step instanceof MinhashSignatureStep s) {
                 signatureStages.put(normal(s.output()), stage);
+                made.put(normal(s.output()), new Made(s.config(), spec.where()));
             } else if (step instanceof MinhashBucketsStep b) {
                 bucketsInputs.put(normal(b.output()), normal(b.input()));
+                sameConfig(b.input(), b.config(), spec);
+                made.put(normal(b.output()), new Made(b.config(), spec.where()));
+                indexExists(b, spec);
             } else if (step instanceof MinhashClusterStep c) {
                 clusterInputs.put(normal(c.output()), normal(c.input()));
+                sameConfig(c.input(), c.config(), spec);
             } else if (step instanceof MinhashFilterStep f) {
                 filters.add(new FilterStep(stage, spec, normal(f.input())));
+            } else if (step instanceof MinhashBuildIndexStep i) {
+                indexesWritten.add(normal(i.output()));
+            }
+        }
+
+        /**
+         * The buckets and cluster steps must read with the parameters their input was made with: with other
+         * ones they failed only at run time, on Slurm after the queue ("record size 68", "no folder bucket_007").
+         */
+        private void sameConfig(Path input, MinhashConfig config, Job.StepSpec spec) {
+            Made m = made.get(normal(input));
+            if (m != null && !m.config().layout().equals(config.layout())) {
+                throw new JobException(spec.where() + ": reads " + normal(input) + ", made by " + m.where() + " with "
+                        + m.config().layout() + ", but has " + config.layout()
+                        + "; give the steps of one MinHash run the same MinHash keys");
+            }
+        }
+
+        /** An index_folder that is not there and that no step of the job makes fails every bucket rank. */
+        private void indexExists(MinhashBucketsStep b, Job.StepSpec spec) {
+            Path index = b.indexFolder();
+            if (index != null) {
+                if (b.createsIndex()) {
+                    indexesWritten.add(normal(index));
+                } else if (!indexesWritten.contains(normal(index)) && !Files.isDirectory(index)) {
+                    throw new JobException(spec.where() + ": index_folder " + normal(index) + " does not exist and no"
+                            + " earlier step of the job writes it (minhash_build_index, or create_index_name)");
+                }
             }
         }
 

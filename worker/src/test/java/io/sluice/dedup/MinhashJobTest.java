@@ -85,6 +85,31 @@ class MinhashJobTest {
     }
 
     @Test
+    void stepsReadingSignaturesOrPairsWithOtherParametersOrAMissingIndexAreRefusedBeforeTheRun() throws Exception {
+        Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        // before, validate passed, the signature stage ran, and every bucket rank failed ("record size 68")
+        String yaml = fourStages(root, corpus, 14).replace("minhash_signature: {output: " + root + "/sigs, num_buckets: 14}",
+                "minhash_signature: {output: " + root + "/sigs, num_buckets: 14, precision: 32}");
+        io.sluice.job.JobException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> run(root, yaml));
+        assertTrue(e.getMessage().contains("stages[1] (buckets).steps[0] (minhash_buckets): reads " + root.resolve("sigs")
+                + ", made by job.yaml: stages[0] (signatures).steps[1] (minhash_signature) with num_buckets 14,"
+                + " hashes_per_bucket 8, precision 32, but has num_buckets 14, hashes_per_bucket 8, precision 64"), e.getMessage());
+        assertTrue(!java.nio.file.Files.exists(root.resolve("sigs")), "nothing ran");
+
+        String cluster = fourStages(root, corpus, 14).replace("minhash_cluster: {input: " + root + "/dups, output: " + root
+                + "/remove, num_buckets: 14}", "minhash_cluster: {input: " + root + "/dups, output: " + root + "/remove, num_buckets: 7}");
+        e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class, () -> run(root, cluster));
+        assertTrue(e.getMessage().contains("(minhash_cluster): reads " + root.resolve("dups")), e.getMessage());
+
+        String index = fourStages(root, corpus, 14).replace("output: " + root + "/dups, num_buckets: 14}",
+                "output: " + root + "/dups, num_buckets: 14, index_folder: " + root + "/no-index}");
+        e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class, () -> run(root, index));
+        assertTrue(e.getMessage().contains("(minhash_buckets): index_folder " + root.resolve("no-index") + " does not exist"
+                + " and no earlier step of the job writes it"), e.getMessage());
+    }
+
+    @Test
     void aFilterStageReadingOtherDocumentsThanItsSignatureStageIsRefused() throws Exception {
         Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
         String yaml = fourStages(root, corpus, 14).replace("      - read_jsonl: {path: " + corpus + "}\n      - minhash_filter",
