@@ -63,16 +63,16 @@ final class SubmitCommand implements Callable<Integer> {
                         + " launcher status shows its jobs");
             }
             submitter.checkNothingActive(job);
-            WorkerCommand copied = launcherBuild.pinnedIn(builds, true);
+            // copied only when a stage is to run: a submit with every rank complete leaves the builds as they are
+            boolean submits = plans.stream().anyMatch(p -> !p.plan().nothingToRun());
+            WorkerCommand copied = submits ? launcherBuild.pinnedIn(builds, true) : worker;
             if (!copied.equals(worker)) {
                 plans = Submitter.plan(job, copied, jobJson); // the jar was rebuilt since it was named above
             }
-            // nothing of this logging dir is queued or running: the scripts written now are the only ones that can start
-            copied.removeOtherBuilds(builds);
             runner.writeJob();
             System.out.printf("job '%s': %d stage(s), logging dir %s%n", job.name(), job.stages().size(), job.loggingDir());
             List<String> jars = copied.classPath().stream().filter(e -> Path.of(e).startsWith(builds)).toList();
-            if (!jars.isEmpty()) {
+            if (submits && !jars.isEmpty()) {
                 System.out.printf("worker build: %s%s%n", jars.getFirst(),
                         jars.size() == 1 ? "" : " and " + (jars.size() - 1) + " other jar(s) in " + builds);
             }
@@ -84,6 +84,9 @@ final class SubmitCommand implements Callable<Integer> {
                     throw new UncheckedIOException(e);
                 }
             });
+            for (String p : WorkerCommand.removeUnusedBuilds(builds, job.loggingDir())) {
+                System.err.println("warning: cannot remove the unused build " + p);
+            }
         }
         System.out.printf("follow with: launcher status %s%n", jobFile);
         return 0;

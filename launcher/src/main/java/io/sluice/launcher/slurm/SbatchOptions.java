@@ -66,6 +66,13 @@ public final class SbatchOptions {
         o.addIfSet("mail-user", s.mailUser());
         o.add("output", output);
         if (requeue) {
+            long limit = seconds(s.time());
+            if (limit >= 0 && limit <= s.requeueGraceSeconds()) {
+                // Slurm would signal each element as it starts, and the element requeue itself again and again
+                throw new JobException("slurm.requeue_grace_seconds: " + s.requeueGraceSeconds() + " s is not shorter than"
+                        + " slurm.time '" + s.time() + "' (" + limit + " s): each element would be told to requeue itself"
+                        + " as soon as it starts, again and again; lower requeue_grace_seconds, or set requeue: false");
+            }
             o.options.add(new Option("requeue", null));
             // a requeued element appends to its log instead of overwriting the first attempt's
             o.add("open-mode", "append");
@@ -77,14 +84,53 @@ public final class SbatchOptions {
                 if (!NAME.matcher(name).matches()) {
                     throw new JobException("slurm.sbatch_args: '" + e.getKey() + "' is not an sbatch option name");
                 }
-                if (name.equals("array") || name.equals("dependency")) {
-                    throw new JobException("slurm.sbatch_args: --" + name + " is set by `launcher submit` itself");
+                if (SET_BY_SUBMIT.contains(name) || (requeue && SET_FOR_REQUEUE.contains(name))) {
+                    // a second line of the same option wins silently: --cpus-per-task=2 gave 2 CPUs to a worker
+                    // sized for 1, --output hid the element's exit status from launcher status
+                    throw new JobException("slurm.sbatch_args: --" + name + " is set by `launcher submit` itself"
+                            + (SET_FOR_REQUEUE.contains(name) ? " (with requeue: true; set requeue: false to give your own)" : ""));
+                }
+                if (BLOCK_KEYS.contains(name)) {
+                    throw new JobException("slurm.sbatch_args: --" + name + " has a key of its own in the slurm: block: give '"
+                            + name.replace('-', '_') + "' there");
                 }
                 String value = e.getValue();
                 o.options.add(new Option(name, value == null || value.isEmpty() ? null : value));
             }
         }
         return o;
+    }
+
+    private static final java.util.Set<String> SET_BY_SUBMIT = java.util.Set.of("array", "dependency", "job-name",
+            "output", "cpus-per-task", "kill-on-invalid-dep");
+    private static final java.util.Set<String> SET_FOR_REQUEUE = java.util.Set.of("requeue", "no-requeue", "open-mode", "signal");
+    private static final java.util.Set<String> BLOCK_KEYS = java.util.Set.of("time", "partition", "qos", "account",
+            "mail-type", "mail-user");
+
+    /** A Slurm time limit in seconds ("minutes", "MM:SS", "HH:MM:SS", "D-HH[:MM[:SS]]"); -1 for none or unlimited. */
+    static long seconds(String time) {
+        if (time == null || time.isBlank() || !TIME.matcher(time).matches() || !Character.isDigit(time.charAt(0))) {
+            return -1;
+        }
+        long days = 0;
+        String rest = time;
+        int dash = time.indexOf('-');
+        if (dash >= 0) {
+            days = Long.parseLong(time.substring(0, dash));
+            rest = time.substring(dash + 1);
+        }
+        String[] f = rest.split(":");
+        long[] v = new long[f.length];
+        for (int i = 0; i < f.length; i++) {
+            v[i] = Long.parseLong(f[i]);
+        }
+        long s;
+        if (dash >= 0) { // D-HH, D-HH:MM, D-HH:MM:SS
+            s = v[0] * 3600 + (f.length > 1 ? v[1] * 60 : 0) + (f.length > 2 ? v[2] : 0);
+        } else { // MM, MM:SS, HH:MM:SS
+            s = f.length == 1 ? v[0] * 60 : f.length == 2 ? v[0] * 60 + v[1] : v[0] * 3600 + v[1] * 60 + v[2];
+        }
+        return days * 86400 + s;
     }
 
     private void add(String name, String value) {

@@ -19,10 +19,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
@@ -101,35 +99,51 @@ public record WorkerCommand(String java, List<String> classPath, String mainClas
         List<String> pinned = new ArrayList<>();
         for (String entry : classPath) {
             Path file = Path.of(entry);
-            pinned.add(Files.isRegularFile(file) ? pin(file, builds, copy).toString() : entry);
+            try {
+                pinned.add(Files.isRegularFile(file) ? pin(file, builds, copy).toString() : entry);
+            } catch (IOException e) {
+                throw new IOException("cannot copy " + file + " to " + builds + " for the array jobs to run: " + e, e);
+            }
         }
         return new WorkerCommand(java, pinned, mainClass);
     }
 
     /**
-     * Removes the folders of {@code builds} this worker's class path does not use: called while no array
-     * job of the logging dir is queued or running, so no script that could still start names them.
+     * Removes the folders of {@code builds} that no script in the logging dir names ({@code
+     * <logging_dir>/<stage>/slurm/*.slurm}, stages no longer in the job file included): a script on disk can
+     * still start, queued or resubmitted by hand. Returns what could not be removed, for a warning: a
+     * logging dir shared by a team may hold builds another user copied.
      */
-    public void removeOtherBuilds(Path builds) throws IOException {
+    public static List<String> removeUnusedBuilds(Path builds, Path loggingDir) throws IOException {
         if (!Files.isDirectory(builds)) {
-            return;
+            return List.of();
         }
-        Set<Path> used = new HashSet<>();
-        for (String entry : classPath) {
-            Path parent = Path.of(entry).getParent();
-            if (parent != null && builds.equals(parent.getParent())) {
-                used.add(parent);
-            }
-        }
-        try (Stream<Path> folders = Files.list(builds)) {
-            for (Path folder : folders.filter(f -> !used.contains(f)).toList()) {
-                try (Stream<Path> tree = Files.walk(folder)) {
-                    for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.deleteIfExists(p);
+        StringBuilder scripts = new StringBuilder();
+        try (Stream<Path> stages = Files.list(loggingDir)) {
+            for (Path slurmDir : stages.map(d -> d.resolve("slurm")).filter(Files::isDirectory).toList()) {
+                try (Stream<Path> files = Files.list(slurmDir)) {
+                    for (Path script : files.filter(f -> f.getFileName().toString().endsWith(".slurm")).toList()) {
+                        scripts.append(Files.readString(script));
                     }
                 }
             }
         }
+        List<String> problems = new ArrayList<>();
+        try (Stream<Path> folders = Files.list(builds)) {
+            for (Path folder : folders.filter(Files::isDirectory).toList()) {
+                if (scripts.indexOf(builds.getFileName() + "/" + folder.getFileName() + "/") >= 0) {
+                    continue;
+                }
+                try (Stream<Path> tree = Files.walk(folder)) {
+                    for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(p);
+                    }
+                } catch (IOException e) {
+                    problems.add(folder + " (" + e + ")");
+                }
+            }
+        }
+        return problems;
     }
 
     private static Path pin(Path jar, Path builds, boolean copy) throws IOException {

@@ -18,7 +18,7 @@ class SbatchOptionsTest {
     @Test
     void plainValuesAreDirectivesAndSbatchArgsComeLast() {
         Map<String, String> extra = new LinkedHashMap<>();
-        extra.put("account", "proj1");
+        extra.put("constraint", "avx2");
         extra.put("exclusive", "");
         Job job = TestJobs.job("demo", Path.of("/data/logs"),
                 TestJobs.slurm(2, 10, 1001, true, null, extra), TestJobs.stage("clean", 4));
@@ -26,7 +26,7 @@ class SbatchOptionsTest {
         assertEquals(List.of("#SBATCH --job-name=demo.clean", "#SBATCH --cpus-per-task=2", "#SBATCH --mem-per-cpu=1G",
                 "#SBATCH --partition=debug", "#SBATCH --time=00:10:00",
                 "#SBATCH --output=/data/logs/clean/slurm/slurm_logs/%A_%a.out", "#SBATCH --requeue",
-                "#SBATCH --open-mode=append", "#SBATCH --signal=B:USR1@60", "#SBATCH --account=proj1",
+                "#SBATCH --open-mode=append", "#SBATCH --signal=B:USR1@60", "#SBATCH --constraint=avx2",
                 "#SBATCH --exclusive"), o.directives());
         assertTrue(o.commandLineArguments().isEmpty());
     }
@@ -49,13 +49,40 @@ class SbatchOptionsTest {
     }
 
     @Test
+    void aTimeLimitNoLongerThanTheRequeueGraceIsRefused() {
+        assertEquals(List.of(60L, 90L, 3600L, 86400L + 7200, 86400L + 7200 + 180 + 4, -1L),
+                java.util.stream.Stream.of("1", "1:30", "1:00:00", "1-2", "1-2:03:04", "UNLIMITED").map(SbatchOptions::seconds).toList());
+        Job.SlurmOptions shortTime = new Job.SlurmOptions("debug", "00:01:00", 1, "1G", 1, 0, 1001, true, 120, null, null,
+                null, null, null, null, Map.of());
+        Job job = TestJobs.job("j", Path.of("/l"), shortTime, TestJobs.stage("s", 1));
+        // before, each element got USR1 as it started and requeued itself, again and again
+        JobException e = assertThrows(JobException.class,
+                () -> SbatchOptions.forStage(job, job.stages().getFirst(), Path.of("/l/s/slurm")));
+        assertEquals("slurm.requeue_grace_seconds: 120 s is not shorter than slurm.time '00:01:00' (60 s): each element would"
+                + " be told to requeue itself as soon as it starts, again and again; lower requeue_grace_seconds, or set"
+                + " requeue: false", e.getMessage());
+    }
+
+    @Test
     void sbatchArgsThatTheLauncherOwnsOrThatAreNoOptionNameAreRejected() {
-        for (String key : List.of("array", "dependency", "x; rm -rf /")) {
+        // a second --cpus-per-task, --output or --time line would win silently over the launcher's
+        for (String key : List.of("array", "dependency", "x; rm -rf /", "cpus-per-task", "output", "job-name", "time",
+                "account")) {
             Job job = TestJobs.job("j", Path.of("/l"), TestJobs.slurm(1, 1, 1, false, null, Map.of(key, "1")),
                     TestJobs.stage("s", 1));
             JobException e = assertThrows(JobException.class,
                     () -> SbatchOptions.forStage(job, job.stages().getFirst(), Path.of("/l/s/slurm")));
             assertTrue(e.getMessage().startsWith("slurm.sbatch_args: "), e.getMessage());
         }
+        // the options requeueing rests on, unless requeue is off
+        Job requeued = TestJobs.job("j", Path.of("/l"), TestJobs.slurm(1, 1, 1, true, null, Map.of("signal", "B:USR2@30")),
+                TestJobs.stage("s", 1));
+        assertEquals("slurm.sbatch_args: --signal is set by `launcher submit` itself (with requeue: true; set requeue: false"
+                + " to give your own)", assertThrows(JobException.class,
+                () -> SbatchOptions.forStage(requeued, requeued.stages().getFirst(), Path.of("/l/s/slurm"))).getMessage());
+        Job own = TestJobs.job("j", Path.of("/l"), TestJobs.slurm(1, 1, 1, false, null, Map.of("signal", "B:USR2@30")),
+                TestJobs.stage("s", 1));
+        assertTrue(SbatchOptions.forStage(own, own.stages().getFirst(), Path.of("/l/s/slurm")).directives()
+                .contains("#SBATCH --signal=B:USR2@30"));
     }
 }

@@ -48,8 +48,17 @@ class WorkerCommandTest {
         assertEquals(2, folders(builds).size());
         assertTrue(folders(builds).stream().noneMatch(f -> f.getFileName().toString().endsWith(".tmp")));
 
-        launcher.pinnedIn(builds, true).removeOtherBuilds(builds);
+        // builds no script in the logging dir names are removed; a script of any stage keeps its build
+        Path script = tmp.resolve("logs/clean/slurm/launch_script.slurm");
+        Files.createDirectories(script.getParent());
+        Files.writeString(script, "exec java -cp '" + second + "' io.sluice.exec.WorkerMain\n");
+        assertEquals(List.of(), WorkerCommand.removeUnusedBuilds(builds, tmp.resolve("logs")));
         assertEquals(List.of(second.getParent()), folders(builds));
+        Files.writeString(jar, "build 1");
+        assertEquals(first, Path.of(launcher.pinnedIn(builds, true).classPath().get(0)));
+        Files.writeString(script, "exec java -cp '" + first + "' io.sluice.exec.WorkerMain\n");
+        WorkerCommand.removeUnusedBuilds(builds, tmp.resolve("logs"));
+        assertEquals(List.of(first.getParent()), folders(builds), "an older build a script on disk still names is kept");
     }
 
     private static List<Path> folders(Path dir) throws IOException {
