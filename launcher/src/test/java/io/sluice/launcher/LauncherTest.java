@@ -113,16 +113,8 @@ class LauncherTest {
 
     @Test
     void submitDryRunRefusesWhatSubmitWouldRefuse() throws IOException {
-        String yaml = """
-                logging_dir: $ROOT/logs
-                tasks: 2
-                stages:
-                  - name: clean
-                    steps:
-                      - read_jsonl: {path: $EXAMPLES, glob: "*.jsonl.gz"}
-                      - length_filter: {min_words: 5}
-                      - write_jsonl: {path: $ROOT/out}
-                """;
+        String yaml = CLEAN_EXAMPLES.replace("      - write_jsonl", "      - length_filter: {min_words: 5}\n      - write_jsonl");
+        assertTrue(yaml.contains("length_filter"));
         assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
         // before, the dry run said "all 2 ranks complete, would not be submitted" and exited 0
         assertEquals(2, Launcher.execute("submit", job(yaml.replace("min_words: 5", "min_words: 9")).toString(), "--dry-run"));

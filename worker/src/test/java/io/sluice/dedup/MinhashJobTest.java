@@ -25,6 +25,11 @@ class MinhashJobTest {
     }
 
     /** The four stages over the plagiarism corpus with {@code buckets} buckets, each its own rank; removed documents kept aside. */
+    /** The refusal of a job that must not start. */
+    private io.sluice.job.JobException refusal(String yaml) {
+        return org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class, () -> run(root, yaml));
+    }
+
     private static String fourStages(Path root, Path corpus, int buckets) {
         return """
                 logging_dir: ROOT/logs
@@ -78,8 +83,7 @@ class MinhashJobTest {
         Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
         String yaml = fourStages(root, corpus, 14).replace("  - name: filter\n    tasks: 1", "  - name: filter\n    tasks: 2");
         // before, validate passed and filter rank 0 removed documents by the numbers of another split
-        io.sluice.job.JobException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
-                () -> run(root, yaml));
+        io.sluice.job.JobException e = refusal(yaml);
         assertTrue(e.getMessage().contains("stages[3] (filter).steps[1] (minhash_filter): stage 'filter' has 2 tasks, but the"
                 + " signatures it filters by were made by stage 'signatures' with 1"), e.getMessage());
     }
@@ -90,8 +94,7 @@ class MinhashJobTest {
         // before, validate passed, the signature stage ran, and every bucket rank failed ("record size 68")
         String yaml = fourStages(root, corpus, 14).replace("minhash_signature: {output: " + root + "/sigs, num_buckets: 14}",
                 "minhash_signature: {output: " + root + "/sigs, num_buckets: 14, precision: 32}");
-        io.sluice.job.JobException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
-                () -> run(root, yaml));
+        io.sluice.job.JobException e = refusal(yaml);
         assertTrue(e.getMessage().contains("stages[1] (buckets).steps[0] (minhash_buckets): reads " + root.resolve("sigs")
                 + ", made by job.yaml: stages[0] (signatures).steps[1] (minhash_signature) with num_buckets 14,"
                 + " hashes_per_bucket 8, precision 32, but has num_buckets 14, hashes_per_bucket 8, precision 64"), e.getMessage());
@@ -99,12 +102,12 @@ class MinhashJobTest {
 
         String cluster = fourStages(root, corpus, 14).replace("minhash_cluster: {input: " + root + "/dups, output: " + root
                 + "/remove, num_buckets: 14}", "minhash_cluster: {input: " + root + "/dups, output: " + root + "/remove, num_buckets: 7}");
-        e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class, () -> run(root, cluster));
+        e = refusal(cluster);
         assertTrue(e.getMessage().contains("(minhash_cluster): reads " + root.resolve("dups")), e.getMessage());
 
         String index = fourStages(root, corpus, 14).replace("output: " + root + "/dups, num_buckets: 14}",
                 "output: " + root + "/dups, num_buckets: 14, index_folder: " + root + "/no-index}");
-        e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class, () -> run(root, index));
+        e = refusal(index);
         assertTrue(e.getMessage().contains("(minhash_buckets): index_folder " + root.resolve("no-index") + " does not exist"
                 + " and no earlier step of the job writes it"), e.getMessage());
     }
@@ -115,8 +118,7 @@ class MinhashJobTest {
         String yaml = fourStages(root, corpus, 14).replace("      - read_jsonl: {path: " + corpus + "}\n      - minhash_filter",
                 "      - read_jsonl: {path: " + corpus + ", limit: 50}\n      - minhash_filter");
         // before, validate passed; with another limit, glob or folder, rank r holds other documents
-        io.sluice.job.JobException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
-                () -> run(root, yaml));
+        io.sluice.job.JobException e = refusal(yaml);
         assertTrue(e.getMessage().contains("stages[3] (filter).steps[1] (minhash_filter): stage 'filter' reads {path="
                 + corpus + ", limit=50}, but the signatures it filters by were made by stage 'signatures' reading {path="
                 + corpus + "}"), e.getMessage());

@@ -426,13 +426,17 @@ class LocalExecutorTest {
         assertEquals(3, TestFiles.files(root.resolve("out")).size());
     }
 
+    /** The clean job over 10 documents without URLs, with {@code step} in place of its length filter. */
+    private boolean runCleanJobWith(JobFixture fx, String step) throws IOException {
+        fx.corpus("in", 2, 5);
+        return run(fx.job(JobFixture.CLEAN_JOB.replace("length_filter: {min_words: 5, exclusion_output: $ROOT/removed}", step)));
+    }
+
     @Test
     void aFilterThatDropsEveryDocumentForOneReasonIsNoted() throws IOException {
         JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 2, 5);
         // before, the stage ended "done" with nothing kept, and only the task log said the URL was missing
-        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("length_filter: {min_words: 5, exclusion_output: $ROOT/removed}",
-                "url_filter: {banned_domains: [bad.org]}"))));
+        assertTrue(runCleanJobWith(fx, "url_filter: {banned_domains: [bad.org]}"));
         assertTrue(console.toString().contains("[clean] note: url_filter dropped all 10 documents it saw as 'missing_url';"
                 + " its task logs say more"), console.toString());
         console.reset();
@@ -443,11 +447,8 @@ class LocalExecutorTest {
 
     @Test
     void documentsWithoutAUrlAreNotedOnTheConsole() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 2, 5);
         // the stats blocks go on without the document's domain, where datatrove stops; before, only the task log said so
-        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("length_filter: {min_words: 5, exclusion_output: $ROOT/removed}",
-                "doc_stats: {output: $ROOT/stats, groups: [summary, fqdn]}"))));
+        assertTrue(runCleanJobWith(new JobFixture(root), "doc_stats: {output: $ROOT/stats, groups: [summary, fqdn]}"));
         assertTrue(console.toString().contains("[clean] note: doc_stats found no URL in 10 of 10 documents ('no_url_fqdn');"
                 + " url_key says where it is looked for"), console.toString());
     }

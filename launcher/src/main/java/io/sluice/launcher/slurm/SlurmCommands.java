@@ -25,10 +25,9 @@ import java.util.regex.Pattern;
 public final class SlurmCommands implements Slurm {
 
     private static final long TIMEOUT_SECONDS = 120;
-    /** {@code 12_3} (one element) or {@code 12} (a job that is no array), with an optional {@code .batch} step. */
     /**
-     * A job id as sacct writes it: {@code 4711}, {@code 4711_3}, or for elements that never started and
-     * share one record, {@code 4711_[3-5,8%2]}.
+     * A job id as sacct writes it: {@code 12} (a job that is no array), {@code 12_3} (one element), or for
+     * elements that never started and share one record, {@code 12_[3-5,8%2]}.
      */
     private static final Pattern ELEMENT_ID = Pattern.compile("(\\d+)(?:_(\\d+|\\[[\\d,\\-]+(?:%\\d+)?\\]))?");
 
