@@ -274,8 +274,9 @@ class SlurmClusterTest {
                       - read_jsonl: {path: %IN%, glob: "*.jsonl.gz"}
                       - write_jsonl: {path: %OUT%/clean}
                 """;
-        // env_command keeps each element running long enough to be cancelled while it runs
-        Path jobFile = jobFile("cancel", examples(), out, stages, "  local_tasks: 1\n  env_command: sleep 4\n");
+        // env_command keeps each element running long enough to be cancelled while it runs (4 s was too short once
+        // in CI, on a loaded machine: the element finished before the scancel reached it)
+        Path jobFile = jobFile("cancel", examples(), out, stages, "  local_tasks: 1\n  env_command: sleep 10\n");
         Job job = JobFile.load(jobFile);
         submit(jobFile);
         String id = jobIds(job).getFirst();
