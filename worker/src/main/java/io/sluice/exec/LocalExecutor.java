@@ -74,6 +74,9 @@ public final class LocalExecutor {
      * console, where before only the task log had a hint and the job ended "done" with nothing kept.
      */
     private void printDroppedAll(Job.Stage stage, PipelineStats stats) {
+        // datatrove stops at the first document without a URL; Sluice goes on, and says so here: one line for
+        // the steps that found the same documents without one (the stats blocks of a stage, each two groups)
+        Map<String, java.util.Set<String>> noUrl = new java.util.LinkedHashMap<>();
         for (io.sluice.pipeline.StepStats step : stats.steps()) {
             long total = step.get("total");
             for (Map.Entry<String, Long> c : step.counters().entrySet()) {
@@ -82,12 +85,13 @@ public final class LocalExecutor {
                     console.printf("[%s] note: %s dropped all %d documents it saw as '%s'; its task logs say more%n",
                             stage.name(), step.name(), total, key.substring("dropped_".length()));
                 } else if (c.getValue() > 0 && (key.equals("dropped_missing_url") || key.startsWith("no_url_"))) {
-                    // datatrove stops at the first document without a URL; Sluice goes on, and says so here
-                    console.printf("[%s] note: %s found no URL in %,d of %,d documents ('%s'); url_key says where it"
-                            + " is looked for%n", stage.name(), step.name(), c.getValue(), total, key);
+                    noUrl.computeIfAbsent(String.format("%,d of %,d documents", c.getValue(), total),
+                            k -> new java.util.LinkedHashSet<>()).add(step.name() + " (" + key + ")");
                 }
             }
         }
+        noUrl.forEach((count, steps) -> console.printf("[%s] note: no URL in %s, counted by %s; url_key says where it"
+                + " is looked for%n", stage.name(), count, String.join(", ", steps)));
     }
 
     /**
