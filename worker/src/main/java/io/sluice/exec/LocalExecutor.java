@@ -76,7 +76,7 @@ public final class LocalExecutor {
     private void printDroppedAll(Job.Stage stage, PipelineStats stats) {
         // datatrove stops at the first document without a URL; Sluice goes on, and says so here: one line for
         // the steps that found the same documents without one (the stats blocks of a stage, each two groups)
-        Map<String, java.util.Set<String>> noUrl = new java.util.LinkedHashMap<>();
+        Map<String, List<java.util.Set<String>>> noUrl = new java.util.LinkedHashMap<>(); // count -> steps, counters
         for (io.sluice.pipeline.StepStats step : stats.steps()) {
             long total = step.get("total");
             for (Map.Entry<String, Long> c : step.counters().entrySet()) {
@@ -85,13 +85,15 @@ public final class LocalExecutor {
                     console.printf("[%s] note: %s dropped all %d documents it saw as '%s'; its task logs say more%n",
                             stage.name(), step.name(), total, key.substring("dropped_".length()));
                 } else if (c.getValue() > 0 && (key.equals("dropped_missing_url") || key.startsWith("no_url_"))) {
-                    noUrl.computeIfAbsent(String.format("%,d of %,d documents", c.getValue(), total),
-                            k -> new java.util.LinkedHashSet<>()).add(step.name() + " (" + key + ")");
+                    List<java.util.Set<String>> by = noUrl.computeIfAbsent(String.format("%,d of %,d documents",
+                            c.getValue(), total), k -> List.of(new java.util.LinkedHashSet<>(), new java.util.LinkedHashSet<>()));
+                    by.get(0).add(step.name());
+                    by.get(1).add(key);
                 }
             }
         }
-        noUrl.forEach((count, steps) -> console.printf("[%s] note: no URL in %s, counted by %s; url_key says where it"
-                + " is looked for%n", stage.name(), count, String.join(", ", steps)));
+        noUrl.forEach((count, by) -> console.printf("[%s] note: no URL in %s, counted by %s as %s; url_key says where it"
+                + " is looked for%n", stage.name(), count, String.join(", ", by.get(0)), String.join(", ", by.get(1))));
     }
 
     /**

@@ -449,7 +449,7 @@ class LocalExecutorTest {
     void documentsWithoutAUrlAreNotedOnTheConsole() throws IOException {
         // the stats blocks go on without the document's domain, where datatrove stops; before, only the task log said so
         assertTrue(runCleanJobWith(new JobFixture(root), "doc_stats: {output: $ROOT/stats, groups: [summary, fqdn]}"));
-        assertTrue(console.toString().contains("[clean] note: no URL in 10 of 10 documents, counted by doc_stats (no_url_fqdn);"
+        assertTrue(console.toString().contains("[clean] note: no URL in 10 of 10 documents, counted by doc_stats as no_url_fqdn;"
                 + " url_key says where it is looked for"), console.toString());
     }
 
