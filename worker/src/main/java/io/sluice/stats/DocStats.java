@@ -56,11 +56,15 @@ public final class DocStats extends StatsStep {
     /**
      * Six counters packed in a long, 10 bits each: space, digit, neither digit nor alpha, upper,
      * punctuation, "…". Per character the loop adds {@code INCREMENTS[class]}, one add instead of six,
-     * and unpacks into the totals every {@link #BLOCK} characters, before a field could overflow.
+     * and unpacks into the totals after each block of {@link #BLOCK} characters (65 with a surrogate pair
+     * at its end), long before a field could overflow.
      */
     private static final long[] INCREMENTS = new long[256];
+    /** {@code INCREMENTS[BMP[c]]} for the ASCII characters: a block of ASCII needs one look-up per character. */
+    private static final long[] ASCII_INCREMENTS = new long[128];
     private static final int FIELD = 10;
-    private static final int BLOCK = (1 << FIELD) - 1;
+    private static final int FIELD_MASK = (1 << FIELD) - 1;
+    private static final int BLOCK = 64;
     /** Characters copied out of the text at a time: the loop runs over an array, not String.charAt. */
     private static final int SLICE = 8192;
 
@@ -73,6 +77,9 @@ public final class DocStats extends StatsStep {
         for (int k = 0; k < INCREMENTS.length; k++) {
             // a lone surrogate is none of the classes: it counts only as neither digit nor alpha
             INCREMENTS[k] = pack(k);
+        }
+        for (int c = 0; c < ASCII_INCREMENTS.length; c++) {
+            ASCII_INCREMENTS[c] = INCREMENTS[BMP[c] & 0xFF];
         }
     }
 
@@ -109,22 +116,28 @@ public final class DocStats extends StatsStep {
             }
             text.getChars(from, to, slice, 0);
             int m = to - from;
-            // BLOCK characters at a time into the packed counters, then into the totals before a field overflows
-            for (int block = 0; block < m; ) {
-                int limit = Math.min(m, block + BLOCK);
+            for (int i = 0; i < m; ) {
+                int limit = Math.min(m, i + BLOCK);
                 long packed = 0;
-                int i = block;
-                for (; i < limit; i++) {
-                    int k = BMP[slice[i]] & 0xFF;
-                    if (k >= SURROGATE && i + 1 < m && Character.isHighSurrogate(slice[i])
-                            && Character.isLowSurrogate(slice[i + 1])) {
-                        k = computeClasses(Character.toCodePoint(slice[i], slice[++i]));
-                        len--;
+                if (limit - i == BLOCK && isAsciiBlock(slice, i)) {
+                    // most blocks of web text: one table entry per character, no surrogate to look for (loops
+                    // of a constant BLOCK characters, which C2 unrolls and vectorises)
+                    for (int j = 0; j < BLOCK; j++) {
+                        packed += ASCII_INCREMENTS[slice[i + j]];
                     }
-                    packed += INCREMENTS[k];
+                    i += BLOCK;
+                } else {
+                    for (; i < limit; i++) {
+                        int k = BMP[slice[i]] & 0xFF;
+                        if (k >= SURROGATE && i + 1 < m && Character.isHighSurrogate(slice[i])
+                                && Character.isLowSurrogate(slice[i + 1])) {
+                            k = computeClasses(Character.toCodePoint(slice[i], slice[++i]));
+                            len--;
+                        }
+                        packed += INCREMENTS[k];
+                    }
                 }
                 unpack(packed);
-                block = i;
             }
             from = to;
         }
@@ -137,9 +150,18 @@ public final class DocStats extends StatsStep {
         out[6] = ratio(totals[4], len);
     }
 
+    /** No character of {@code chars[from:from+BLOCK]} above U+007F. */
+    private static boolean isAsciiBlock(char[] chars, int from) {
+        int any = 0;
+        for (int j = 0; j < BLOCK; j++) {
+            any |= chars[from + j];
+        }
+        return any < 0x80;
+    }
+
     private void unpack(long packed) {
         for (int f = 0; f < totals.length; f++) {
-            totals[f] += (packed >>> (f * FIELD)) & BLOCK;
+            totals[f] += (packed >>> (f * FIELD)) & FIELD_MASK;
         }
     }
 }
