@@ -1,11 +1,8 @@
 package io.sluice.dedup;
 
-import io.sluice.doc.Document;
 import io.sluice.io.AtomicFile;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
-import io.sluice.pipeline.Step;
-import io.sluice.pipeline.StepContext;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -42,7 +39,7 @@ import java.util.stream.Stream;
  * of several documents matching the same index record with the index and the others with nothing, so they
  * stay; here each is paired with the index. Otherwise the pairs are datatrove's, byte for byte.
  */
-public final class MinhashBucketsStep implements Step {
+public final class MinhashBucketsStep extends FileStageStep {
     /** The file and document of the index in a pair (datatrove's SENTINEL: uint32 -1). */
     static final int SENTINEL = -1;
     private final Path input;
@@ -52,9 +49,9 @@ public final class MinhashBucketsStep implements Step {
     private final Path indexFolder;
     private final boolean onlyDedupInIndex;
     private final String createIndexName;
-    private StepContext ctx;
 
     public MinhashBucketsStep(StepArgs args) {
+        super("minhash_buckets");
         this.input = Path.of(args.requireString("input"));
         this.output = Path.of(args.requireString("output"));
         this.config = MinhashConfig.fromArgs(args);
@@ -75,6 +72,7 @@ public final class MinhashBucketsStep implements Step {
     }
 
     public MinhashBucketsStep(Path input, Path output, MinhashConfig config) {
+        super("minhash_buckets");
         this.input = input;
         this.output = output;
         this.config = config;
@@ -120,16 +118,6 @@ public final class MinhashBucketsStep implements Step {
 
     public boolean createsIndex() {
         return createIndexName != null;
-    }
-
-    @Override
-    public void open(StepContext ctx) {
-        this.ctx = ctx; // its stage was checked by the pipeline ({@link #stageProblem}): no reader, so no documents
-    }
-
-    @Override
-    public void process(Document doc, DocumentSink next) {
-        throw new IllegalStateException("minhash_buckets takes no documents");
     }
 
     @Override

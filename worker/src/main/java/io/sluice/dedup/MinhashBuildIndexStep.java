@@ -1,10 +1,7 @@
 package io.sluice.dedup;
 
-import io.sluice.doc.Document;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
-import io.sluice.pipeline.Step;
-import io.sluice.pipeline.StepContext;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,16 +19,16 @@ import java.util.List;
  * folder), {@code index_name} (required), the {@link MinhashConfig} keys, {@code memory_limit} (read
  * buffers, default 256M). The stage has no reader and exactly {@code num_buckets} tasks.
  */
-public final class MinhashBuildIndexStep implements Step {
+public final class MinhashBuildIndexStep extends FileStageStep {
     static final String INDEX_SUFFIX = ".minhash.index";
     private final Path input;
     private final Path output;
     private final String indexName;
     private final MinhashConfig config;
     private final long memoryLimit;
-    private StepContext ctx;
 
     public MinhashBuildIndexStep(StepArgs args) {
+        super("minhash_build_index");
         this.input = Path.of(args.requireString("input"));
         this.output = Path.of(args.requireString("output"));
         this.indexName = args.requireString("index_name");
@@ -74,16 +71,6 @@ public final class MinhashBuildIndexStep implements Step {
     /** The index folder it writes (for the job's checks). */
     public Path output() {
         return output;
-    }
-
-    @Override
-    public void open(StepContext ctx) {
-        this.ctx = ctx; // its stage was checked by the pipeline ({@link #stageProblem}): no reader, so no documents
-    }
-
-    @Override
-    public void process(Document doc, DocumentSink next) {
-        throw new IllegalStateException("minhash_build_index takes no documents");
     }
 
     @Override

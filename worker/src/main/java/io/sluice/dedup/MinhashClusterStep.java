@@ -1,10 +1,8 @@
 package io.sluice.dedup;
 
-import io.sluice.doc.Document;
 import io.sluice.io.AtomicFile;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
-import io.sluice.pipeline.Step;
 import io.sluice.pipeline.StepContext;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -50,7 +48,7 @@ import java.util.stream.Stream;
  * {@code threads}, {@code ignore_index_matches}, and the {@link MinhashConfig} keys ({@code num_buckets} is
  * checked against the number of .dups files).
  */
-public final class MinhashClusterStep implements Step {
+public final class MinhashClusterStep extends FileStageStep {
     private final Path input;
     private final Path output;
     private final MinhashConfig config;
@@ -62,9 +60,9 @@ public final class MinhashClusterStep implements Step {
     private final boolean clusterMetadata;
     private final int threads;
     private final boolean ignoreIndexMatches;
-    private StepContext ctx;
 
     public MinhashClusterStep(StepArgs args) {
+        super("minhash_cluster");
         this.input = Path.of(args.requireString("input"));
         this.output = Path.of(args.requireString("output"));
         this.config = MinhashConfig.fromArgs(args);
@@ -87,6 +85,7 @@ public final class MinhashClusterStep implements Step {
     /** @param signatures stage 1's folder; needed only for {@link Keep#LONGEST} */
     public MinhashClusterStep(Path input, Path output, MinhashConfig config, Keep keep, Path signatures,
                               boolean clusterMetadata, int threads) {
+        super("minhash_cluster");
         this.input = input;
         this.output = output;
         this.config = config;
@@ -130,16 +129,6 @@ public final class MinhashClusterStep implements Step {
     /** The MinHash parameters (for the job's checks). */
     public MinhashConfig config() {
         return config;
-    }
-
-    @Override
-    public void open(StepContext ctx) {
-        this.ctx = ctx; // its stage was checked by the pipeline ({@link #stageProblem}): no reader, so no documents
-    }
-
-    @Override
-    public void process(Document doc, DocumentSink next) {
-        throw new IllegalStateException("minhash_cluster takes no documents");
     }
 
     @Override
