@@ -7,6 +7,7 @@ import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
 import io.sluice.pipeline.Step;
 import io.sluice.pipeline.StepContext;
+import io.sluice.text.PackedChars;
 import io.sluice.text.PyText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -138,13 +139,15 @@ public abstract class StatsStep implements Step {
     /**
      * The characters of {@code text} in an array this step reuses (the hot loops read an array rather
      * than pay {@code String.charAt}'s checks per character); valid until the next call. Arrays of more
-     * than a million characters are not kept, so one huge document does not pin its size.
+     * than a million characters are not kept, so one huge document does not pin its size. The array has
+     * {@link PackedChars#MAX_CHARS} characters to spare after the text (of any value), for reading a
+     * short word as {@link PackedChars}.
      */
     protected final char[] charsOf(String text) {
         int n = text.length();
         char[] c = chars;
-        if (c.length < n || c.length > MAX_KEPT_CHARS) {
-            c = new char[Math.max(n, 1 << 12)];
+        if (c.length < n + PackedChars.MAX_CHARS || c.length > MAX_KEPT_CHARS) {
+            c = new char[Math.max(n + PackedChars.MAX_CHARS, 1 << 12)];
             if (c.length <= MAX_KEPT_CHARS) {
                 chars = c;
             }

@@ -2,6 +2,7 @@ package io.sluice.stats;
 
 import io.sluice.job.StepArgs;
 import io.sluice.text.EnglishText;
+import io.sluice.text.PackedChars;
 import io.sluice.text.PyText;
 import io.sluice.text.WordSet;
 import io.sluice.text.Tokens;
@@ -35,13 +36,21 @@ public final class WordStats extends StatsStep {
     private final WordSet stopWords;
     private final int[] shortThresholds;
     private final int[] longThresholds;
-    private final TextRegionSet distinct = new TextRegionSet();
+    /** The stop words up to {@link PackedChars#MAX_CHARS} units; {@link #stopWords} has them all. */
+    private final PackedWordSet stopShort;
+    /** The short words met, with their facts and whether already seen in the current document. */
+    private final ShortWordTable shortWords = new ShortWordTable();
+    /** A document's distinct words that {@link #shortWords} does not count: short ones it had no room for, and long ones. */
+    private final PackedWordSet distinctTaken = new PackedWordSet();
+    private final TextRegionSet distinctLong = new TextRegionSet();
     /** Words per length, those longer than every threshold sharing the last slot (cleared per document). */
     private final int[] wordsByLength;
 
     public WordStats(StepArgs args) {
         super(args);
-        stopWords = new WordSet(args.strings("stop_words", GOPHER_STOP_WORDS));
+        List<String> stopList = args.strings("stop_words", GOPHER_STOP_WORDS);
+        stopWords = new WordSet(stopList);
+        stopShort = PackedWordSet.of(stopList);
         shortThresholds = StatArgs.ints(args, "short_word_max_chars_threshold", new int[] {3}, true);
         longThresholds = StatArgs.ints(args, "long_word_max_chars_threshold", new int[] {7}, true);
         int maxThreshold = 0;
@@ -65,17 +74,21 @@ public final class WordStats extends StatsStep {
     }
 
     /**
-     * Works on the token offsets over a char array of the text: each word is read once for its hash (for
-     * the distinct count), its length and its case; stop words are looked up in place; no substring,
-     * word list or per-document table is made. The lines of {@code splitlines()} are counted from the
-     * whitespace tokens alone: every line break is Python whitespace, and the one whitespace character
+     * Works on the token offsets over a char array of the text, with no substring, word list or
+     * per-document map. A word of up to {@link PackedChars#MAX_CHARS} units (nearly all) is read as three
+     * longs: its case from their bits, stop word and distinct by comparing them, with no loop over its
+     * characters (whose varying lengths made every word's loop exit a mispredicted branch). Longer words
+     * are read once for their hash, length and case. The lines of {@code splitlines()} are counted from
+     * the whitespace tokens alone: every line break is Python whitespace, and the one whitespace character
      * that is not part of a token, a single space after a word, is not a line break.
      */
     @Override
     protected void extract(String text, double[] out) {
         Tokens tokens = SharedTokens.of(text);
         char[] chars = charsOf(text);
-        distinct.clear(chars, tokens.size());
+        distinctLong.clear(chars, tokens.size());
+        shortWords.nextDocument();
+        distinctTaken.clear(tokens.size() >> 4); // a few per cent of the words, in large documents
         // Words counted per length and the threshold shares summed after the loop: counters updated per word
         // and threshold made a chain of stores and loads through memory (word_stats 7% slower).
         int[] byLength = wordsByLength;
@@ -85,6 +98,7 @@ public final class WordStats extends StatsStep {
         long upper = 0;
         long title = 0;
         long stop = 0;
+        long distinct = 0;
         int lineBreaks = 0;
         for (int t = 0; t < tokens.size(); t++) {
             int start = tokens.start(t);
@@ -95,40 +109,35 @@ public final class WordStats extends StatsStep {
                 continue;
             }
             n++;
-            // one pass: the String hash, and str.isupper / str.istitle for an ASCII word, branch-free (a
-            // word's first letter is often a capital, so a branch per letter kind mispredicted)
-            int h = 0;
-            int any = 0; // bit 0: an upper-case letter, bit 1: a lower-case one
-            int notTitle = 0;
-            int previousCased = 0;
-            int orAll = 0;
-            for (int i = start; i < end; i++) {
-                char c = chars[i];
-                h = 31 * h + c;
-                orAll |= c;
-                int kind = ASCII_CASE[c & 0x7F];
-                int cased = (kind | kind >> 1) & 1;
-                notTitle |= (kind & previousCased) | (kind >> 1 & ~previousCased & 1);
-                any |= kind;
-                previousCased = cased;
+            long f;
+            if (end - start <= PackedChars.MAX_CHARS) {
+                long k0 = PackedChars.pack(chars, start, end, 0);
+                long k1 = PackedChars.pack(chars, start, end, 1);
+                long k2 = PackedChars.pack(chars, start, end, 2);
+                long hash = PackedChars.hash(k0, k1, k2);
+                int known = shortWords.visit(k0, k1, k2, end - start, hash);
+                if (known >= 0) {
+                    f = fromTable(known);
+                } else {
+                    f = PackedChars.ascii(k0, k1, k2) ? asciiFacts(k0, k1, k2, end - start) : facts(text, chars, start, end, true);
+                    f |= stopShort.contains(k0, k1, k2, end - start, hash) ? STOP : 0;
+                    if (known == ShortWordTable.ABSENT) {
+                        shortWords.record(k0, k1, k2, end - start, forTable(f));
+                        f |= FIRST;
+                    } else {
+                        f |= distinctTaken.add(k0, k1, k2, end - start, hash) == 1 ? FIRST : 0;
+                    }
+                }
+            } else {
+                f = facts(text, chars, start, end, false);
             }
-            boolean ascii = orAll < 0x80;
-            boolean anyUpper = (any & 1) != 0;
-            boolean anyLower = (any & 2) != 0;
-            boolean titleSoFar = notTitle == 0;
-            int length = ascii ? end - start : Character.codePointCount(chars, start, end - start);
+            long length = f >>> 32;
             totalLength += length;
-            byLength[Math.min(length, byLength.length - 1)]++;
-            if (ascii ? anyUpper && !anyLower : PyText.isUpperWord(text, start, end)) {
-                upper++;
-            }
-            if (ascii ? titleSoFar && (anyUpper || anyLower) : PyText.isTitleWord(text, start, end)) {
-                title++;
-            }
-            if (stopWords.contains(chars, start, end, h)) {
-                stop++;
-            }
-            distinct.add(start, end, h);
+            byLength[(int) Math.min(length, byLength.length - 1)]++;
+            upper += f & UPPER;
+            title += f >>> 1 & 1;
+            stop += f >>> 2 & 1;
+            distinct += f >>> 3 & 1;
         }
         int textLength = text.length();
         int lines = lineBreaks + (textLength > 0 && !PyText.isLineBreak(chars[textLength - 1]) ? 1 : 0);
@@ -150,10 +159,71 @@ public final class WordStats extends StatsStep {
             }
             out[i++] = ratio(c, n);
         }
-        out[i++] = ratio(distinct.size(), n);
+        out[i++] = ratio(distinct, n);
         out[i++] = ratio(upper, n);
         out[i++] = ratio(title, n);
         out[i] = ratio(stop, n);
+    }
+
+    /*
+     * A word's facts as a long: these four bits, and the length in code points in the high half. The
+     * short-word table keeps the first three and the length in 28 bits (forTable, fromTable).
+     */
+    private static final long UPPER = 1; // str.isupper
+    private static final long TITLE = 2; // str.istitle
+    private static final long STOP = 4;
+    private static final long FIRST = 8; // the word's first appearance in the document
+
+    private static int forTable(long facts) {
+        return (int) (facts >>> 32) << 3 | (int) facts & 7;
+    }
+
+    private static long fromTable(int known) {
+        return (long) (known >>> 3 & 0xFF) << 32 | known & 7 | ((known & ShortWordTable.FIRST_IN_DOCUMENT) != 0 ? FIRST : 0);
+    }
+
+    /** str.isupper, str.istitle and the length of an ASCII word packed as (k0, k1, k2). */
+    private static long asciiFacts(long k0, long k1, long k2, int length) {
+        int upper = PackedChars.asciiInRange(k0, k1, k2, 'A', 'Z');
+        int lower = PackedChars.asciiInRange(k0, k1, k2, 'a', 'z');
+        int afterCased = (upper | lower) << 1;
+        boolean isUpper = upper != 0 & lower == 0;
+        boolean isTitle = (upper | lower) != 0 & (upper & afterCased) == 0 & (lower & ~afterCased) == 0;
+        return (long) length << 32 | (isUpper ? UPPER : 0) | (isTitle ? TITLE : 0);
+    }
+
+    /**
+     * The facts of {@code text[start:end]}, read from its characters: in one pass its String hash, and
+     * str.isupper / str.istitle for an ASCII word, branch-free. For a short word ({@code isShort}) the caller
+     * looks up stop word and distinct, and STOP and FIRST are left 0.
+     */
+    private long facts(String text, char[] chars, int start, int end, boolean isShort) {
+        int h = 0;
+        int any = 0; // bit 0: an upper-case letter, bit 1: a lower-case one
+        int notTitle = 0;
+        int previousCased = 0;
+        int orAll = 0;
+        for (int i = start; i < end; i++) {
+            char c = chars[i];
+            h = 31 * h + c;
+            orAll |= c;
+            int kind = ASCII_CASE[c & 0x7F];
+            int cased = (kind | kind >> 1) & 1;
+            notTitle |= (kind & previousCased) | (kind >> 1 & ~previousCased & 1);
+            any |= kind;
+            previousCased = cased;
+        }
+        boolean ascii = orAll < 0x80;
+        boolean anyUpper = (any & 1) != 0;
+        boolean anyLower = (any & 2) != 0;
+        int length = ascii ? end - start : Character.codePointCount(chars, start, end - start);
+        boolean isUpper = ascii ? anyUpper && !anyLower : PyText.isUpperWord(text, start, end);
+        boolean isTitle = ascii ? notTitle == 0 && (anyUpper || anyLower) : PyText.isTitleWord(text, start, end);
+        long f = (long) length << 32 | (isUpper ? UPPER : 0) | (isTitle ? TITLE : 0);
+        if (!isShort) {
+            f |= (stopWords.contains(chars, start, end, h) ? STOP : 0) | (distinctLong.add(start, end, h) ? FIRST : 0);
+        }
+        return f;
     }
 
     /** The line breaks of {@code splitlines()} in {@code chars[start:end]}, "\r\n" counting once. */

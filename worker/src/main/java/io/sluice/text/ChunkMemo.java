@@ -21,9 +21,8 @@ import java.util.Arrays;
 final class ChunkMemo {
     static final int MAX_CHUNK = 40;
     /** Chunks up to this long go to the inline table; the tokenizer's arrays have this many characters to spare. */
-    static final int INLINE = 12;
+    static final int INLINE = PackedChars.MAX_CHARS;
     private static final int INLINE_SLOTS_LOG = 15;
-    private static final long[] MASKS = {0, 0xFFFFL, 0xFFFF_FFFFL, 0xFFFF_FFFF_FFFFL, -1L};
     private static final long OCCUPIED = 1L << 63;
     private static final long MAY_MATCH = 1L << 8;
     /** Per slot: the first four, next four and last four characters (zero-padded), then the meta. */
@@ -91,16 +90,12 @@ final class ChunkMemo {
         return bits;
     }
 
-    /** Characters {@code s[from + 4k : from + 4k + 4]} as a long, those at or past {@code to} as 0. */
     private static long pack(char[] s, int from, int to, int k) {
-        int at = from + 4 * k;
-        long w = s[at] | (long) s[at + 1] << 16 | (long) s[at + 2] << 32 | (long) s[at + 3] << 48;
-        return w & MASKS[Math.max(0, Math.min(4, to - at))];
+        return PackedChars.pack(s, from, to, k);
     }
 
     private static int inlineSlot(long k0, long k1, long k2) {
-        long h = (k0 + k1 * 0xC2B2AE3D27D4EB4FL + k2 * 0x165667B19E3779F9L) * 0x9E3779B97F4A7C15L;
-        return (int) (h >>> (64 - INLINE_SLOTS_LOG)) << 2;
+        return PackedChars.slot(k0, k1, k2, INLINE_SLOTS_LOG) << 2;
     }
 
     /** {@link #addInline}'s answers; any other is the match flags of the chunk's tokens. */
