@@ -15,9 +15,6 @@ import java.util.List;
  * first slots of a table sized for an earlier large one.
  */
 final class PackedWordSet {
-    /** Tables larger than this are not kept for the next document (one huge document would pin them). */
-    private static final int MAX_KEPT_CAPACITY = 1 << 16;
-
     /** Per slot: k0, k1, k2, then stamp << 32 | length. */
     private long[] slots = new long[0];
     private int stamp;
@@ -29,23 +26,36 @@ final class PackedWordSet {
         PackedWordSet set = new PackedWordSet();
         set.clear(words.size());
         for (String w : words) {
-            char[] chars = (w + " ".repeat(PackedChars.MAX_CHARS)).toCharArray();
-            int length = w.length();
-            if (length >= 1 && length <= PackedChars.MAX_CHARS) {
-                long k0 = PackedChars.pack(chars, 0, length, 0);
-                long k1 = PackedChars.pack(chars, 0, length, 1);
-                long k2 = PackedChars.pack(chars, 0, length, 2);
-                set.add(k0, k1, k2, length, PackedChars.hash(k0, k1, k2));
+            if (!w.isEmpty() && w.length() <= PackedChars.MAX_CHARS) {
+                set.add(w);
             }
         }
         return set;
     }
 
+    /** {@link #add(long, long, long, int, long)} for a word given as a string (1 to 12 units). */
+    int add(String word) {
+        long[] k = pack(word);
+        return add(k[0], k[1], k[2], word.length(), PackedChars.hash(k[0], k[1], k[2]));
+    }
+
+    /** {@link #contains(long, long, long, int, long)} for a word given as a string (1 to 12 units). */
+    boolean contains(String word) {
+        long[] k = pack(word);
+        return contains(k[0], k[1], k[2], word.length(), PackedChars.hash(k[0], k[1], k[2]));
+    }
+
+    private static long[] pack(String word) {
+        char[] chars = (word + " ".repeat(PackedChars.MAX_CHARS)).toCharArray();
+        return new long[] {PackedChars.pack(chars, 0, word.length(), 0), PackedChars.pack(chars, 0, word.length(), 1),
+            PackedChars.pack(chars, 0, word.length(), 2)};
+    }
+
     /** Empties the set, with room for {@code expected} words. */
     void clear(int expected) {
         size = 0;
-        int capacity = Integer.highestOneBit(Math.max(16, expected * 2) - 1) << 1;
-        if (4 * capacity > slots.length || slots.length > 4 * MAX_KEPT_CAPACITY || stamp == Integer.MAX_VALUE) {
+        int capacity = TextRegionSet.capacityFor(expected);
+        if (TextRegionSet.mustReplace(slots.length, capacity, stamp)) {
             slots = new long[4 * capacity];
             stamp = 0;
         }

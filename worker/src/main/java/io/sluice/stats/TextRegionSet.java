@@ -28,8 +28,8 @@ final class TextRegionSet {
     void clear(char[] newText, int expected) {
         text = newText;
         size = 0;
-        int capacity = Integer.highestOneBit(Math.max(16, expected * 2) - 1) << 1;
-        if (4 * capacity > slots.length || slots.length > 4 * MAX_KEPT_CAPACITY || stamp == Integer.MAX_VALUE) {
+        int capacity = capacityFor(expected);
+        if (mustReplace(slots.length, capacity, stamp)) {
             slots = new int[4 * capacity];
             stamp = 0;
         }
@@ -37,6 +37,19 @@ final class TextRegionSet {
         // The probes use the first `capacity` slots only: a small document stays in a few cache lines
         // of a table sized for an earlier large one.
         mask = capacity - 1;
+    }
+
+    /** The slots a per-document table uses for {@code expected} entries: a power of two, at least twice as many. */
+    static int capacityFor(int expected) {
+        return Integer.highestOneBit(Math.max(16, expected * 2) - 1) << 1;
+    }
+
+    /**
+     * Must a per-document table whose array has {@code arrayLength} elements, four per slot, be replaced
+     * before it serves {@code capacity} slots: too small, too large to keep, or out of stamps?
+     */
+    static boolean mustReplace(int arrayLength, int capacity, int stamp) {
+        return 4 * capacity > arrayLength || arrayLength > 4 * MAX_KEPT_CAPACITY || stamp == Integer.MAX_VALUE;
     }
 
     /**
