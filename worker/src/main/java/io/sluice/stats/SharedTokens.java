@@ -18,6 +18,12 @@ final class SharedTokens {
     private SharedTokens() {
     }
 
+    /** The tokens of {@code text} if this thread has just tokenized it, else null. */
+    static Tokens ifTokenized(String text) {
+        SharedTokens last = LAST.get();
+        return last.text == text ? last.tokens : null;
+    }
+
     static Tokens of(String text) {
         SharedTokens last = LAST.get();
         if (last.text != text) {

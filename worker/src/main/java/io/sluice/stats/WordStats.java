@@ -1,6 +1,7 @@
 package io.sluice.stats;
 
 import io.sluice.job.StepArgs;
+import io.sluice.text.CharClasses;
 import io.sluice.text.EnglishText;
 import io.sluice.text.PackedChars;
 import io.sluice.text.PyText;
@@ -45,6 +46,19 @@ public final class WordStats extends StatsStep {
     private final TextRegionSet distinctLong = new TextRegionSet();
     /** Words per length, those longer than every threshold sharing the last slot (cleared per document). */
     private final int[] wordsByLength;
+    /** The current document's counts (see {@link #startDocument}). */
+    private long n;
+    private long totalLength;
+    private long upper;
+    private long title;
+    private long stop;
+    private long distinct;
+    private int lineBreaks;
+    /** The tokens of one chunk, and the text's character classes, reused from chunk to chunk and document to document. */
+    private final Tokens chunkTokens = new Tokens(16);
+    private long[] classBits = new long[64];
+    /** Class bitmaps for texts up to a megabyte are kept for the next document; larger ones are not. */
+    private static final int MAX_KEPT_CLASS_BITS = 1 << 15;
 
     public WordStats(StepArgs args) {
         super(args);
@@ -74,73 +88,21 @@ public final class WordStats extends StatsStep {
     }
 
     /**
-     * Works on the token offsets over a char array of the text, with no substring, word list or
-     * per-document map. A word of up to {@link PackedChars#MAX_CHARS} units (nearly all) is read as three
-     * longs: its case from their bits, stop word and distinct by comparing them, with no loop over its
-     * characters (whose varying lengths made every word's loop exit a mispredicted branch). Longer words
-     * are read once for their hash, length and case. The lines of {@code splitlines()} are counted from
-     * the whitespace tokens alone: every line break is Python whitespace, and the one whitespace character
-     * that is not part of a token, a single space after a word, is not a line break.
+     * Counts a document's words chunk by chunk ({@link #countByChunks}), or token by token when the thread
+     * has the text's tokens already (sentence_stats asked first). Then the ratios.
      */
     @Override
     protected void extract(String text, double[] out) {
-        Tokens tokens = SharedTokens.of(text);
         char[] chars = charsOf(text);
-        distinctLong.clear(chars, tokens.size());
-        shortWords.nextDocument();
-        distinctTaken.clear(tokens.size() >> 4); // a few per cent of the words, in large documents
-        // Words counted per length and the threshold shares summed after the loop: counters updated per word
-        // and threshold made a chain of stores and loads through memory (word_stats 7% slower).
-        int[] byLength = wordsByLength;
-        Arrays.fill(byLength, 0);
-        int n = 0;
-        long totalLength = 0;
-        long upper = 0;
-        long title = 0;
-        long stop = 0;
-        long distinct = 0;
-        int lineBreaks = 0;
-        for (int t = 0; t < tokens.size(); t++) {
-            int start = tokens.start(t);
-            int end = tokens.end(t);
-            if (PyText.isSpace(chars[start])) {
-                // datatrove's words are the tokens stripped, empty ones dropped; count the breaks here
-                lineBreaks += lineBreaks(chars, start, end);
-                continue;
-            }
-            n++;
-            long f;
-            if (end - start <= PackedChars.MAX_CHARS) {
-                long k0 = PackedChars.pack(chars, start, end, 0);
-                long k1 = PackedChars.pack(chars, start, end, 1);
-                long k2 = PackedChars.pack(chars, start, end, 2);
-                long hash = PackedChars.hash(k0, k1, k2);
-                int known = shortWords.visit(k0, k1, k2, end - start, hash);
-                if (known >= 0) {
-                    f = fromTable(known);
-                } else {
-                    f = PackedChars.ascii(k0, k1, k2) ? asciiFacts(k0, k1, k2, end - start) : facts(text, chars, start, end, true);
-                    f |= stopShort.contains(k0, k1, k2, end - start, hash) ? STOP : 0;
-                    if (known == ShortWordTable.ABSENT) {
-                        shortWords.record(k0, k1, k2, end - start, forTable(f));
-                        f |= FIRST;
-                    } else {
-                        f |= distinctTaken.add(k0, k1, k2, end - start, hash) == 1 ? FIRST : 0;
-                    }
-                }
-            } else {
-                f = facts(text, chars, start, end, false);
-            }
-            long length = f >>> 32;
-            totalLength += length;
-            byLength[(int) Math.min(length, byLength.length - 1)]++;
-            upper += f & UPPER;
-            title += f >>> 1 & 1;
-            stop += f >>> 2 & 1;
-            distinct += f >>> 3 & 1;
+        Tokens tokens = SharedTokens.ifTokenized(text);
+        if (tokens != null) {
+            countByTokens(text, chars, tokens);
+        } else {
+            countByChunks(text, chars);
         }
         int textLength = text.length();
         int lines = lineBreaks + (textLength > 0 && !PyText.isLineBreak(chars[textLength - 1]) ? 1 : 0);
+        int[] byLength = wordsByLength;
         int i = 0;
         out[i++] = n;
         out[i++] = ratio(totalLength, n);
@@ -163,6 +125,177 @@ public final class WordStats extends StatsStep {
         out[i++] = ratio(upper, n);
         out[i++] = ratio(title, n);
         out[i] = ratio(stop, n);
+    }
+
+    /** Empties the counts and the per-document sets for a document of {@code textLength} characters. */
+    private void startDocument(char[] chars, int textLength) {
+        n = 0;
+        totalLength = 0;
+        upper = 0;
+        title = 0;
+        stop = 0;
+        distinct = 0;
+        lineBreaks = 0;
+        Arrays.fill(wordsByLength, 0);
+        shortWords.nextDocument();
+        distinctTaken.clear(textLength >> 6); // a few per cent of the words, in large documents
+        distinctLong.clear(chars, textLength / (PackedChars.MAX_CHARS + 1) + 1); // room for every long word
+    }
+
+    /**
+     * Counts the words chunk by chunk (runs of non-whitespace) rather than tokenizing the text. The short-word
+     * table remembers what the tokenizer does with a short chunk, when that depends on the chunk alone: a
+     * chunk it leaves whole as one word (most: "the", "2024") is marked so in the word's slot, and seen
+     * again it is settled by that one lookup; a chunk it splits ("it.", "(the") is kept with its token
+     * ends. Other chunks (new ones, long ones, and the few whose tokens depend on the chunks around them,
+     * such as "):" after "(") are tokenized on their own ({@link EnglishText#chunkTokens}). Tokenizing the
+     * whole text cost more than word_stats' own counting; now most chunks cost one lookup.
+     *
+     * <p>The lines of {@code splitlines()} are counted from the whitespace runs: every line break is
+     * Python whitespace, and the one whitespace character that is not part of a token, a single space
+     * after a word, is not a line break.
+     */
+    private void countByChunks(String text, char[] chars) {
+        int length = text.length();
+        startDocument(chars, length);
+        // as the tokenizer's own copy: a lone high surrogate at the end never pairs with a stale character
+        Arrays.fill(chars, length, length + PackedChars.MAX_CHARS, '\0');
+        long[] bits = CharClasses.of(chars, length, classBits);
+        if (bits.length <= MAX_KEPT_CLASS_BITS) {
+            classBits = bits;
+        }
+        int[] byLength = wordsByLength;
+        // the chunks found whole in the table, counted here rather than in the fields
+        int words = 0;
+        long wordsLength = 0;
+        long facts = 0; // per fact, a count in its own 16 bits; flushed before it could overflow
+        int i = 0;
+        while (i < length) {
+            int start = i;
+            if (CharClasses.isSpace(bits, i)) {
+                i = CharClasses.nextNonSpace(bits, i, length);
+                lineBreaks += i - start == 1 && chars[start] == ' ' ? 0 : lineBreaks(chars, start, i);
+                continue;
+            }
+            i = CharClasses.nextSpace(bits, i);
+            int known = ShortWordTable.TAKEN; // nothing to record for a long chunk
+            if (i - start <= PackedChars.MAX_CHARS) {
+                long k0 = PackedChars.pack(chars, start, i, 0);
+                long k1 = PackedChars.pack(chars, start, i, 1);
+                long k2 = PackedChars.pack(chars, start, i, 2);
+                known = shortWords.visitChunk(k0, k1, k2, i - start, PackedChars.hash(k0, k1, k2));
+                if (known >= 0) {
+                    long f = fromTable(known);
+                    words++;
+                    wordsLength += f >>> 32;
+                    byLength[(int) Math.min(f >>> 32, byLength.length - 1)]++;
+                    facts += (f & UPPER) | (f & TITLE) << 15 | (f & STOP) << 30 | (f & FIRST) << 45;
+                    if ((words & 0x7FFF) == 0) {
+                        flushFacts(facts);
+                        facts = 0;
+                    }
+                    continue;
+                }
+                if (known == ShortWordTable.SPLIT) {
+                    int ends = shortWords.splitEnds();
+                    for (int from = start; from < i; ends >>>= 4) {
+                        int to = start + (ends & 0xF);
+                        count(wordFacts(text, chars, from, to, false));
+                        from = to;
+                    }
+                    continue;
+                }
+            }
+            Tokens pieces = chunkTokens;
+            boolean alone = EnglishText.chunkTokens(chars, length, start, i, pieces);
+            if (alone && known == ShortWordTable.ABSENT && pieces.size() > 1 && pieces.size() <= ShortWordTable.MAX_SPLIT_TOKENS) {
+                recordSplit(chars, start, i, pieces);
+            }
+            boolean whole = alone && pieces.size() == 1;
+            for (int t = 0; t < pieces.size(); t++) {
+                count(wordFacts(text, chars, pieces.start(t), pieces.end(t), whole));
+            }
+        }
+        n += words;
+        totalLength += wordsLength;
+        flushFacts(facts);
+    }
+
+    /** Records the short chunk {@code chars[start:end]}, which the tokenizer splits as {@code pieces} whatever is around it. */
+    private void recordSplit(char[] chars, int start, int end, Tokens pieces) {
+        int ends = 0;
+        for (int t = pieces.size() - 1; t >= 0; t--) {
+            ends = ends << 4 | (pieces.end(t) - start);
+        }
+        shortWords.recordSplit(PackedChars.pack(chars, start, end, 0), PackedChars.pack(chars, start, end, 1),
+                PackedChars.pack(chars, start, end, 2), end - start, ends);
+    }
+
+    /** Adds the four 16-bit fact counts of {@link #countByChunks}. */
+    private void flushFacts(long facts) {
+        upper += facts & 0xFFFF;
+        title += facts >>> 16 & 0xFFFF;
+        stop += facts >>> 32 & 0xFFFF;
+        distinct += facts >>> 48;
+    }
+
+    /** Counts the words among the text's tokens: the tokens stripped, empty ones dropped, as datatrove. */
+    private void countByTokens(String text, char[] chars, Tokens tokens) {
+        startDocument(chars, text.length());
+        for (int t = 0; t < tokens.size(); t++) {
+            int start = tokens.start(t);
+            int end = tokens.end(t);
+            if (PyText.isSpace(chars[start])) {
+                lineBreaks += lineBreaks(chars, start, end);
+            } else {
+                count(wordFacts(text, chars, start, end, false));
+            }
+        }
+    }
+
+    private void count(long f) {
+        n++;
+        long length = f >>> 32;
+        totalLength += length;
+        wordsByLength[(int) Math.min(length, wordsByLength.length - 1)]++;
+        upper += f & UPPER;
+        title += f >>> 1 & 1;
+        stop += f >>> 2 & 1;
+        distinct += f >>> 3 & 1;
+    }
+
+    /**
+     * The facts of the word {@code text[start:end]}, FIRST set on its first appearance in the document. A
+     * word of up to {@link PackedChars#MAX_CHARS} units (nearly all) is read as three longs: its case from
+     * their bits, stop word and distinct by comparing them, with no loop over its characters (whose varying
+     * lengths made every word's loop exit a mispredicted branch). Longer words are read once for their hash,
+     * length and case. {@code wholeChunk}: the word is a chunk the tokenizer leaves whole, to be marked so.
+     */
+    private long wordFacts(String text, char[] chars, int start, int end, boolean wholeChunk) {
+        if (end - start > PackedChars.MAX_CHARS) {
+            return facts(text, chars, start, end, false);
+        }
+        long k0 = PackedChars.pack(chars, start, end, 0);
+        long k1 = PackedChars.pack(chars, start, end, 1);
+        long k2 = PackedChars.pack(chars, start, end, 2);
+        long hash = PackedChars.hash(k0, k1, k2);
+        int known = shortWords.visit(k0, k1, k2, end - start, hash);
+        if (known >= 0) {
+            if (wholeChunk) {
+                shortWords.markWholeChunk();
+            }
+            return fromTable(known);
+        }
+        long f = PackedChars.ascii(k0, k1, k2) ? asciiFacts(k0, k1, k2, end - start) : facts(text, chars, start, end, true);
+        f |= stopShort.contains(k0, k1, k2, end - start, hash) ? STOP : 0;
+        if (known == ShortWordTable.ABSENT) {
+            shortWords.record(k0, k1, k2, end - start, forTable(f));
+            if (wholeChunk) {
+                shortWords.markWholeChunk();
+            }
+            return f | FIRST;
+        }
+        return f | (distinctTaken.add(k0, k1, k2, end - start, hash) == 1 ? FIRST : 0);
     }
 
     /*

@@ -70,6 +70,20 @@ public final class EnglishText {
         return SpacyEnglishTokenizer.english().keepsLowercaseLettersWhole(chars, length);
     }
 
+    /**
+     * The tokens of one chunk of a text of {@code length} characters, {@code chars[start:end]}: a run of
+     * non-whitespace with whitespace or the text's ends on both sides. They go into {@code out} (its
+     * previous content dropped) as offsets into {@code chars}, as tokenizing the whole text gives them.
+     * Returns true when they depend on the chunk's characters alone, false when the chunks around it had
+     * a say (a special case spanning several of its tokens, such as "):" or "a.", is merged or not
+     * depending on the matches around it). Lets a step that counts words remember what it learnt per
+     * chunk and skip the tokenizer for the chunks it has seen. {@code chars} must have
+     * {@link PackedChars#MAX_CHARS} readable characters after {@code end}.
+     */
+    public static boolean chunkTokens(char[] chars, int length, int start, int end, Tokens out) {
+        return SpacyEnglishTokenizer.english().chunkTokens(chars, length, start, end, out);
+    }
+
     /** {@link #words(Tokens)} as offsets into the text, for steps that need no word strings. */
     public static WordSpans wordSpans(Tokens tokens) {
         return WordSpans.of(tokens);

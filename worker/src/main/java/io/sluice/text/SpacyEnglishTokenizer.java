@@ -35,6 +35,8 @@ public final class SpacyEnglishTokenizer {
 
     /** chunk -> lengths (UTF-16) of the tokens it is split into. */
     private final RegionMap<int[]> specialCases;
+    /** The length of the longest special case (12 characters). */
+    private final int longestSpecialCase;
     /** The special cases that are lower-case letters a-z only ("dont", "cannot", "gonna"). */
     private final RegionMap<int[]> lowercaseWordCases;
     /** first token text -> patterns (as produced without special cases) of special cases starting with it. */
@@ -62,6 +64,7 @@ public final class SpacyEnglishTokenizer {
         Map<String, int[]> lengths = new HashMap<>();
         exceptions.forEach((chunk, pieces) -> lengths.put(chunk, Arrays.stream(pieces).mapToInt(String::length).toArray()));
         this.specialCases = new RegionMap<>(lengths);
+        this.longestSpecialCase = lengths.keySet().stream().mapToInt(String::length).max().orElse(0);
         Map<String, int[]> lowercase = new HashMap<>();
         lengths.forEach((chunk, pieces) -> {
             if (chunk.chars().allMatch(c -> c >= 'a' && c <= 'z')) {
@@ -172,18 +175,118 @@ public final class SpacyEnglishTokenizer {
                 continue;
             }
             i = CharClasses.nextSpace(bits, i);
-            if (CharClasses.allAsciiLetters(bits, start, i)) {
-                // the most common chunk, a plain word: no prefix, suffix, infix or URL rule applies to it
-                WordFacts facts = withSpecialCases ? wordFacts.get(chars, start, i) : null;
-                if (facts == null) {
-                    out.add(start, i);
-                } else {
-                    addPlainWord(chars, start, i, out, facts, memo.matchStarts);
-                }
+            addChunk(chars, start, i, CharClasses.allAsciiLetters(bits, start, i), out, affixes, memo);
+        }
+    }
+
+    /** Adds the tokens of the chunk {@code chars[start:end]}, noting where matches may start (steps 2-4). */
+    private void addChunk(char[] chars, int start, int end, boolean asciiLetters, Tokens out, Affixes affixes, ChunkMemo memo) {
+        if (!asciiLetters) {
+            addMarkedChunk(chars, start, end, out, affixes, memo);
+            return;
+        }
+        // the most common chunk, a plain word: no prefix, suffix, infix or URL rule applies to it
+        WordFacts facts = memo != null ? wordFacts.get(chars, start, end) : null;
+        if (facts == null) {
+            out.add(start, end);
+        } else {
+            addPlainWord(chars, start, end, out, facts, memo.matchStarts);
+        }
+    }
+
+    /**
+     * See {@link EnglishText#chunkTokens}. A special case spanning tokens never spans whitespace (none has
+     * whitespace beside other characters), so the matcher can change a chunk's tokens only through a match
+     * inside it; whether such a match is kept depends on the matches around it ({@link #tokensInContext}).
+     */
+    boolean chunkTokens(char[] chars, int length, int start, int end, Tokens out) {
+        out.reset("");
+        ChunkMemo memo = ChunkMemo.forThisThread();
+        MatchStarts starts = memo.matchStarts;
+        starts.clear();
+        addChunk(chars, start, end, asciiLetters(chars, start, end), out, memo.affixes, memo);
+        boolean alone = !mayChangeInside(chars, out, starts);
+        starts.clear();
+        if (!alone) {
+            tokensInContext(chars, length, start, end, out);
+        }
+        return alone;
+    }
+
+    /**
+     * The tokens of the chunk {@code chars[start:end]} of a text of {@code length} characters, with the
+     * matcher run over the text around it. A match inside the chunk is dropped when a longer match (or
+     * one as long that starts earlier) covers its first or last token, kept or not; every such match lies
+     * within {@link #longestSpecialCase} characters plus the single spaces between its tokens (no pattern
+     * has a whitespace token beside others), so the text that far around the chunk, cut at whitespace,
+     * holds them all.
+     */
+    private void tokensInContext(char[] chars, int length, int start, int end, Tokens out) {
+        int reach = 2 * longestSpecialCase;
+        int from = Math.max(0, start - reach);
+        while (from > 0 && !PyText.isSpace(chars[from - 1])) {
+            from--;
+        }
+        while (PyText.isSpace(chars[from])) {
+            from++; // stops at start at the latest
+        }
+        int to = Math.min(length, end + reach);
+        while (to < length && !PyText.isSpace(chars[to])) {
+            to++;
+        }
+        while (PyText.isSpace(chars[to - 1])) {
+            to--; // stops at end at the latest
+        }
+        Tokens around = tokenize(new String(chars, from, to - from));
+        out.reset("");
+        for (int t = 0; t < around.size(); t++) {
+            int tokenStart = from + around.start(t);
+            if (tokenStart >= start && tokenStart < end) {
+                out.add(tokenStart, from + around.end(t));
+            }
+        }
+    }
+
+    /** Could a special case spanning some of {@code tokens} (one chunk's, with its match starts) change them? */
+    private boolean mayChangeInside(char[] chars, Tokens tokens, MatchStarts starts) {
+        int n = tokens.size();
+        for (int c = 0; c < starts.size; c++) {
+            int i = starts.starts[c];
+            PatternGroup group = patternsStartingAt(chars, tokens, i);
+            if (group == null) {
                 continue;
             }
-            addChunk(chars, start, i, out, affixes, memo);
+            if (group.oneToken().length > 0 && changes(chars, tokens, i, i + 1)) {
+                return true;
+            }
+            String[][] patterns = i + 1 < n ? group.bySecondToken().get(chars, tokens.start(i + 1), tokens.end(i + 1)) : null;
+            if (patterns == null) {
+                continue;
+            }
+            for (String[] pattern : patterns) {
+                if (i + pattern.length <= n && matchesAt(chars, tokens, i, pattern) && changes(chars, tokens, i, i + pattern.length)) {
+                    return true;
+                }
+            }
         }
+        return false;
+    }
+
+    /** Would merging {@code tokens[first:end]} as the special case their text is give other tokens? */
+    private boolean changes(char[] chars, Tokens tokens, int first, int end) {
+        int[] pieces = specialCases.get(chars, tokens.start(first), tokens.end(end - 1));
+        if (pieces == null) {
+            return false;
+        }
+        if (pieces.length != end - first) {
+            return true;
+        }
+        for (int k = 0; k < pieces.length; k++) {
+            if (pieces[k] != tokens.end(first + k) - tokens.start(first + k)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A plain word that is a special case or may take part in one that spans tokens. */
@@ -338,7 +441,7 @@ public final class SpacyEnglishTokenizer {
      * Adds the tokens of one chunk that is not plain letters, and notes where matches may start;
      * {@code memo} is null in pattern-building mode (no special cases, no matcher).
      */
-    private void addChunk(char[] chars, int start, int end, Tokens out, Affixes affixes, ChunkMemo memo) {
+    private void addMarkedChunk(char[] chars, int start, int end, Tokens out, Affixes affixes, ChunkMemo memo) {
         if (memo == null) {
             addChunkByRules(chars, start, end, out, affixes, false);
             return;
@@ -601,11 +704,7 @@ public final class SpacyEnglishTokenizer {
         int n = tokens.size();
         for (int c = 0; c < matchStarts.size; c++) {
             int i = matchStarts.starts[c];
-            int start = tokens.start(i);
-            int end = tokens.end(i);
-            char first = text[start];
-            PatternGroup group = end - start == 1 && first < 128 ? specialPatternsByAsciiChar[first]
-                    : specialPatternsByFirstToken.get(text, start, end);
+            PatternGroup group = patternsStartingAt(text, tokens, i);
             if (group == null) {
                 continue;
             }
@@ -626,6 +725,15 @@ public final class SpacyEnglishTokenizer {
         if (matchStarts.spanCount > 0) {
             replaceKeptSpans(text, tokens, matchStarts, scratch);
         }
+    }
+
+    /** The special cases' patterns whose first token is token {@code i}'s text, or null. */
+    private PatternGroup patternsStartingAt(char[] text, Tokens tokens, int i) {
+        int start = tokens.start(i);
+        int end = tokens.end(i);
+        char first = text[start];
+        return end - start == 1 && first < 128 ? specialPatternsByAsciiChar[first]
+                : specialPatternsByFirstToken.get(text, start, end);
     }
 
     /** Rebuilds the token list in one sweep (merges can be many in a long text), if anything changes. */

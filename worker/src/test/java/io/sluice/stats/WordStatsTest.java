@@ -53,6 +53,40 @@ class WordStatsTest {
         }
     }
 
+    /**
+     * Documents of emoticon and abbreviation pieces, URLs and words, whose chunks the tokenizer splits in
+     * many ways ("it.", "(:", "):" merged or not depending on the chunk before): counted chunk by chunk,
+     * and token by token when the thread has the text's tokens already (sentence_stats asked first).
+     */
+    @Test
+    void chunksOfEveryKindCountAsTheirTokensWhetherOrNotTheTextWasTokenized() {
+        WordStats step = (WordStats) StatsRun.create("word_stats", Map.of("output", "unused"));
+        String[] pieces = {"(", ")", ":", ";", "a", ".", "'", "s", "-", "=", "*", "_", "x", "D", "p", "<", "3", "i",
+            "O", "/", "[", "]", "\"", "don", "n't", "it", "U.S", "https://example.org/a?b=1", "The", "word", "Wörter",
+            "\uD835\uDC00", "averyveryverylongword", "2024", ",", "!"};
+        String[] gaps = {" ", " ", " ", " ", "  ", "\n", "\t", " \r\n "};
+        Random rnd = new Random(3);
+        for (int doc = 0; doc < 400; doc++) {
+            StringBuilder sb = new StringBuilder();
+            int n = rnd.nextInt(doc % 2 == 0 ? 30 : 3_000);
+            for (int k = 0; k < n; k++) {
+                sb.append(pieces[rnd.nextInt(pieces.length)]);
+                if (rnd.nextInt(3) == 0) {
+                    sb.append(gaps[rnd.nextInt(gaps.length)]);
+                }
+            }
+            String text = sb.toString();
+            double[] byChunks = new double[9];
+            step.extract(text, byChunks);
+            double[] byTokens = new double[9];
+            SharedTokens.of(text);
+            step.extract(text, byTokens);
+            assertArrayEquals(byTokens, byChunks, "document " + doc + ": " + text);
+            byChunks[2] = 0;
+            assertArrayEquals(reference(text), byChunks, 1e-12, "document " + doc + ": " + text);
+        }
+    }
+
     /** n_words, avg_word_length, (0), short_word_ratio_3, long_word_ratio_7, type_token_ratio, upper, title, stop. */
     private static double[] reference(String text) {
         Tokens tokens = new Tokens(16);

@@ -240,4 +240,81 @@ class SpacyEnglishTokenizerTest {
             assertTokens(text.toString(), expected.toArray(String[]::new));
         }
     }
+
+    /** Pieces of emoticons, abbreviations and contractions, whose special cases span tokens. */
+    private static final String[] MARKS = {"(", ")", ":", ";", "a", ".", "'", "s", "-", "=", "*", "_", "x", "D", "p",
+        "<", "3", "i", "e", "^", "O", "/", "[", "]", "\"", "don", "n't", "it", "U.S", "https://x.org/a", "word"};
+    private static final String[] GAPS = {" ", " ", " ", "  ", "\n", "\t", " \n "};
+
+    @Test
+    void aChunksTokensAreTheWholeTextsTokensInItAndTheChunkAloneSaysWhenTheyAreItsOwn() {
+        java.util.Random rnd = new java.util.Random(11);
+        int inContext = 0;
+        for (int doc = 0; doc < 20_000; doc++) {
+            StringBuilder sb = new StringBuilder();
+            int pieces = 1 + rnd.nextInt(12);
+            for (int k = 0; k < pieces; k++) {
+                sb.append(MARKS[rnd.nextInt(MARKS.length)]);
+                if (rnd.nextInt(3) == 0) {
+                    sb.append(GAPS[rnd.nextInt(GAPS.length)]);
+                }
+            }
+            String text = sb.toString();
+            inContext += checkChunks(text);
+        }
+        // a few hundred chunks have a match inside them: enough to test the context path
+        org.junit.jupiter.api.Assertions.assertTrue(inContext > 300, "chunks whose neighbours had a say: " + inContext);
+    }
+
+    @Test
+    void aMatchInsideAChunkMayLoseToALongerOneAcrossTheSpaceBeforeIt() {
+        // "=)" alone is one token; after "( " the longer match "(" "=" ")" covers its tokens first (it is
+        // no special case, with a space inside, so nothing is merged), and "=" ")" stay apart
+        assertTokens("( =)O", "(", "=", ")", "O");
+        assertTokens("=)O", "=)", "O");
+        assertEquals(1, checkChunks("( =)O"));
+        assertEquals(1, checkChunks("/:( (O D"));
+    }
+
+    /**
+     * For every chunk of {@code text}: {@link EnglishText#chunkTokens} against the whole text's tokens in it,
+     * and, when it says they are the chunk's own, against the chunk tokenized alone. Returns the number of
+     * chunks it said were not.
+     */
+    private static int checkChunks(String text) {
+        Tokens whole = EnglishText.tokenize(text);
+        char[] chars = java.util.Arrays.copyOf(text.toCharArray(), text.length() + PackedChars.MAX_CHARS);
+        Tokens out = new Tokens(4);
+        int notAlone = 0;
+        int i = 0;
+        while (i < text.length()) {
+            if (PyText.isSpace(chars[i])) {
+                i++;
+                continue;
+            }
+            int start = i;
+            while (i < text.length() && !PyText.isSpace(chars[i])) {
+                i++;
+            }
+            boolean alone = EnglishText.chunkTokens(chars, text.length(), start, i, out);
+            List<String> expected = new ArrayList<>();
+            for (int t = 0; t < whole.size(); t++) {
+                if (whole.start(t) >= start && whole.end(t) <= i) {
+                    expected.add(whole.text(t));
+                }
+            }
+            List<String> got = new ArrayList<>();
+            for (int t = 0; t < out.size(); t++) {
+                got.add(text.substring(out.start(t), out.end(t)));
+            }
+            String chunk = text.substring(start, i);
+            assertEquals(expected, got, () -> "chunk '" + chunk + "' of '" + text + "'");
+            if (alone) {
+                assertEquals(EnglishText.words(chunk), got, () -> "chunk '" + chunk + "' alone, of '" + text + "'");
+            } else {
+                notAlone++;
+            }
+        }
+        return notAlone;
+    }
 }
