@@ -52,6 +52,18 @@ measure() {
   cat "$WORK/time.txt"
 }
 
+# fresh_runs: an empty $WORK/runs for the next timed run. The last run's outputs are moved aside, and
+# deleted only when the script ends: this disk's ext4 has no journal, and then it skips inodes deleted in
+# the last 30 s to 5.5 min one by one when creating a file, so the 2,688 files of a statistics run took
+# 2.4-2.8 s right after the previous run's were deleted, against 0.6 s otherwise (docs/performance.md,
+# 2026-11-25). Deleting right before each run measured the benchmark's own cleanup.
+fresh_runs() {
+  mkdir -p "$WORK/trash"
+  if [ -e "$WORK/runs" ]; then mv "$WORK/runs" "$WORK/trash/runs.$$.$RANDOM"; fi
+  mkdir -p "$WORK/runs"
+}
+trap 'rm -rf "$WORK/trash"' EXIT
+
 # median V...: the median of the numbers; peak A B: the larger. Scripts run each command ROUNDS times
 # (default 3) and report the median, since single runs on a shared machine swing by 20-30%.
 ROUNDS=${ROUNDS:-3}

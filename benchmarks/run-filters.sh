@@ -10,7 +10,7 @@ job quality "      - gopher_quality: {}
 declare -a QS
 qm=0
 for ((k = 0; k < ROUNDS; k++)); do
-  rm -rf "$WORK/runs"
+  fresh_runs
   read -r s m < <(measure bin/launcher run "$WORK/quality.yaml")
   QS+=("$s"); qm=$(peak "$qm" "$m")
 done

@@ -9,12 +9,12 @@ job copy "      - write_jsonl: {path: $WORK/runs/copy/out, compression: zstd}"
 declare -a ZS RS PS WS
 zm=0 rm_=0 pm=0 wm=0
 for ((k = 0; k < ROUNDS; k++)); do
-  rm -rf "$WORK/runs" "$WORK/c-out"; mkdir -p "$WORK/c-out"
+  fresh_runs; mkdir -p "$WORK/runs/c-out"
   read -r s m < <(measure bash -c "ls '$CORPUS'/*.jsonl.zst | xargs -P $CORES -I{} sh -c 'zstd -q -dc {} > /dev/null'")
   ZS+=("$s"); zm=$(peak "$zm" "$m")
   read -r s m < <(measure bin/launcher run "$WORK/read.yaml")
   RS+=("$s"); rm_=$(peak "$rm_" "$m")
-  read -r s m < <(measure bash -c "ls '$CORPUS'/*.jsonl.zst | xargs -P $CORES -I{} sh -c 'zstd -q -dc {} | zstd -q -3 -c > $WORK/c-out/\$(basename {})'")
+  read -r s m < <(measure bash -c "ls '$CORPUS'/*.jsonl.zst | xargs -P $CORES -I{} sh -c 'zstd -q -dc {} | zstd -q -3 -c > $WORK/runs/c-out/\$(basename {})'")
   PS+=("$s"); pm=$(peak "$pm" "$m")
   read -r s m < <(measure bin/launcher run "$WORK/copy.yaml")
   WS+=("$s"); wm=$(peak "$wm" "$m")

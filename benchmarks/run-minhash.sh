@@ -19,7 +19,7 @@ declare -A T M   # T[stage]: the seconds of every round; M[stage]: the highest p
 declare -a TOTALS
 for st in $STAGES; do M[$st]=0; done
 for ((k = 0; k < ROUNDS; k++)); do
-  rm -rf "$WORK/runs"
+  fresh_runs
   total=0
   for st in $STAGES; do
     read -r s m < <(measure bin/launcher run "$WORK/minhash.yaml" --stage "$st")

@@ -18,7 +18,7 @@ YAML
 declare -a SS MS
 sm=0 mm=0
 for ((k = 0; k < ROUNDS; k++)); do
-  rm -rf "$WORK/runs"
+  fresh_runs
   read -r s m < <(measure bin/launcher run "$WORK/stats.yaml")
   SS+=("$s"); sm=$(peak "$sm" "$m")
   swarm=$(warm "$WORK/runs/stats/logs/main/stats")
