@@ -101,6 +101,11 @@ final class ShortWordTable {
         return (meta & SPLIT_CHUNK) == 0 && (int) (meta >>> 32) == stamp;
     }
 
+    /** The meta of the slot a word with this hash and length would have: a load that brings the slot to the cache. */
+    long peek(long hash, int length) {
+        return slots[slotOf(hash, length) + 3];
+    }
+
     private int slotOf(long hash, int length) {
         int tiny = (int) (hash >>> (64 - TINY_SLOTS_LOG));
         int other = (1 << TINY_SLOTS_LOG) + (int) (hash >>> (64 - SLOTS_LOG));

@@ -57,6 +57,8 @@ public final class WordStats extends StatsStep {
     /** The tokens of one chunk, and the text's character classes, reused from chunk to chunk and document to document. */
     private final Tokens chunkTokens = new Tokens(16);
     private long[] classBits = new long[64];
+    /** A sum of the slots loaded ahead, kept so that the compiler does not drop the loads. */
+    private long touched;
     /** Class bitmaps for texts up to a megabyte are kept for the next document; larger ones are not. */
     private static final int MAX_KEPT_CLASS_BITS = 1 << 15;
 
@@ -169,21 +171,43 @@ public final class WordStats extends StatsStep {
         int words = 0;
         long wordsLength = 0;
         long facts = 0; // per fact, a count in its own 16 bits; flushed before it could overflow
-        int i = 0;
-        while (i < length) {
-            int start = i;
-            if (CharClasses.isSpace(bits, i)) {
-                i = CharClasses.nextNonSpace(bits, i, length);
-                lineBreaks += i - start == 1 && chars[start] == ' ' ? 0 : lineBreaks(chars, start, i);
-                continue;
+        // Each turn finds the next chunk and loads its slot before looking at this one: the slot's first load
+        // waits for memory, and meanwhile this chunk is counted.
+        int nextStart = 0;
+        int nextEnd = 0;
+        long n0 = 0;
+        long n1 = 0;
+        long n2 = 0;
+        long nextHash = 0;
+        long touched = 0;
+        while (true) {
+            int start = nextStart;
+            int end = nextEnd;
+            long k0 = n0;
+            long k1 = n1;
+            long k2 = n2;
+            long hash = nextHash;
+            nextStart = end < length ? CharClasses.nextNonSpace(bits, end, length) : length;
+            if (nextStart - end > 1 || (nextStart > end && chars[end] != ' ')) {
+                lineBreaks += lineBreaks(chars, end, nextStart);
             }
-            i = CharClasses.nextSpace(bits, i);
+            nextEnd = nextStart < length ? CharClasses.nextSpace(bits, nextStart) : length;
+            if (nextEnd - nextStart <= PackedChars.MAX_CHARS) {
+                n0 = PackedChars.pack(chars, nextStart, nextEnd, 0);
+                n1 = PackedChars.pack(chars, nextStart, nextEnd, 1);
+                n2 = PackedChars.pack(chars, nextStart, nextEnd, 2);
+                nextHash = PackedChars.hash(n0, n1, n2);
+                touched += shortWords.peek(nextHash, nextEnd - nextStart);
+            }
+            if (start == end) {
+                if (start == length) {
+                    break;
+                }
+                continue; // the text starts with whitespace
+            }
             int known = ShortWordTable.TAKEN; // nothing to record for a long chunk
-            if (i - start <= PackedChars.MAX_CHARS) {
-                long k0 = PackedChars.pack(chars, start, i, 0);
-                long k1 = PackedChars.pack(chars, start, i, 1);
-                long k2 = PackedChars.pack(chars, start, i, 2);
-                known = shortWords.visitChunk(k0, k1, k2, i - start, PackedChars.hash(k0, k1, k2));
+            if (end - start <= PackedChars.MAX_CHARS) {
+                known = shortWords.visitChunk(k0, k1, k2, end - start, hash);
                 if (known >= 0) {
                     long f = fromTable(known);
                     words++;
@@ -198,7 +222,7 @@ public final class WordStats extends StatsStep {
                 }
                 if (known == ShortWordTable.SPLIT) {
                     int ends = shortWords.splitEnds();
-                    for (int from = start; from < i; ends >>>= 4) {
+                    for (int from = start; from < end; ends >>>= 4) {
                         int to = start + (ends & 0xF);
                         count(wordFacts(text, chars, from, to, false));
                         from = to;
@@ -207,15 +231,16 @@ public final class WordStats extends StatsStep {
                 }
             }
             Tokens pieces = chunkTokens;
-            boolean alone = EnglishText.chunkTokens(chars, length, start, i, pieces);
+            boolean alone = EnglishText.chunkTokens(chars, length, start, end, pieces);
             if (alone && known == ShortWordTable.ABSENT && pieces.size() > 1 && pieces.size() <= ShortWordTable.MAX_SPLIT_TOKENS) {
-                recordSplit(chars, start, i, pieces);
+                recordSplit(chars, start, end, pieces);
             }
             boolean whole = alone && pieces.size() == 1;
             for (int t = 0; t < pieces.size(); t++) {
                 count(wordFacts(text, chars, pieces.start(t), pieces.end(t), whole));
             }
         }
+        this.touched = touched;
         n += words;
         totalLength += wordsLength;
         flushFacts(facts);

@@ -67,7 +67,7 @@ class WordStatsTest {
         String[] gaps = {" ", " ", " ", " ", "  ", "\n", "\t", " \r\n "};
         Random rnd = new Random(3);
         for (int doc = 0; doc < 400; doc++) {
-            StringBuilder sb = new StringBuilder();
+            StringBuilder sb = new StringBuilder(doc % 3 == 1 ? gaps[rnd.nextInt(gaps.length)] : "");
             int n = rnd.nextInt(doc % 2 == 0 ? 30 : 3_000);
             for (int k = 0; k < n; k++) {
                 sb.append(pieces[rnd.nextInt(pieces.length)]);
