@@ -134,12 +134,7 @@ final class ShortWordTable {
      * {@link #MAX_SPLIT_TOKENS}), whatever is around it.
      */
     void recordSplit(long k0, long k1, long k2, int length, int ends) {
-        long[] t = slots;
-        int b = lastSlot;
-        t[b] = k0;
-        t[b + 1] = k1;
-        t[b + 2] = k2;
-        t[b + 3] = (long) ends << 32 | SPLIT_CHUNK | length;
+        putAtLastSlot(k0, k1, k2, (long) ends << 32 | SPLIT_CHUNK | length);
     }
 
     /**
@@ -147,12 +142,16 @@ final class ShortWordTable {
      * {@code facts} (26 bits), as seen in this document.
      */
     void record(long k0, long k1, long k2, int length, int facts) {
+        putAtLastSlot(k0, k1, k2, (long) stamp << 32 | (long) (facts & FACTS) << 4 | length);
+    }
+
+    private void putAtLastSlot(long k0, long k1, long k2, long meta) {
         long[] t = slots;
         int b = lastSlot;
         t[b] = k0;
         t[b + 1] = k1;
         t[b + 2] = k2;
-        t[b + 3] = (long) stamp << 32 | (long) (facts & FACTS) << 4 | length;
+        t[b + 3] = meta;
     }
 
     /**

@@ -233,7 +233,7 @@ public final class WordStats extends StatsStep {
             Tokens pieces = chunkTokens;
             boolean alone = EnglishText.chunkTokens(chars, length, start, end, pieces);
             if (alone && known == ShortWordTable.ABSENT && pieces.size() > 1 && pieces.size() <= ShortWordTable.MAX_SPLIT_TOKENS) {
-                recordSplit(chars, start, end, pieces);
+                shortWords.recordSplit(k0, k1, k2, end - start, tokenEnds(start, pieces));
             }
             boolean whole = alone && pieces.size() == 1;
             for (int t = 0; t < pieces.size(); t++) {
@@ -246,14 +246,13 @@ public final class WordStats extends StatsStep {
         flushFacts(facts);
     }
 
-    /** Records the short chunk {@code chars[start:end]}, which the tokenizer splits as {@code pieces} whatever is around it. */
-    private void recordSplit(char[] chars, int start, int end, Tokens pieces) {
+    /** The ends of {@code pieces}, a chunk's tokens, relative to its {@code start}, as {@link ShortWordTable#splitEnds}. */
+    private static int tokenEnds(int start, Tokens pieces) {
         int ends = 0;
         for (int t = pieces.size() - 1; t >= 0; t--) {
             ends = ends << 4 | (pieces.end(t) - start);
         }
-        shortWords.recordSplit(PackedChars.pack(chars, start, end, 0), PackedChars.pack(chars, start, end, 1),
-                PackedChars.pack(chars, start, end, 2), end - start, ends);
+        return ends;
     }
 
     /** Adds the four 16-bit fact counts of {@link #countByChunks}. */
