@@ -19,7 +19,12 @@ final class HistogramBins {
     /** Slot + 1 per table position, 0 when free. */
     private int[] table = new int[64];
     private long[] bitsBySlot = new long[32];
-    private final List<MetricStats> counts = new ArrayList<>();
+    /**
+     * The document count per slot: a count rather than a MetricStats of ones, which every document of
+     * every stat updated with two divisions; {@link MetricStats#ofOnes} gives the same numbers.
+     */
+    private long[] countBySlot = new long[32];
+    private int slots;
     private final List<MetricStats> chars = new ArrayList<>();
     private final List<MetricStats> tokens = new ArrayList<>();
     /** The slots in the order documents with a token count first reached them (the tokens dict's order). */
@@ -36,7 +41,7 @@ final class HistogramBins {
      */
     void add(long keyBits, long charCount, Long tokenCount) {
         int slot = slot(keyBits);
-        counts.get(slot).add(1L);
+        countBySlot[slot]++;
         chars.get(slot).add(charCount);
         if (tokenCount != null) {
             MetricStats t = tokens.get(slot);
@@ -58,12 +63,12 @@ final class HistogramBins {
             }
             pos = (pos + 1) & mask;
         }
-        int slot = counts.size();
+        int slot = slots++;
         if (slot == bitsBySlot.length) {
             bitsBySlot = Arrays.copyOf(bitsBySlot, 2 * slot);
+            countBySlot = Arrays.copyOf(countBySlot, 2 * slot);
         }
         bitsBySlot[slot] = bits;
-        counts.add(new MetricStats());
         chars.add(new MetricStats());
         tokens.add(new MetricStats());
         table[pos] = slot + 1;
@@ -76,7 +81,7 @@ final class HistogramBins {
     private void rehash() {
         table = new int[table.length * 2];
         int mask = table.length - 1;
-        for (int slot = 0; slot < counts.size(); slot++) {
+        for (int slot = 0; slot < slots; slot++) {
             long m = bitsBySlot[slot] * 0x9E3779B97F4A7C15L;
             int pos = (int) (m >>> 40) & mask;
             while (table[pos] != 0) {
@@ -88,8 +93,8 @@ final class HistogramBins {
 
     MetricStatsDict counts() {
         MetricStatsDict d = new MetricStatsDict();
-        for (int slot = 0; slot < counts.size(); slot++) {
-            d.put(key(slot), counts.get(slot));
+        for (int slot = 0; slot < slots; slot++) {
+            d.put(key(slot), MetricStats.ofOnes(countBySlot[slot]));
         }
         return d;
     }

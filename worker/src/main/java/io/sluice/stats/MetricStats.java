@@ -42,6 +42,14 @@ public final class MetricStats {
         this.unit = unit;
     }
 
+    /**
+     * The stats of {@code count} integer values of 1, as adding 1 that many times gives them: every partial
+     * mean is exactly 1, so M2 stays 0 (a histogram bin's document count).
+     */
+    static MetricStats ofOnes(long count) {
+        return count == 0 ? new MetricStats() : new MetricStats(count, count, 1.0, 0.0, 1, 1, true, UNIT_TASK);
+    }
+
     /** Adds one floating-point value (a Python float). */
     public void add(double x) {
         integral = false;

@@ -63,6 +63,29 @@ class MetricStatsTest {
         assertEquals(2, ones.n());
     }
 
+    /** A histogram bin keeps its document count as a number; written out, it is what adding 1 per document gives. */
+    @Test
+    void onesAreTheSumOfAddingOneEachTime() {
+        for (long count : new long[] {0, 1, 2, 3, 1000, 123_457}) {
+            MetricStats added = new MetricStats();
+            for (long k = 0; k < count; k++) {
+                added.add(1L);
+            }
+            MetricStats ones = MetricStats.ofOnes(count);
+            assertEquals(added.toJson(), ones.toJson(), count + " documents");
+            StringBuilder a = new StringBuilder();
+            StringBuilder b = new StringBuilder();
+            added.appendJson(a, true);
+            ones.appendJson(b, true);
+            assertEquals(a.toString(), b.toString(), count + " documents, lossless");
+            MetricStats merged = new MetricStats();
+            merged.merge(ones);
+            merged.merge(MetricStats.ofOnes(5));
+            added.merge(MetricStats.ofOnes(5));
+            assertEquals(added.toJson(), merged.toJson(), count + " + 5 documents, merged");
+        }
+    }
+
     @Test
     void losslessFormKeepsEveryCount() throws Exception {
         for (double[] values : new double[][] {{0, 0, 0}, {2.5}, {7}, {1, 1}, {1, 1, 1}, {0.5, 1.5}}) {
