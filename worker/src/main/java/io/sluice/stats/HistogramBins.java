@@ -101,7 +101,7 @@ final class HistogramBins {
 
     MetricStatsDict chars() {
         MetricStatsDict d = new MetricStatsDict();
-        for (int slot = 0; slot < chars.size(); slot++) {
+        for (int slot = 0; slot < slots; slot++) {
             d.put(key(slot), chars.get(slot));
         }
         return d;
