@@ -1,9 +1,19 @@
 # Sourced by bin/launcher and bin/test: sets JAVA to a JDK >= 21 and exports JAVA_HOME.
 # Order: JAVA_HOME when it is new enough, else the newest JDK under /usr/lib/jvm, /opt, sdkman, PATH.
 
-java_major() { # the feature version of a java binary, or 0
-  local v
-  v=$("$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/{print $2; exit}') || true
+# The feature version of a java binary, or 0. Read from the JDK's `release` file when it has one: starting a
+# JVM to ask took 0.15 s of every command.
+java_major() {
+  local v="" home
+  home="$(dirname "$(dirname "$(readlink -f "$1")")")"
+  if [ -f "$home/release" ]; then
+    v=$(sed -n 's/^JAVA_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$home/release" | head -1)
+    v="${v#1.}"   # 1.8.0_392 is 8
+    v="${v%%[!0-9]*}"
+  fi
+  if ! [[ "$v" =~ ^[0-9]+$ ]]; then
+    v=$("$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/{print $2; exit}') || true
+  fi
   [[ "$v" =~ ^[0-9]+$ ]] && echo "$v" || echo 0
 }
 
