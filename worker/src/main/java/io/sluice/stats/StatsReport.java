@@ -95,7 +95,7 @@ public final class StatsReport {
         }
         MetricStats lengths = summary(folder, "length");
         if (lengths != null) {
-            h.append("<p class=\"sub\">").append(lengths.n()).append(" documents, ")
+            h.append("<p class=\"sub\">").append(fmt(lengths.n())).append(" documents, ")
                     .append(fmt(lengths.total())).append(" characters</p>\n");
         }
         if (!stats.isEmpty()) {
@@ -120,7 +120,7 @@ public final class StatsReport {
             }
             // the sketch counts exactly; metric.json stores an all-zero metric as a bare 0, which has no count
             long docs = sketchCount(folder, stat, s.n());
-            h.append(td(Long.toString(docs))).append(td(fmt(s.mean()))).append(td(fmt(s.stdDev())))
+            h.append(td(fmt(docs))).append(td(fmt(s.mean()))).append(td(fmt(s.stdDev())))
                     .append(td(fmt(s.min())));
             for (double v : q) {
                 // the sketch's estimate, within its error of a value the metric took: inside [min, max], and
@@ -255,9 +255,9 @@ public final class StatsReport {
         for (String key : d.topKeys(TOP_DOMAINS)) {
             MetricStats s = d.get(key);
             h.append("<tr><td>").append(key.isEmpty() ? "<i>(none)</i>" : esc(key)).append("</td>")
-                    .append(td(Long.toString(s.n()))).append(td(fmt(s.mean()))).append("</tr>\n");
+                    .append(td(fmt(s.n()))).append(td(fmt(s.mean()))).append("</tr>\n");
         }
-        h.append("</table>\n<p class=\"note\">").append(d.size()).append(" distinct keys");
+        h.append("</table>\n<p class=\"note\">").append(fmt(d.size())).append(" distinct keys");
         h.append(d.size() > TOP_DOMAINS ? ", top " + TOP_DOMAINS + " shown" : "").append(".</p>\n");
     }
 

@@ -39,4 +39,24 @@ class StatsReportTest {
         // min, p50, p90, p99, max
         assertTrue(html.contains("<td>6</td><td>6</td><td>1,000</td><td>1,000</td><td>1,000</td></tr>"), html);
     }
+
+    /** Counts read as numbers do elsewhere on the page: "15,279 documents", not "15279 documents". */
+    @Test
+    void documentCountsHaveThousandsSeparators(@TempDir Path dir) throws IOException {
+        Path stat = dir.resolve("summary/length");
+        Files.createDirectories(stat);
+        MetricStats s = new MetricStats();
+        QuantileSketch sketch = new QuantileSketch();
+        for (int i = 0; i < 15_279; i++) {
+            s.add(100L + i % 7);
+            sketch.add(100L + i % 7);
+        }
+        MetricStatsDict d = new MetricStatsDict();
+        d.put("summary", s);
+        Files.writeString(stat.resolve(MergeStats.MERGED_NAME), d.toJson());
+        Files.writeString(stat.resolve(MergeStats.MERGED_QUANTILES), MergeStats.quantilesJson(sketch));
+        String html = StatsReport.render(dir);
+        assertTrue(html.contains("15,279 documents, 1,573,732 characters"), html);
+        assertTrue(html.contains("<td>15,279</td>"), "the summary table's docs column: " + html);
+    }
 }
