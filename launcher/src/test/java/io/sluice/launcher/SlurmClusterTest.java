@@ -266,6 +266,22 @@ class SlurmClusterTest {
     }
 
     @Test
+    void statusSaysWhyRanksWait() throws Exception {
+        Path out = tmp.resolve("out");
+        // every element sleeps first, so the second stage is still waiting for the first when status looks
+        Path jobFile = jobFile("waits", examples(), out, TWO_STAGES, "  local_tasks: 2\n  env_command: sleep 8\n");
+        Job job = JobFile.load(jobFile);
+        submit(jobFile);
+        String again = StageFiles.of(job, job.stage("again")).readJobIds().orElseThrow().ids().getFirst();
+        await(job, "stage again pending on its dependency",
+                s -> s.stream().anyMatch(t -> t.key().jobId().equals(again) && t.reason().equals("Dependency")));
+        Result shown = launcher("status", jobFile.toString());
+        assertEquals(1, shown.exit(), shown.out());
+        assertTrue(shown.out().contains("stage again: 2 ranks pending: 2 Dependency (waits for the stage before it)"),
+                shown.out());
+    }
+
+    @Test
     void afterScancelOfOneRunningElementASubmitRunsOnlyTheMissingRank() throws Exception {
         Path out = tmp.resolve("out");
         String stages = """

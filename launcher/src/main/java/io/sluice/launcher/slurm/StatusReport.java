@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,8 +40,10 @@ public final class StatusReport {
                              Path slurmLog, List<String> slurmTail) {
     }
 
+    /** @param pendingReasons the pending ranks per squeue reason ("Dependency", "Resources", ...), most first */
     public record StageStatus(String stage, int tasks, int done, int running, int pending, int cancelled,
-                              int notSubmitted, List<FailedRank> failed, List<String> jobIds) {
+                              int notSubmitted, List<FailedRank> failed, List<String> jobIds,
+                              Map<String, Integer> pendingReasons) {
     }
 
     private StatusReport() {
@@ -66,6 +69,7 @@ public final class StatusReport {
             int cancelled = 0;
             int notSubmitted = 0;
             List<FailedRank> failed = new ArrayList<>();
+            Map<String, Integer> pendingReasons = new HashMap<>();
             Map<Integer, ArrayTaskState.Key> elementOfRank = elementsOfRanks(f);
             for (int rank = 0; rank < stage.tasks(); rank++) {
                 if (done.contains(rank)) {
@@ -91,6 +95,8 @@ public final class StatusReport {
                         running++;
                     } else {
                         pending++;
+                        pendingReasons.merge(t.reason().isEmpty() || t.reason().equals("None") ? "no reason given" : t.reason(),
+                                1, Integer::sum);
                     }
                     continue;
                 } else if (neverStarted(t, log, f.slurmLog(element), slurmLog)) {
@@ -112,9 +118,45 @@ public final class StatusReport {
                         ownLog ? tail(slurmLog, SLURM_TAIL_LINES) : List.of()));
             }
             result.add(new StageStatus(stage.name(), stage.tasks(), done.size(), running, pending, cancelled,
-                    notSubmitted, failed, f.readJobIds().map(StageFiles.JobIds::ids).orElse(List.of())));
+                    notSubmitted, failed, f.readJobIds().map(StageFiles.JobIds::ids).orElse(List.of()),
+                    mostFirst(pendingReasons)));
         }
         return result;
+    }
+
+    private static Map<String, Integer> mostFirst(Map<String, Integer> counts) {
+        Map<String, Integer> sorted = new LinkedHashMap<>();
+        counts.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return sorted;
+    }
+
+    /**
+     * What Slurm's most common reasons for a pending element mean for a job of ours: the reasons a user asks
+     * about, and those that mean the element will never start as submitted.
+     */
+    private static final Map<String, String> PENDING_HINTS = Map.ofEntries(
+            Map.entry("Dependency", "waits for the stage before it"),
+            Map.entry("Resources", "waits for free nodes or CPUs"),
+            Map.entry("Priority", "queued behind jobs of higher priority"),
+            Map.entry("JobArrayTaskLimit", "held back by array_parallelism, the array's limit on elements at once"),
+            Map.entry("BeginTime", "waits for its begin time"),
+            Map.entry("JobHeldUser", "held: scontrol release lets it run"),
+            Map.entry("JobHeldAdmin", "held by an administrator"),
+            Map.entry("PartitionDown", "its partition is down"),
+            Map.entry("PartitionInactive", "its partition is inactive"),
+            Map.entry("PartitionTimeLimit", "will not start: its time exceeds the partition's limit; lower slurm.time"),
+            Map.entry("PartitionNodeLimit", "will not start: it asks for more nodes than the partition allows"),
+            Map.entry("QOSMaxWallDurationPerJobLimit", "will not start: its time exceeds its QOS's limit; lower slurm.time"));
+
+    /** A pending reason with what it means, when {@link #PENDING_HINTS} knows it ("ReqNodeNotAvail, ..." included). */
+    static String explainPending(String reason) {
+        if (reason.startsWith("ReqNodeNotAvail")) {
+            return reason + " (a node it needs is down, drained or reserved)";
+        }
+        String hint = PENDING_HINTS.get(reason);
+        return hint == null ? reason : reason + " (" + hint + ")";
     }
 
     /**
@@ -193,6 +235,14 @@ public final class StatusReport {
         for (StageStatus s : stages) {
             out.printf("%-20s %11s %8d %8d %7d %10d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.running(),
                     s.pending(), s.failed().size(), s.cancelled(), s.notSubmitted(), String.join(",", s.jobIds()));
+        }
+        for (StageStatus s : stages) {
+            if (s.pending() > 0) {
+                List<String> reasons = new ArrayList<>();
+                s.pendingReasons().forEach((reason, ranks) -> reasons.add(ranks + " " + explainPending(reason)));
+                out.printf("stage %s: %d rank%s pending: %s%n", s.stage(), s.pending(), s.pending() == 1 ? "" : "s",
+                        String.join("; ", reasons));
+            }
         }
         Set<ArrayTaskState.Key> slurmTailShown = new HashSet<>(); // the ranks of one element share its output file
         for (StageStatus s : stages) {

@@ -55,6 +55,7 @@ class StatusReportTest {
         StatusReport.StageStatus sa = stages.get(0);
         assertEquals(List.of(3, 2, 2, 1, 0, 0), List.of(sa.done(), sa.running(), sa.pending(), sa.failed().size(), sa.cancelled(),
                 sa.notSubmitted()));
+        assertEquals(Map.of("JobArrayTaskLimit", 2), sa.pendingReasons(), "element 100_3 holds ranks 6 and 7");
         StatusReport.FailedRank f = sa.failed().getFirst();
         assertEquals(3, f.rank());
         assertEquals("100_1", f.element().toString());
@@ -72,6 +73,9 @@ class StatusReportTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StatusReport.print(job, stages, new PrintStream(out, true, StandardCharsets.UTF_8));
         String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("stage a: 2 ranks pending: 2 JobArrayTaskLimit (held back by array_parallelism, the array's"
+                + " limit on elements at once)\n"), text);
+        assertTrue(!text.contains("stage merge: 0 ranks pending") && !text.contains("stage merge: 1 rank pending"), text);
         assertTrue(text.contains("stage a rank 3 failed: Slurm job 100_1 FAILED NonZeroExitCode; last lines of " + log), text);
         assertTrue(text.contains("  | ERROR corrupt.jsonl.gz: not in gzip format at byte 0"), text);
         assertTrue(text.contains("  and of Slurm's " + slurmOut + ":\n  | sluice: stage a, ranks 2..3, on node1\n"), text);
@@ -155,5 +159,15 @@ class StatusReportTest {
         Job plain = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 0, 1001, false, null,
                 Map.of("error", "/logs/100%%/%A_%a.err")), TestJobs.stage("a", 1));
         assertEquals(java.util.Optional.of(Path.of("/logs/100%/4711_9.err")), StatusReport.stderrFile(plain, element));
+    }
+
+    @Test
+    void pendingReasonsSayWhatTheyMeanForTheJob() {
+        assertEquals("Dependency (waits for the stage before it)", StatusReport.explainPending("Dependency"));
+        assertEquals("ReqNodeNotAvail, UnavailableNodes:node2 (a node it needs is down, drained or reserved)",
+                StatusReport.explainPending("ReqNodeNotAvail, UnavailableNodes:node2"));
+        assertEquals("PartitionTimeLimit (will not start: its time exceeds the partition's limit; lower slurm.time)",
+                StatusReport.explainPending("PartitionTimeLimit"));
+        assertEquals("AssocGrpCpuLimit", StatusReport.explainPending("AssocGrpCpuLimit"), "an unknown reason as Slurm gives it");
     }
 }
