@@ -48,7 +48,9 @@ final class SubmitCommand implements Callable<Integer> {
         }
         StageRunner runner = new StageRunner(job, System.out);
         if (dryRun) {
-            runner.checkCompletedStagesStillHold(); // what submit would refuse, a dry run refuses too
+            // what submit would refuse, a dry run refuses too: changed completed stages, jobs still queued
+            runner.checkCompletedStagesStillHold();
+            submitter.checkNothingActive(job);
             submitter.dryRun(plans);
             return 0;
         }

@@ -279,6 +279,19 @@ class SlurmClusterTest {
         assertEquals(1, shown.exit(), shown.out());
         assertTrue(shown.out().contains("stage again: 2 ranks pending: 2 Dependency (waits for the stage before it)"),
                 shown.out());
+        // a dry run refuses what a submit would: the same ranks queued twice
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        Result dry;
+        try {
+            dry = launcher("submit", jobFile.toString(), "--dry-run");
+        } finally {
+            System.setErr(savedErr);
+        }
+        assertEquals(1, dry.exit(), dry.out() + err);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("job 'waits' still has Slurm jobs queued or running: "), err.toString());
+        assertTrue(!dry.out().contains("--- "), "no scripts printed: " + dry.out());
     }
 
     @Test
