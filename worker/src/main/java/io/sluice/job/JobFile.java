@@ -1,10 +1,13 @@
 package io.sluice.job;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.sluice.io.AtomicFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,11 +64,103 @@ public final class JobFile {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> readTree(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
-        Object tree = YAML.readValue(bytes, Object.class); // YAML is a superset of JSON
+        Object tree;
+        try (JsonParser parser = YAML.createParser(bytes)) { // YAML is a superset of JSON
+            parser.nextToken();
+            tree = parser.currentToken() == null ? null : readValue(file, parser, new HashMap<>());
+        }
         if (!(tree instanceof Map)) {
             throw new JobException(file + ": a job file must be a mapping of keys (name, stages, ...)");
         }
-        return (Map<String, Object>) tree;
+        Map<String, Object> root = (Map<String, Object>) mergeKeys(file.getFileName() + "", tree);
+        // top-level keys starting with "x-" hold anchors for the rest of the file (as in docker compose files)
+        root.keySet().removeIf(k -> k.startsWith("x-"));
+        return root;
+    }
+
+    /**
+     * The value at the parser's current token, with YAML's aliases ({@code *name}) replaced by the mapping or
+     * list their anchor ({@code &name}) names: Jackson's own tree reading gave an alias as the string "name",
+     * so that {@code path: *out} was read as the path "out".
+     */
+    private static Object readValue(Path file, JsonParser parser, Map<String, Object> anchors) throws IOException {
+        YAMLParser yaml = (YAMLParser) parser;
+        if (yaml.isCurrentAlias()) {
+            String name = parser.getText();
+            if (!anchors.containsKey(name)) {
+                // the YAML parser does not pass on anchors of single values (&name value), only of mappings and lists
+                throw new JobException(file + ":" + parser.currentLocation().getLineNr() + ": alias *" + name
+                        + " names no anchor before it; anchors are read on mappings and lists (&" + name + " {...},"
+                        + " &" + name + " [...]), not on single values");
+            }
+            return anchors.get(name);
+        }
+        String anchor = yaml.getCurrentAnchor();
+        Object value = switch (parser.currentToken()) {
+            case START_OBJECT -> {
+                Map<String, Object> map = new LinkedHashMap<>();
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String key = parser.currentName();
+                    parser.nextToken();
+                    map.put(key, readValue(file, parser, anchors));
+                }
+                yield map;
+            }
+            case START_ARRAY -> {
+                List<Object> list = new ArrayList<>();
+                while (parser.nextToken() != JsonToken.END_ARRAY) {
+                    list.add(readValue(file, parser, anchors));
+                }
+                yield list;
+            }
+            case VALUE_NUMBER_INT -> parser.getNumberValue();
+            case VALUE_NUMBER_FLOAT -> parser.getDoubleValue();
+            case VALUE_TRUE -> Boolean.TRUE;
+            case VALUE_FALSE -> Boolean.FALSE;
+            case VALUE_NULL -> null;
+            default -> parser.getText();
+        };
+        if (anchor != null) {
+            anchors.put(anchor, value);
+        }
+        return value;
+    }
+
+    /**
+     * YAML's merge keys, which the parser leaves as plain "<<" keys: {@code <<: *defaults} (or a list of
+     * aliases) adds the aliased mappings' entries that the mapping does not set itself. Long job files repeat
+     * step settings (an output's compression, a filter's thresholds) across stages; an anchor says them once.
+     */
+    @SuppressWarnings("unchecked")
+    private static Object mergeKeys(String where, Object node) {
+        if (node instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            for (int i = 0; i < list.size(); i++) {
+                out.add(mergeKeys(where + "[" + i + "]", list.get(i)));
+            }
+            return out;
+        }
+        if (!(node instanceof Map<?, ?> map)) {
+            return node;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : ((Map<String, Object>) map).entrySet()) {
+            if (!e.getKey().equals("<<")) {
+                out.put(e.getKey(), mergeKeys(where + "." + e.getKey(), e.getValue()));
+            }
+        }
+        Object merged = map.get("<<");
+        if (merged != null) {
+            List<?> sources = merged instanceof List<?> l ? l : List.of(merged);
+            for (Object source : sources) { // the first listed wins over later ones, as in YAML's merge
+                if (!(source instanceof Map<?, ?>)) {
+                    throw new JobException(where + ": '<<' (a YAML merge key) takes a mapping or a list of mappings,"
+                            + " such as <<: *defaults; got " + source);
+                }
+                ((Map<String, Object>) mergeKeys(where + ".<<", source)).forEach(out::putIfAbsent);
+            }
+        }
+        return out;
     }
 
     /** Builds a job from an already parsed tree; {@code fileName} is used in messages. */

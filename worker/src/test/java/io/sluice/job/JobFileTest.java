@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -264,5 +265,45 @@ class JobFileTest {
         Job job = load("stages:\n  - name: dedup\n    minhash: {input: x, output: y, work_dir: z}\n"
                 + "  - name: stats\n    depends: dedup\n    steps: [{read_jsonl: {path: y}}]\n");
         assertEquals(java.util.List.of("dedup_filter"), job.stage("stats").depends());
+    }
+
+    /** Anchors under top-level "x-" keys and YAML merge keys say shared step settings once. */
+    @Test
+    void mergeKeysShareSettingsAcrossSteps() throws IOException {
+        Path f = dir.resolve("job.yaml");
+        Files.writeString(f, """
+                x-output: &out {compression: zstd, max_file_size: 1000000}
+                x-lengths: &len {min_words: 5}
+                x-domains: &domains [spam.example, ads.example]
+                stages:
+                  - name: a
+                    steps:
+                      - read_jsonl: {path: in}
+                      - length_filter: {<<: *len, max_words: 100}
+                      - write_jsonl: {<<: *out, path: out/a, compression: gzip}
+                  - name: b
+                    steps:
+                      - read_jsonl: {path: out/a}
+                      - length_filter: {<<: [*len], min_words: 9}
+                      - url_filter: {banned_domains: *domains}
+                      - write_jsonl: {<<: *out, path: out/b}
+                """);
+        Job job = JobFile.load(f);
+        List<Job.StepSpec> a = job.stages().get(0).steps();
+        assertEquals(Map.of("min_words", 5, "max_words", 100), a.get(1).args());
+        assertEquals(Map.of("path", "out/a", "compression", "gzip", "max_file_size", 1000000), a.get(2).args(),
+                "a key the step sets wins over the merged one");
+        List<Job.StepSpec> b = job.stages().get(1).steps();
+        assertEquals(Map.of("min_words", 9), b.get(1).args());
+        assertEquals(Map.of("banned_domains", List.of("spam.example", "ads.example")), b.get(2).args(),
+                "before, an alias was read as its name: the string 'domains'");
+        assertEquals(Map.of("path", "out/b", "compression", "zstd", "max_file_size", 1000000), b.get(3).args());
+        String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {<<: 3, path: x}\n");
+        assertEquals(true, msg.contains("'<<' (a YAML merge key) takes a mapping or a list of mappings"), msg);
+        msg = error("x-in: &in /data/in\nstages:\n  - name: a\n    steps:\n      - read_jsonl: {path: *in}\n");
+        assertEquals(true, msg.endsWith("job.yaml:5: alias *in names no anchor before it; anchors are read on mappings and"
+                + " lists (&in {...}, &in [...]), not on single values"), "before, read as the path 'in': " + msg);
+        msg = error("defaults: {compression: zstd}\nstages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n");
+        assertEquals(true, msg.contains("unknown key 'defaults'"), "only x- keys are set aside: " + msg);
     }
 }
