@@ -67,100 +67,150 @@ public final class JobFile {
         Object tree;
         try (JsonParser parser = YAML.createParser(bytes)) { // YAML is a superset of JSON
             parser.nextToken();
-            tree = parser.currentToken() == null ? null : readValue(file, parser, new HashMap<>());
+            tree = parser.currentToken() == null ? null : new TreeReader(file, (YAMLParser) parser).value();
         }
         if (!(tree instanceof Map)) {
             throw new JobException(file + ": a job file must be a mapping of keys (name, stages, ...)");
         }
-        Map<String, Object> root = (Map<String, Object>) mergeKeys(file.getFileName() + "", tree);
+        Map<String, Object> root = (Map<String, Object>) tree;
         // top-level keys starting with "x-" hold anchors for the rest of the file (as in docker compose files)
         root.keySet().removeIf(k -> k.startsWith("x-"));
         return root;
     }
 
     /**
-     * The value at the parser's current token, with YAML's aliases ({@code *name}) replaced by the mapping or
-     * list their anchor ({@code &name}) names: Jackson's own tree reading gave an alias as the string "name",
-     * so that {@code path: *out} was read as the path "out".
+     * Reads a job file's tree with YAML's aliases ({@code *name}) replaced by the mapping or list their
+     * anchor ({@code &name}) names (Jackson's own tree reading gave an alias as the string "name", so that
+     * {@code path: *out} was read as the path "out"), and YAML's merge keys applied ({@code <<: *defaults},
+     * or a list of aliases: the aliased mappings' entries that the mapping does not set itself, the first
+     * listed winning). Aliased values are shared, not copied; the values they stand for are counted, so that
+     * a few lines of nested aliases (YAML's "billion laughs") are refused rather than filling the heap
+     * wherever the tree is walked.
      */
-    private static Object readValue(Path file, JsonParser parser, Map<String, Object> anchors) throws IOException {
-        YAMLParser yaml = (YAMLParser) parser;
-        if (yaml.isCurrentAlias()) {
-            String name = parser.getText();
-            if (!anchors.containsKey(name)) {
-                // the YAML parser does not pass on anchors of single values (&name value), only of mappings and lists
-                throw new JobException(file + ":" + parser.currentLocation().getLineNr() + ": alias *" + name
-                        + " names no anchor before it; anchors are read on mappings and lists (&" + name + " {...},"
-                        + " &" + name + " [...]), not on single values");
-            }
-            return anchors.get(name);
-        }
-        String anchor = yaml.getCurrentAnchor();
-        Object value = switch (parser.currentToken()) {
-            case START_OBJECT -> {
-                Map<String, Object> map = new LinkedHashMap<>();
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                    String key = parser.currentName();
-                    parser.nextToken();
-                    map.put(key, readValue(file, parser, anchors));
-                }
-                yield map;
-            }
-            case START_ARRAY -> {
-                List<Object> list = new ArrayList<>();
-                while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    list.add(readValue(file, parser, anchors));
-                }
-                yield list;
-            }
-            case VALUE_NUMBER_INT -> parser.getNumberValue();
-            case VALUE_NUMBER_FLOAT -> parser.getDoubleValue();
-            case VALUE_TRUE -> Boolean.TRUE;
-            case VALUE_FALSE -> Boolean.FALSE;
-            case VALUE_NULL -> null;
-            default -> parser.getText();
-        };
-        if (anchor != null) {
-            anchors.put(anchor, value);
-        }
-        return value;
-    }
+    private static final class TreeReader {
+        /** Far more values than any job file holds, far fewer than would strain the launcher's heap. */
+        static final long MAX_VALUES = 1_000_000;
 
-    /**
-     * YAML's merge keys, which the parser leaves as plain "<<" keys: {@code <<: *defaults} (or a list of
-     * aliases) adds the aliased mappings' entries that the mapping does not set itself. Long job files repeat
-     * step settings (an output's compression, a filter's thresholds) across stages; an anchor says them once.
-     */
-    @SuppressWarnings("unchecked")
-    private static Object mergeKeys(String where, Object node) {
-        if (node instanceof List<?> list) {
-            List<Object> out = new ArrayList<>(list.size());
-            for (int i = 0; i < list.size(); i++) {
-                out.add(mergeKeys(where + "[" + i + "]", list.get(i)));
+        private final Path file;
+        private final YAMLParser parser;
+        private final Map<String, Object> anchors = new HashMap<>();
+        /** Per anchor, the number of values it stands for, its nested aliases expanded. */
+        private final Map<String, Long> anchorSizes = new HashMap<>();
+        /** Anchors of the mappings and lists being read, which an alias inside them cannot name. */
+        private final Set<String> open = new HashSet<>();
+        private long values;
+        /** The number of values {@link #value} last returned stands for. */
+        private long size;
+
+        TreeReader(Path file, YAMLParser parser) {
+            this.file = file;
+            this.parser = parser;
+        }
+
+        private String at() {
+            return file + ":" + parser.currentLocation().getLineNr() + ": ";
+        }
+
+        /** The value at the parser's current token; sets {@link #size}. */
+        Object value() throws IOException {
+            if (parser.isCurrentAlias()) {
+                String name = parser.getText();
+                if (open.contains(name)) {
+                    throw new JobException(at() + "alias *" + name + " is inside the mapping or list it names");
+                }
+                if (!anchors.containsKey(name)) {
+                    // the YAML parser does not pass on anchors of single values (&name value), only of mappings and lists
+                    throw new JobException(at() + "alias *" + name + " names no anchor before it; anchors are read on"
+                            + " mappings and lists (&" + name + " {...}, &" + name + " [...]), not on single values");
+                }
+                count(anchorSizes.get(name));
+                return anchors.get(name);
             }
-            return out;
+            count(1); // this value; a mapping's or list's values count as they are read
+            String anchor = parser.getCurrentAnchor();
+            if (anchor != null) {
+                open.add(anchor);
+            }
+            long total = 1;
+            Object value;
+            switch (parser.currentToken()) {
+                case START_OBJECT -> {
+                    Map<String, Object> map = new LinkedHashMap<>();
+                    Object merge = null;
+                    int mergeLine = 0;
+                    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                        String key = parser.currentName();
+                        int line = parser.currentLocation().getLineNr();
+                        parser.nextToken();
+                        Object v = value();
+                        total += size;
+                        if (key.equals("<<")) {
+                            merge = v;
+                            mergeLine = line;
+                        } else {
+                            map.put(key, v);
+                        }
+                    }
+                    if (mergeLine > 0) {
+                        merge(map, merge, mergeLine);
+                    }
+                    value = map;
+                }
+                case START_ARRAY -> {
+                    List<Object> list = new ArrayList<>();
+                    while (parser.nextToken() != JsonToken.END_ARRAY) {
+                        list.add(value());
+                        total += size;
+                    }
+                    value = list;
+                }
+                case VALUE_NUMBER_INT -> value = parser.getNumberValue();
+                case VALUE_NUMBER_FLOAT -> value = parser.getDoubleValue();
+                case VALUE_TRUE -> value = Boolean.TRUE;
+                case VALUE_FALSE -> value = Boolean.FALSE;
+                case VALUE_NULL -> value = null;
+                default -> value = parser.getText();
+            }
+            if (anchor != null) {
+                open.remove(anchor);
+                anchors.put(anchor, value);
+                anchorSizes.put(anchor, total);
+            }
+            size = total;
+            return value;
         }
-        if (!(node instanceof Map<?, ?> map)) {
-            return node;
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> e : ((Map<String, Object>) map).entrySet()) {
-            if (!e.getKey().equals("<<")) {
-                out.put(e.getKey(), mergeKeys(where + "." + e.getKey(), e.getValue()));
+
+        private void count(long more) {
+            values += more;
+            if (values > MAX_VALUES) {
+                throw new JobException(at() + "the job file's aliases stand for more than " + MAX_VALUES
+                        + " values; nested aliases multiply (*a in a list aliased ten times is ten copies of it)");
             }
         }
-        Object merged = map.get("<<");
-        if (merged != null) {
-            List<?> sources = merged instanceof List<?> l ? l : List.of(merged);
+
+        /** Adds to {@code map} the entries of the merge key's mappings that it does not set itself. */
+        @SuppressWarnings("unchecked")
+        private void merge(Map<String, Object> map, Object merge, int line) {
+            List<?> sources = merge instanceof List<?> l ? l : java.util.Collections.singletonList(merge);
             for (Object source : sources) { // the first listed wins over later ones, as in YAML's merge
                 if (!(source instanceof Map<?, ?>)) {
-                    throw new JobException(where + ": '<<' (a YAML merge key) takes a mapping or a list of mappings,"
-                            + " such as <<: *defaults; got " + source);
+                    throw new JobException(file + ":" + line + ": '<<' (a YAML merge key) takes a mapping or a list"
+                            + " of mappings, such as <<: *defaults or <<: [*a, *b]; got " + describe(source));
                 }
-                ((Map<String, Object>) mergeKeys(where + ".<<", source)).forEach(out::putIfAbsent);
+                for (Map.Entry<String, Object> e : ((Map<String, Object>) source).entrySet()) {
+                    if (!map.containsKey(e.getKey())) { // a key set to null (~) is set, and stays null
+                        map.put(e.getKey(), e.getValue());
+                    }
+                }
             }
         }
-        return out;
+
+        private static String describe(Object v) {
+            if (v == null) {
+                return "nothing";
+            }
+            return v instanceof List<?> ? "a list of " + ((List<?>) v).size() + " values" : "'" + v + "'";
+        }
     }
 
     /** Builds a job from an already parsed tree; {@code fileName} is used in messages. */

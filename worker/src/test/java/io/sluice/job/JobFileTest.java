@@ -299,11 +299,49 @@ class JobFileTest {
                 "before, an alias was read as its name: the string 'domains'");
         assertEquals(Map.of("path", "out/b", "compression", "zstd", "max_file_size", 1000000), b.get(3).args());
         String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {<<: 3, path: x}\n");
-        assertEquals(true, msg.contains("'<<' (a YAML merge key) takes a mapping or a list of mappings"), msg);
+        assertEquals(true, msg.endsWith("job.yaml:4: '<<' (a YAML merge key) takes a mapping or a list of mappings,"
+                + " such as <<: *defaults or <<: [*a, *b]; got '3'"), msg);
         msg = error("x-in: &in /data/in\nstages:\n  - name: a\n    steps:\n      - read_jsonl: {path: *in}\n");
         assertEquals(true, msg.endsWith("job.yaml:5: alias *in names no anchor before it; anchors are read on mappings and"
                 + " lists (&in {...}, &in [...]), not on single values"), "before, read as the path 'in': " + msg);
         msg = error("defaults: {compression: zstd}\nstages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n");
         assertEquals(true, msg.contains("unknown key 'defaults'"), "only x- keys are set aside: " + msg);
+    }
+
+    /** YAML's merge rules: a key the mapping sets wins even when set to null, and the first listed mapping wins. */
+    @Test
+    void mergeKeysFollowYamlsRules() throws IOException {
+        Path f = dir.resolve("job.yaml");
+        Files.writeString(f, """
+                x-a: &a {min_words: 3, max_words: 50}
+                x-b: &b {min_words: 4, max_words: 60, min_chars: 9}
+                x-s: &s {time: '01:00:00', mem_per_cpu: 4G}
+                stages:
+                  - name: a
+                    steps:
+                      - read_jsonl: {path: in}
+                      - length_filter: {<<: [*a, *b], max_words: 70}
+                slurm:
+                  <<: *s
+                  mem_per_cpu: null
+                  sbatch_args: {mem: 8G}
+                """);
+        Job job = JobFile.load(f);
+        assertEquals(Map.of("min_words", 3, "max_words", 70, "min_chars", 9), job.stages().get(0).steps().get(1).args());
+        assertEquals(null, job.slurm().memPerCpu(), "mem_per_cpu: null wins over the merged 4G");
+    }
+
+    /** Nested aliases multiply: a few lines can stand for a billion values, refused before they are walked. */
+    @Test
+    void aliasesStandingForTooManyValuesAreRefused() throws IOException {
+        StringBuilder yaml = new StringBuilder("x-l0: &l0 [a, a, a, a, a, a, a, a, a, a]\n");
+        for (int level = 1; level <= 9; level++) {
+            yaml.append("x-l").append(level).append(": &l").append(level).append(" [")
+                    .append(String.join(", ", java.util.Collections.nCopies(10, "*l" + (level - 1)))).append("]\n");
+        }
+        String msg = error(yaml + "stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n");
+        assertEquals(true, msg.matches(".*job\\.yaml:6: the job file's aliases stand for more than 1000000 values; .*"), msg);
+        msg = error("x-a: &a {b: *a}\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n");
+        assertEquals(true, msg.endsWith("job.yaml:1: alias *a is inside the mapping or list it names"), msg);
     }
 }
