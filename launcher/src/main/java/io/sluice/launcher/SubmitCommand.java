@@ -6,6 +6,7 @@ import io.sluice.job.Job;
 import io.sluice.job.JobException;
 import io.sluice.job.JobFile;
 import io.sluice.job.Preflight;
+import io.sluice.launcher.slurm.SbatchOptions;
 import io.sluice.launcher.slurm.SlurmCommands;
 import io.sluice.launcher.slurm.Submitter;
 import io.sluice.launcher.slurm.WorkerCommand;
@@ -34,6 +35,7 @@ final class SubmitCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Job job = JobFile.load(jobFile);
+        SbatchOptions.check(job, jobFile);
         Path jobJson = job.loggingDir().resolve("job.json");
         // the scripts name the build in the logging dir; it is copied there once the submit is sure to go ahead
         Path builds = job.loggingDir().resolve("builds");

@@ -4,7 +4,6 @@ import io.sluice.job.Job;
 import io.sluice.job.JobFile;
 import io.sluice.job.Preflight;
 import io.sluice.launcher.slurm.SbatchOptions;
-import io.sluice.launcher.slurm.StageFiles;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,13 +20,7 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Job job = JobFile.load(jobFile);
         Preflight.check(job);
-        if (job.slurm() != null) {
-            // what submit would refuse in the slurm: block (sbatch_args it sets itself, a time Slurm cannot read)
-            for (Job.Stage s : job.stages()) {
-                SbatchOptions.forStage(job, s, StageFiles.of(job, s).slurmDir());
-                SbatchOptions.forStatsMerge(job, s, StageFiles.of(job, s).slurmDir());
-            }
-        }
+        SbatchOptions.check(job, jobFile);
         System.out.printf("%s: OK, job '%s', logging dir %s%n", jobFile, job.name(), job.loggingDir());
         int width = job.stages().stream().mapToInt(s -> s.name().length()).max().orElse(0);
         for (Job.Stage s : job.stages()) {

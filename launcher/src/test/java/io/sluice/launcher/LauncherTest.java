@@ -194,8 +194,10 @@ class LauncherTest {
         // before, validate said OK and submit (or sbatch) refused them
         assertEquals(2, Launcher.execute("validate", job("slurm: {sbatch_args: {array: 0-99}}\n" + stages).toString()));
         assertTrue(err.toString().contains("slurm.sbatch_args: --array is set by `launcher submit` itself"), err.toString());
-        assertEquals(2, Launcher.execute("validate", job("slurm: {time: soon}\n" + stages).toString()));
-        assertTrue(err.toString().contains("slurm.time: 'soon' is not a Slurm time limit"), err.toString());
+        Path soon = job("slurm: {time: soon}\n" + stages);
+        assertEquals(2, Launcher.execute("validate", soon.toString()));
+        assertTrue(err.toString().contains(soon + ": slurm.time: 'soon' is not a Slurm time limit"),
+                "the message names the job file, as every other job-file error: " + err);
         for (String time : new String[] {"90", "30:00", "2:00:00", "1-0", "1-12:00", "1-12:00:00", "UNLIMITED"}) {
             assertEquals(0, Launcher.execute("validate", job("slurm: {time: '" + time + "'}\n" + stages).toString()), time);
         }

@@ -333,7 +333,7 @@ public final class JobFile {
                 a.string("partition", null),
                 a.string("time", null),
                 cpus,
-                memPerCpu(a, m, sbatchArgs),
+                memPerCpu(a, m, sbatchArgs, cpus),
                 positive(a, "local_tasks", a.integer("local_tasks", 1)),
                 inRange(a, "array_parallelism", a.integer("array_parallelism", 0), 0, Integer.MAX_VALUE),
                 positive(a, "max_array_size", a.integer("max_array_size", 1001)),
@@ -355,11 +355,14 @@ public final class JobFile {
      * {@code --mem} or {@code --mem-per-gpu}, so with those in {@code sbatch_args}, or with
      * {@code mem_per_cpu: null}, there is none.
      */
-    private static String memPerCpu(StepArgs a, Map<String, Object> slurm, Map<String, String> sbatchArgs) {
+    private static String memPerCpu(StepArgs a, Map<String, Object> slurm, Map<String, String> sbatchArgs, int cpus) {
         List<String> memoryArgs = sbatchArgs.keySet().stream()
                 .filter(k -> k.equals("mem") || k.equals("mem-per-cpu") || k.equals("mem-per-gpu")).toList();
         for (String k : memoryArgs) {
-            MemorySize.megabytes(sbatchArgs.get(k), a.where() + ".sbatch_args." + k);
+            long mb = MemorySize.megabytes(sbatchArgs.get(k), a.where() + ".sbatch_args." + k);
+            if (!k.equals("mem-per-gpu")) {
+                requireTaskMemory(a.where() + ".sbatch_args." + k, sbatchArgs.get(k), mb, k.equals("mem") ? 1 : cpus);
+            }
         }
         String given = a.string("mem_per_cpu", null);
         if (given != null && !memoryArgs.isEmpty()) {
@@ -369,8 +372,23 @@ public final class JobFile {
         if (given == null) {
             return (slurm != null && slurm.containsKey("mem_per_cpu")) || !memoryArgs.isEmpty() ? null : "2G";
         }
-        MemorySize.megabytes(given, a.where() + ".mem_per_cpu");
+        requireTaskMemory(a.where() + ": 'mem_per_cpu'", given, MemorySize.megabytes(given, a.where() + ".mem_per_cpu"), cpus);
         return given;
+    }
+
+    /**
+     * The least memory an array task may have: its worker JVM, decompression buffers and tables. sbatch
+     * reads a size without a unit as megabytes, so datatrove's {@code mem_per_cpu_gb: 2} written as
+     * {@code mem_per_cpu: 2} gave every task a few megabytes, and every task was killed.
+     */
+    static final long MIN_TASK_MEGABYTES = 256;
+
+    private static void requireTaskMemory(String where, String given, long megabytes, int cpus) {
+        if (megabytes * cpus < MIN_TASK_MEGABYTES) {
+            String perTask = cpus == 1 ? "for each array task" : "for each array task's " + cpus + " CPUs";
+            throw new JobException(where + " is '" + given + "', which sbatch reads as " + megabytes * cpus + "M " + perTask
+                    + "; a worker needs at least " + MIN_TASK_MEGABYTES + "M. Give the unit: 2G is two gigabytes");
+        }
     }
 
     private static int inRange(StepArgs a, String key, long value, int min, int max) {

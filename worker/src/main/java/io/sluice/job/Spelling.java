@@ -40,9 +40,13 @@ final class Spelling {
             Map.entry("MinhashDedupFilter", List.of("minhash_filter")),
             Map.entry("MinhashBuildIndex", List.of("minhash_build_index")),
             // SlurmPipelineExecutor's arguments, as keys of the slurm: block
-            Map.entry("mem_per_cpu_gb", List.of("mem_per_cpu")),
+            Map.entry("mem_per_cpu_gb", List.of("mem_per_cpu")), Map.entry("pipeline", List.of("steps")),
             Map.entry("max_array_launch_parallel", List.of("array_parallelism")),
             Map.entry("stagger_max_array_jobs", List.of("array_parallelism")));
+
+    /** What else changes with the name. */
+    private static final Map<String, String> RENAMED_NOTES = Map.of(
+            "mem_per_cpu_gb", ", a size with its unit: 2G for datatrove's 2");
 
     /** datatrove's options that Sluice does not take, with what it does instead. */
     private static final Map<String, String> DATATROVE_OPTIONS_NOT_TAKEN = Map.ofEntries(
@@ -85,7 +89,7 @@ final class Spelling {
         for (String ours : DATATROVE_NAMES.getOrDefault(word, List.of())) {
             for (String k : known) {
                 if (k.equals(ours)) {
-                    return " (datatrove's name; here it is '" + ours + "')";
+                    return " (datatrove's name; here it is '" + ours + "'" + RENAMED_NOTES.getOrDefault(word, "") + ")";
                 }
             }
         }

@@ -60,7 +60,8 @@ class JobFileTest {
         assertEquals(true, msg.contains("unknown step 'WarcReader' (datatrove's step, not in Sluice: Sluice reads JSONL;"), msg);
         // and SlurmPipelineExecutor's arguments in the slurm: block
         msg = error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\nslurm: {time: '1:00:00', srun_args: {}, mem_per_cpu_gb: 2}\n");
-        assertEquals(true, msg.contains("'mem_per_cpu_gb' (datatrove's name; here it is 'mem_per_cpu')"), msg);
+        assertEquals(true, msg.contains("'mem_per_cpu_gb' (datatrove's name; here it is 'mem_per_cpu', a size with its unit:"
+                + " 2G for datatrove's 2)"), msg);
         assertEquals(true, msg.contains("'srun_args' (datatrove's option, not taken here: ranks run without srun;"), msg);
     }
 
@@ -244,6 +245,14 @@ class JobFileTest {
     void slurmValuesSbatchWouldRefuseAreJobErrors() throws IOException {
         assertEquals("job.yaml: slurm.mem_per_cpu: '1.5G' is not a Slurm memory size like 2G, 512M or 2000 (whole numbers only)",
                 error(ONE_STAGE + "slurm: {mem_per_cpu: 1.5G}\n"));
+        // datatrove's mem_per_cpu_gb: 2 written as mem_per_cpu: 2 is two megabytes to sbatch: every task was killed
+        assertEquals("job.yaml: slurm: 'mem_per_cpu' is '2', which sbatch reads as 8M for each array task's 4 CPUs; a worker"
+                + " needs at least 256M. Give the unit: 2G is two gigabytes",
+                error(ONE_STAGE + "slurm: {mem_per_cpu: 2, cpus_per_task: 4}\n"));
+        assertEquals("job.yaml: slurm.sbatch_args.mem is '100', which sbatch reads as 100M for each array task; a worker"
+                + " needs at least 256M. Give the unit: 2G is two gigabytes",
+                error(ONE_STAGE + "slurm: {mem_per_cpu: null, sbatch_args: {mem: 100}}\n"));
+        assertEquals("512", load(ONE_STAGE + "slurm: {mem_per_cpu: 512}\n").slurm().memPerCpu());
         assertEquals("job.yaml: slurm: 'array_parallelism' must be from 0 to 2147483647, got -1",
                 error(ONE_STAGE + "slurm: {array_parallelism: -1}\n"));
         assertEquals("job.yaml: slurm: 'requeue_grace_seconds' must be from 0 to 65535, got -5",

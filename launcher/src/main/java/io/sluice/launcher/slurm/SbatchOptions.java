@@ -34,6 +34,24 @@ public final class SbatchOptions {
     private static final java.util.regex.Pattern TIME = java.util.regex.Pattern.compile(
             "\\d+|\\d+:\\d+|\\d+:\\d+:\\d+|\\d+-\\d+|\\d+-\\d+:\\d+|\\d+-\\d+:\\d+:\\d+|(?i:unlimited|infinite)");
 
+    /**
+     * Builds every stage's options once, as submit will, so that what sbatch would refuse in the slurm: block
+     * (a time it cannot read, options submit sets itself) is an error naming the job file.
+     */
+    public static void check(Job job, Path jobFile) {
+        if (job.slurm() == null) {
+            return;
+        }
+        try {
+            for (Job.Stage s : job.stages()) {
+                forStage(job, s, StageFiles.of(job, s).slurmDir());
+                forStatsMerge(job, s, StageFiles.of(job, s).slurmDir());
+            }
+        } catch (JobException e) {
+            throw new JobException(jobFile + ": " + e.getMessage());
+        }
+    }
+
     /** The options every array element of {@code stage} is submitted with (the array range comes per submission). */
     public static SbatchOptions forStage(Job job, Job.Stage stage, Path slurmDir) {
         return build(job, jobName(job, stage), job.slurm().cpusPerTask(), outputPattern(slurmDir, "%A_%a.out"),
