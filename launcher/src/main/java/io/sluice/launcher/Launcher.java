@@ -26,7 +26,7 @@ public final class Launcher {
     public static int execute(String... args) {
         CommandLine cli = new CommandLine(new Launcher());
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("error: " + (e.getMessage() == null ? e.getClass().getName() : e.getMessage()));
+            cmd.getErr().println("error: " + io.sluice.io.FileErrors.describe(e));
             return e instanceof io.sluice.job.JobException ? 2 : 1;
         });
         return cli.execute(args);

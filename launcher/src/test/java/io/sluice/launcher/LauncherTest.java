@@ -212,6 +212,20 @@ class LauncherTest {
         assertTrue(out.toString().contains("rank 0: a.jsonl:2 (byte 13): malformed JSON"), out.toString());
     }
 
+    /** An input gone since the plan was made: the console says so, where it said only the file's path. */
+    @Test
+    void aRankWhoseInputIsGoneSaysSo() throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"x\"}\n");
+        Files.writeString(dir.resolve("in/b.jsonl"), "{\"text\":\"y\"}\n");
+        Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n");
+        assertEquals(0, Launcher.execute("run", f.toString()), err.toString());
+        Files.delete(dir.resolve("in/a.jsonl"));
+        Files.delete(dir.resolve("logs/a/completions/00000"));
+        assertEquals(1, Launcher.execute("run", f.toString()), err.toString());
+        assertTrue(out.toString().contains("rank 0: " + dir.resolve("in/a.jsonl") + ": no such file or directory"), out.toString());
+    }
+
     @Test
     void runningAStageTheJobDoesNotHaveIsAnError() throws IOException {
         Files.createDirectories(dir.resolve("in"));

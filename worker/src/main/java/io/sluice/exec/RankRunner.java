@@ -94,7 +94,7 @@ final class RankRunner {
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 // Errors too: before, a step's stack overflow reached the console as a bare class name, and the
                 // task log, which launcher status shows on Slurm, said nothing
-                String msg = e instanceof Error ? "a step failed: " + e : e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+                String msg = e instanceof Error ? "a step failed: " + e : io.sluice.io.FileErrors.describe(e);
                 StringWriter trace = new StringWriter();
                 e.printStackTrace(new PrintWriter(trace));
                 log.error("rank " + rank + " failed: " + msg + "\n" + trace);
