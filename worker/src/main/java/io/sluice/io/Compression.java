@@ -71,6 +71,19 @@ public enum Compression {
     /** Wraps a raw file stream in the decompressor, after checking the magic bytes. */
     public InputStream decompress(InputStream raw) throws IOException {
         BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+        if (this == NONE) {
+            in.mark(8);
+            byte[] head = in.readNBytes(8);
+            in.reset();
+            for (Compression c : values()) {
+                // no JSON line starts with these bytes: a compressed file without its extension
+                if (c != NONE && head.length >= c.magic.length && Arrays.equals(head, 0, c.magic.length, c.magic, 0, c.magic.length)) {
+                    throw new WrongFormatException("the first bytes are " + c.name().toLowerCase(Locale.ROOT)
+                            + "'s, but the name has no " + c.extension + ": compression is chosen by the file name, so"
+                            + " rename it to end in " + c.extension);
+                }
+            }
+        }
         if (magic.length > 0) {
             in.mark(magic.length);
             byte[] head = in.readNBytes(magic.length);

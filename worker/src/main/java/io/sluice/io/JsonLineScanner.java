@@ -89,6 +89,10 @@ public final class JsonLineScanner {
             boolean isId = !keyEscaped && !isText && keyIs(idKey, keyStart, keyEnd);
             // the metadata parser skips these values, strings undecoded: no limit on their strings' length
             boolean skipped = isText || isId || (!keyEscaped && keyIs(MEDIA, keyStart, keyEnd));
+            if (!skipped && !keyEscaped && keyIs(METADATA, keyStart, keyEnd) && p < end && b[p] != '{' && b[p] != 'n') {
+                // datatrove merges the metadata with the line's other keys and fails on anything but an object
+                return fail("'metadata' is not an object", p);
+            }
             p = value(p, 1, !skipped);
             if (p < 0) {
                 return false;
@@ -115,6 +119,8 @@ public final class JsonLineScanner {
             }
         }
     }
+
+    private static final byte[] METADATA = "metadata".getBytes(StandardCharsets.US_ASCII);
 
     /** The other field the metadata parser skips (see {@code JsonlReader.metadataOf}). */
     private static final byte[] MEDIA = "media".getBytes(StandardCharsets.US_ASCII);

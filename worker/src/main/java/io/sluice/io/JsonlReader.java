@@ -45,6 +45,10 @@ public final class JsonlReader {
         boolean document(Document doc) throws IOException;
 
         void skipped(String reason, String message);
+
+        /** A line of nothing but whitespace: no document, and nothing to report but a count. */
+        default void blankLine() {
+        }
     }
 
     public record Options(String textKey, String idKey, Map<String, Object> defaultMetadata, OnError onError) {
@@ -52,8 +56,20 @@ public final class JsonlReader {
 
     /** A problem in the input, with the file and position in its message. */
     public static final class BadInputException extends IOException {
+        private final long bytesRead;
+
         public BadInputException(String message, Throwable cause) {
+            this(message, cause, -1);
+        }
+
+        BadInputException(String message, Throwable cause, long bytesRead) {
             super(message, cause);
+            this.bytesRead = bytesRead;
+        }
+
+        /** For a damaged stream, the uncompressed bytes read before the damage; else -1. */
+        public long bytesRead() {
+            return bytesRead;
         }
     }
 
@@ -251,7 +267,9 @@ public final class JsonlReader {
                 len--;
             }
             total += nl - lineStart + (nl < filled ? 1 : 0);
-            if (!isBlank(buf, lineStart, len)) {
+            if (isBlank(buf, lineStart, len)) {
+                handler.blankLine();
+            } else {
                 Document doc = parse(piece, split, lineIndex, lineOffset, buf, lineStart, len, handler);
                 if (doc != null && !handler.document(doc)) {
                     return total;
@@ -401,7 +419,8 @@ public final class JsonlReader {
         String kind = c == Compression.NONE ? "read error" : "corrupt or truncated " + c.name().toLowerCase() + " stream";
         String msg = e.getMessage() == null ? e.getClass().getSimpleName() : firstLine(e.getMessage());
         return new BadInputException(piece.file() + ": " + kind + " near compressed byte " + counted.count
-                + " (after line " + lineIndex + ", uncompressed byte " + uncompressedOffset + "): " + msg, e);
+                + " (after line " + lineIndex + ", uncompressed byte " + uncompressedOffset + "): " + msg, e,
+                uncompressedOffset);
     }
 
     private static String firstLine(String s) {

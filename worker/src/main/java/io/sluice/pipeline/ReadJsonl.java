@@ -188,7 +188,16 @@ public final class ReadJsonl implements DocumentSource {
                 stats.increment("skipped_" + reason);
                 ctx.log().warn("skipped line: " + message);
             }
+
+            @Override
+            public void blankLine() {
+                stats.increment("blank_lines"); // datatrove warns of each, as JSON it cannot parse
+            }
         };
+        // present even when nothing is read, so that every rank's stats have the same counters
+        stats.add("documents", 0);
+        stats.add("files", 0);
+        stats.add("bytes", 0);
         for (InputPiece piece : pieces) {
             if (limit >= 0 && seen[0] - skip >= limit) {
                 break;
@@ -199,6 +208,8 @@ public final class ReadJsonl implements DocumentSource {
             } catch (JsonlReader.BadInputException e) {
                 if (options.onError() == JsonlReader.OnError.SKIP && e.getCause() != null) {
                     stats.increment("skipped_corrupt_files");
+                    stats.increment("files");
+                    stats.add("bytes", Math.max(0, e.bytesRead()));
                     ctx.log().error("skipped the rest of a file: " + e.getMessage());
                     continue;
                 }

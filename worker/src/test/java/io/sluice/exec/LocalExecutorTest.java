@@ -159,6 +159,26 @@ class LocalExecutorTest {
         assertEquals(90, TestFiles.allLines(root.resolve("out")).size());
     }
 
+    /** With on_error: skip, a damaged file still counts as read, with its bytes before the damage; blank lines are counted. */
+    @Test
+    void theReadersCountersCoverSkippedFilesAndBlankLines() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        Path in = fx.corpus("in", 2, 40);
+        Path bad = in.resolve("part-001.jsonl.gz");
+        byte[] good = Files.readAllBytes(bad);
+        Files.write(bad, java.util.Arrays.copyOf(good, good.length - 20));
+        TestFiles.write(in.resolve("part-002.jsonl.gz"), TestFiles.doc("x", "one two three four five six") + "\n  \n");
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("tasks: 3", "tasks: 1")
+                .replace("glob: \"*.jsonl.gz\"}", "glob: \"*.jsonl.gz\", on_error: skip}"))));
+        Map<?, ?> read = (Map<?, ?>) ((Map<?, ?>) new com.fasterxml.jackson.databind.ObjectMapper()
+                .readValue(root.resolve("logs/clean/stats.json").toFile(), List.class).get(0)).get("stats");
+        assertEquals(3, ((Number) read.get("files")).intValue(), read.toString());
+        assertEquals(1, ((Number) read.get("skipped_corrupt_files")).intValue(), read.toString());
+        assertEquals(2, ((Number) read.get("blank_lines")).intValue(), read.toString());
+        long firstFileBytes = TestFiles.lines(in.resolve("part-000.jsonl.gz")).stream().mapToLong(l -> l.length() + 1).sum();
+        assertTrue(((Number) read.get("bytes")).longValue() > firstFileBytes, "the damaged file's bytes before the damage: " + read);
+    }
+
     @Test
     void stagesChainAndDependOnEarlierOutputs() throws IOException {
         JobFixture fx = new JobFixture(root);

@@ -164,6 +164,12 @@ class JsonlReaderTest {
         Files.writeString(f, "{\"text\":\"x\"}\n");
         IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
         assertTrue(e.getMessage().contains("not a zstd file"), e.getMessage());
+        // the other way round: before, "gz-but-named.jsonl:1 (byte 0): malformed JSON: line is not a JSON object"
+        Path g = TestFiles.write(dir.resolve("gz.jsonl.gz"), "{\"text\":\"x\"}\n");
+        Path named = Files.move(g, dir.resolve("gz-but-named.jsonl"));
+        e = assertThrows(IOException.class, () -> read(named, JsonlReader.OnError.FAIL, null));
+        assertEquals("gz-but-named.jsonl: the first bytes are gzip's, but the name has no .gz: compression is chosen by"
+                + " the file name, so rename it to end in .gz", e.getMessage());
     }
 
     @Test
@@ -317,6 +323,19 @@ class JsonlReaderTest {
         assertTrue(r.skipped().get(0).startsWith("malformed: deep.jsonl:2 (byte " + (ok.length() + "{\"text\":\"b\",\"m\":".length() + depth - 1)
                 + "): malformed JSON: "
                 + "objects and arrays nested deeper than " + depth), r.skipped().get(0));
+    }
+
+    /** datatrove fails on metadata that is not an object (it merges it with the line's other keys); null is none. */
+    @Test
+    void metadataThatIsNotAnObjectIsAMalformedLine() throws IOException {
+        Path f = dir.resolve("meta.jsonl");
+        String bad = "{\"id\":\"x\",\"text\":\"a\",\"metadata\": \"oops\"}\n";
+        Files.writeString(f, bad + "{\"id\":\"n\",\"text\":\"b\",\"metadata\":null,\"k\":1}\n");
+        Read r = read(f, JsonlReader.OnError.SKIP, null);
+        assertEquals(List.of("malformed: meta.jsonl:1 (byte " + bad.indexOf("\"oops") + "): malformed JSON: 'metadata' is not an object"),
+                r.skipped(), "before, it became metadata.metadata = 'oops'");
+        assertEquals(List.of("n"), r.docs().stream().map(Document::id).toList());
+        assertEquals(Map.of("k", 1), r.docs().get(0).metadata());
     }
 
     @Test
