@@ -46,6 +46,7 @@ public final class Preflight {
                         savedPlan(stage, job.loggingDir().resolve(stage.name()), src);
                     }
                     waitsForWriters(job, stage, written.stagesWriting(src.root()), spec);
+                    written.checkListed(src, spec.where());
                     if (written.stagesWriting(src.root()).isEmpty()) {
                         try {
                             src.listFiles();

@@ -1,6 +1,7 @@
 package io.sluice.job;
 
 import io.sluice.pipeline.DocumentOutput;
+import io.sluice.pipeline.DocumentSource;
 import io.sluice.pipeline.Step;
 import io.sluice.stats.StatsStep;
 import java.io.IOException;
@@ -93,6 +94,34 @@ public final class WrittenFolders {
             s.steps().forEach(spec -> w.add(s.name(), StepRegistry.create(spec)));
         }
         return w;
+    }
+
+    /**
+     * Refuses a reader of {@code src}'s folder that would list none of the files the earlier stages write
+     * there (a glob of *.jsonl.gz for a zstd writer's 00000.jsonl.zst, say): validate and submit said OK, and
+     * the stage failed on finding nothing, on Slurm hours after the stage before it. Outputs named by a
+     * metadata key ({@code ${language}/...}) are left out: a reader may pick some of their folders.
+     */
+    public void checkListed(DocumentSource src, String where) {
+        Path in = normal(src.root());
+        List<Written> inside = new ArrayList<>();
+        documentOutputs.forEach((out, outputs) -> {
+            if (out.startsWith(in)) {
+                inside.addAll(outputs);
+            }
+        });
+        if (inside.isEmpty()) {
+            return;
+        }
+        for (Written w : inside) {
+            if (w.output().namedByMetadata() || src.lists(w.output().sampleFile())) {
+                return;
+            }
+        }
+        Written first = inside.getFirst();
+        throw new JobException(where + ": reads " + in + ", where stage '" + first.stage() + "' writes files such as "
+                + in.relativize(normal(first.output().sampleFile())) + ", but this reader lists none of them; change its"
+                + " glob (or recursive: false) to take them");
     }
 
     /** The stages, in job order, writing {@code folder}, into it or into a folder inside it; empty when none. */

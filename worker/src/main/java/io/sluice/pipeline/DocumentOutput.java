@@ -116,6 +116,11 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         return found;
     }
 
+    /** Whether the file names hold a metadata key besides the rank ({@code ${language}/${rank}.jsonl.zst}). */
+    public boolean namedByMetadata() {
+        return template.replace("${rank}", "").contains("${");
+    }
+
     /** One file this output writes (see {@link JsonlWriter#sampleName}), to ask whether a reader would list it. */
     public Path sampleFile() {
         return dir.resolve(JsonlWriter.sampleName(template, maxFileSize > 0));

@@ -175,6 +175,30 @@ class JobFileTest {
         }
     }
 
+    /** Before, validate said OK and the later stage failed on finding nothing, on Slurm after the first finished. */
+    @Test
+    void aReaderWhoseGlobMissesTheEarlierStagesFilesIsRefused() throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\": \"x\"}\n");
+        String job = ("logging_dir: " + dir.resolve("logs") + "\nstages:\n"
+                + "  - {name: a, steps: [{read_jsonl: {path: IN}}, {write_jsonl: {path: MID}}]}\n"
+                + "  - {name: b, steps: [{read_jsonl: {path: MID, glob: 'GLOB'}}, {write_jsonl: {path: OUT}}]}\n")
+                .replace("IN", dir.resolve("in").toString()).replace("MID", dir.resolve("mid").toString())
+                .replace("OUT", dir.resolve("out").toString());
+        Path f = dir.resolve("job.yaml");
+        Files.writeString(f, job.replace("GLOB", "*.jsonl.gz"));
+        JobException e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
+        assertEquals("job.yaml: stages[1] (b).steps[0] (read_jsonl): reads " + dir.resolve("mid") + ", where stage 'a' writes"
+                + " files such as 00000.jsonl.zst, but this reader lists none of them; change its glob (or recursive: false)"
+                + " to take them", e.getMessage());
+        Files.writeString(f, job.replace("GLOB", "*.jsonl.zst"));
+        Preflight.check(JobFile.load(f));
+        // a writer naming files by a metadata key: the reader may take some of its folders
+        Files.writeString(f, job.replace("GLOB", "en/*").replace("{write_jsonl: {path: " + dir.resolve("mid") + "}}",
+                "{write_jsonl: {path: " + dir.resolve("mid") + ", output_filename: '${language}/${rank}.jsonl.zst'}}"));
+        Preflight.check(JobFile.load(f));
+    }
+
     @Test
     void aStageThatReadsWhatAStageItDoesNotWaitForWritesIsRefused() throws IOException {
         Files.createDirectories(dir.resolve("in"));
