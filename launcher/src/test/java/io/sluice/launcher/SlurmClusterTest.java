@@ -277,7 +277,8 @@ class SlurmClusterTest {
                 s -> s.stream().anyMatch(t -> t.key().jobId().equals(again) && t.reason().equals("Dependency")));
         Result shown = launcher("status", jobFile.toString());
         assertEquals(1, shown.exit(), shown.out());
-        assertTrue(shown.out().contains("stage again: 2 ranks pending: 2 Dependency (waits for the stage before it)"),
+        assertTrue(shown.out().contains("stage again: 2 ranks pending: Dependency (waits for the jobs it depends on: earlier"
+                + " stages, or an earlier part of its array)"),
                 shown.out());
         // a dry run refuses what a submit would: the same ranks queued twice
         PrintStream savedErr = System.err;

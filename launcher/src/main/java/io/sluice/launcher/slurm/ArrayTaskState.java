@@ -30,6 +30,11 @@ public record ArrayTaskState(Key key, String state, String reason) {
         return ended(state);
     }
 
+    /** Whether Slurm gave a reason: squeue writes "None" for none, sacct nothing. */
+    public boolean hasReason() {
+        return !reason.isEmpty() && !reason.equals("None");
+    }
+
     public boolean running() {
         return state.equals("RUNNING") || state.equals("COMPLETING") || state.equals("CONFIGURING");
     }

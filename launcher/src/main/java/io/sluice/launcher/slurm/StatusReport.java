@@ -95,8 +95,9 @@ public final class StatusReport {
                         running++;
                     } else {
                         pending++;
-                        pendingReasons.merge(t.reason().isEmpty() || t.reason().equals("None") ? "no reason given" : t.reason(),
-                                1, Integer::sum);
+                        // a suspended, stopped or held-after-requeue element waits for that, whatever its reason
+                        String why = !t.state().equals("PENDING") ? t.state() : t.hasReason() ? t.reason() : "no reason given";
+                        pendingReasons.merge(why, 1, Integer::sum);
                     }
                     continue;
                 } else if (neverStarted(t, log, f.slurmLog(element), slurmLog)) {
@@ -110,7 +111,7 @@ public final class StatusReport {
                 } else if (t.state().equals("COMPLETED")) {
                     state = "COMPLETED, but the rank's completion marker is missing (removed since?)";
                 } else {
-                    state = t.reason().isEmpty() || t.reason().equals("None") ? t.state() : t.state() + " " + t.reason();
+                    state = t.hasReason() ? t.state() + " " + t.reason() : t.state();
                 }
                 boolean ownLog = Files.exists(log);
                 failed.add(new FailedRank(rank, element, state, ownLog ? log : slurmLog,
@@ -137,11 +138,14 @@ public final class StatusReport {
      * about, and those that mean the element will never start as submitted.
      */
     private static final Map<String, String> PENDING_HINTS = Map.ofEntries(
-            Map.entry("Dependency", "waits for the stage before it"),
+            Map.entry("Dependency", "waits for the jobs it depends on: earlier stages, or an earlier part of its array"),
             Map.entry("Resources", "waits for free nodes or CPUs"),
             Map.entry("Priority", "queued behind jobs of higher priority"),
             Map.entry("JobArrayTaskLimit", "held back by array_parallelism, the array's limit on elements at once"),
-            Map.entry("BeginTime", "waits for its begin time"),
+            Map.entry("BeginTime", "waits for its begin time; a requeued element waits a while before it runs again"),
+            Map.entry("SUSPENDED", "suspended by an administrator or a preempting job"),
+            Map.entry("STOPPED", "stopped (scontrol suspend or a SIGSTOP); scontrol resume lets it go on"),
+            Map.entry("REQUEUE_HOLD", "requeued and held: scontrol release lets it run"),
             Map.entry("JobHeldUser", "held: scontrol release lets it run"),
             Map.entry("JobHeldAdmin", "held by an administrator"),
             Map.entry("PartitionDown", "its partition is down"),
@@ -167,7 +171,7 @@ public final class StatusReport {
      */
     private static boolean neverStarted(ArrayTaskState t, Path rankLog, Path slurmOut, Path slurmErr) {
         if (t != null && (t.reason().equals(DEPENDENCY_FAILED)
-                || (t.state().startsWith("CANCELLED") && !t.reason().isEmpty() && !t.reason().equals("None")))) {
+                || (t.state().startsWith("CANCELLED") && t.hasReason()))) {
             return true;
         }
         return !Files.exists(rankLog) && !Files.exists(slurmOut) && !Files.exists(slurmErr);
@@ -239,7 +243,9 @@ public final class StatusReport {
         for (StageStatus s : stages) {
             if (s.pending() > 0) {
                 List<String> reasons = new ArrayList<>();
-                s.pendingReasons().forEach((reason, ranks) -> reasons.add(ranks + " " + explainPending(reason)));
+                // with one reason the count is the stage's: "2 ranks pending: Dependency (...)", not "2 ranks pending: 2 Dependency"
+                boolean one = s.pendingReasons().size() == 1;
+                s.pendingReasons().forEach((reason, ranks) -> reasons.add((one ? "" : ranks + " ") + explainPending(reason)));
                 out.printf("stage %s: %d rank%s pending: %s%n", s.stage(), s.pending(), s.pending() == 1 ? "" : "s",
                         String.join("; ", reasons));
             }
