@@ -2,11 +2,14 @@
 # Order: JAVA_HOME when it is new enough, else the newest JDK under /usr/lib/jvm, /opt, sdkman, PATH.
 
 # The feature version of a java binary, or 0. Read from the JDK's `release` file when it has one: starting a
-# JVM to ask took 0.15 s of every command.
+# JVM to ask took 0.15 s of every command. A release file for another CPU (an aarch64 JDK in a home shared with
+# x86 nodes) is not trusted: the JVM is asked, and one that cannot run here answers 0.
 java_major() {
-  local v="" home
+  local v="" home arch
   home="$(dirname "$(dirname "$(readlink -f "$1")")")"
-  if [ -f "$home/release" ]; then
+  arch=$(sed -n 's/^OS_ARCH="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$home/release" 2>/dev/null | head -1)
+  case "$arch" in amd64) arch=x86_64 ;; arm64) arch=aarch64 ;; esac
+  if [ -f "$home/release" ] && { [ -z "$arch" ] || [ "$arch" = "$(uname -m)" ]; }; then
     v=$(sed -n 's/^JAVA_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$home/release" | head -1)
     v="${v#1.}"   # 1.8.0_392 is 8
     v="${v%%[!0-9]*}"

@@ -70,9 +70,15 @@ class LauncherScriptTest {
                 if [ "${1:-}" = -XshowSettings:properties ]; then exit 1; fi
                 echo "stand-in: $@"
                 """);
-        Files.writeString(dir.resolve("jdk/release"), "IMPLEMENTOR=\"Stand-in\"\nJAVA_VERSION=\"25.0.1\"\n");
+        Files.writeString(dir.resolve("jdk/release"), "IMPLEMENTOR=\"Stand-in\"\nJAVA_VERSION=\"25.0.1\"\nOS_ARCH=\"x86_64\"\n"
+                .replace("x86_64", System.getProperty("os.arch").equals("amd64") ? "x86_64" : System.getProperty("os.arch")));
         String out = runLauncher("validate", "job.yaml");
         assertTrue(out.startsWith("stand-in: "), out);
         assertTrue(out.contains("validate job.yaml"), out);
+        // a JDK built for another CPU: its release file is not trusted, and it cannot say its version, so another
+        // JDK runs the command (before, it was chosen and every command failed with "Exec format error")
+        Files.writeString(dir.resolve("jdk/release"), "IMPLEMENTOR=\"Stand-in\"\nJAVA_VERSION=\"25.0.1\"\nOS_ARCH=\"s390x\"\n");
+        out = runLauncher("--version");
+        assertTrue(out.startsWith("sluice "), out);
     }
 }
