@@ -66,6 +66,11 @@ public class StatBlocksBench {
                 bytes += doc.text().getBytes(StandardCharsets.UTF_8).length;
             }
         }
+        if (docs.isEmpty()) {
+            // a wrong path (or a run from another folder) would time an empty loop and report a huge score
+            throw new IllegalStateException("no documents in " + corpus.toAbsolutePath() + ": give -Dsluice.bench.corpus="
+                    + "a .jsonl.zst file or a folder of them, or run from the project root");
+        }
         Path out = Files.createTempDirectory("stat-blocks-bench");
         for (String block : blocks.split("\\+")) {
             Map<String, Object> args = new LinkedHashMap<>();
