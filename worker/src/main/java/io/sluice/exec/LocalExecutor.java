@@ -52,6 +52,8 @@ public final class LocalExecutor {
             }
             if (!Completions.allComplete(runner.stageDir(stage), stage.tasks())) {
                 runner.printNotes(stage);
+            } else {
+                runner.noteFilesNotInPlan(stage); // complete, and files added to its input since would go unread
             }
             int workers = stage.workers() > 0 ? stage.workers() : Runtime.getRuntime().availableProcessors();
             StageRunner.Result r = runner.runBlock(stage, first, count, workers);

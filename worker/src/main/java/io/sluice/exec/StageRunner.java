@@ -72,6 +72,8 @@ public final class StageRunner {
     }
 
     private final Map<String, ShardPlan> plans = new HashMap<>();
+    /** The stages whose plan an earlier run saved (rather than this run computing it). */
+    private final java.util.Set<String> savedPlans = new java.util.HashSet<>();
 
     private ShardPlan readOrComputePlan(Job.Stage stage) throws IOException {
         Step first = StepRegistry.create(stage.steps().get(0));
@@ -80,6 +82,7 @@ public final class StageRunner {
         }
         ShardPlan saved = Preflight.savedPlan(stage, stageDir(stage), source);
         if (saved != null) {
+            savedPlans.add(stage.name());
             return saved;
         }
         Path file = stageDir(stage).resolve("shard_plan.json");
@@ -95,6 +98,33 @@ public final class StageRunner {
         ShardPlan p = ShardPlan.compute(source.root(), files, stage.tasks(), source.splitSize(), ReadJsonl::splittable);
         p.write(file);
         return p;
+    }
+
+    /**
+     * A re-run keeps the shard plan of the first run, so that every rank reads what it read before; files
+     * that have come into the folder since are not read, which was silent.
+     */
+    public void noteFilesNotInPlan(Job.Stage stage) throws IOException {
+        ShardPlan plan = plan(stage);
+        if (plan == null || !savedPlans.contains(stage.name())) {
+            return;
+        }
+        DocumentSource source = (DocumentSource) StepRegistry.create(stage.steps().get(0));
+        List<String> now;
+        try {
+            now = source.listFiles();
+        } catch (JobException | UncheckedIOException e) {
+            return; // nothing matches now: the plan's own files are what the ranks will look for
+        }
+        java.util.Set<String> planned = new java.util.HashSet<>();
+        plan.files().forEach(f -> planned.add(f.path()));
+        List<String> added = now.stream().filter(f -> !planned.contains(f)).toList();
+        if (!added.isEmpty()) {
+            console.printf("[%s] note: %d file(s) the reader lists now are not in the shard plan an earlier run saved"
+                    + " (%s%s), and are not read: the plan stays, so that re-run ranks read what they read before. To read"
+                    + " them, use a new logging_dir, or delete this stage's folder in it%n", stage.name(), added.size(),
+                    added.getFirst(), added.size() > 1 ? ", ..." : "");
+        }
     }
 
     /**
@@ -139,6 +169,7 @@ public final class StageRunner {
                         plan.ranks().stream().mapToInt(List::size).sum());
             }
         }
+        noteFilesNotInPlan(stage);
         printStaleStatsNote(stage, steps);
         // no rank's journal: the files already there under this stage's names are from a run this logging dir
         // does not know (it was deleted, or is another), and those this run does not write again would stay

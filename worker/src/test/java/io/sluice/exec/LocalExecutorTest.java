@@ -179,6 +179,21 @@ class LocalExecutorTest {
         assertTrue(((Number) read.get("bytes")).longValue() > firstFileBytes, "the damaged file's bytes before the damage: " + read);
     }
 
+    /** The saved plan stays on a re-run; a file added to the input since is named, where it was ignored in silence. */
+    @Test
+    void aFileAddedAfterThePlanWasSavedIsNoted() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        Path in = fx.corpus("in", 2, 8);
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        assertFalse(console.toString().contains("not in the shard plan"), console.toString());
+        TestFiles.write(in.resolve("part-009.jsonl.gz"), TestFiles.doc("new", "one two three four five six"));
+        console.reset();
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        assertTrue(console.toString().contains("[clean] note: 1 file(s) the reader lists now are not in the shard plan an"
+                + " earlier run saved (part-009.jsonl.gz), and are not read"), console.toString());
+        assertTrue(console.toString().contains("done: 0 rank(s) run, 3 skipped"), console.toString());
+    }
+
     @Test
     void stagesChainAndDependOnEarlierOutputs() throws IOException {
         JobFixture fx = new JobFixture(root);
