@@ -11,8 +11,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code launcher status job.yaml}: ranks done, running, pending and failed per stage of a submitted job. */
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = {"Show a submitted job's progress: per stage the ranks done, running, pending, failed "
-                + "and not submitted, then each failed rank's Slurm state and the last lines of its log.",
+        description = {"Show a submitted job's progress: per stage the ranks done, running, pending, failed, "
+                + "cancelled and not submitted, then each failed rank's Slurm state and the last lines of its log. "
+                + "For a job run here (launcher run): the ranks done, failed (with their log) and not run.",
                 "Exit code 0 when every rank of every stage is done, 1 otherwise."})
 final class StatusCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "JOB", description = "job file (YAML or JSON)")

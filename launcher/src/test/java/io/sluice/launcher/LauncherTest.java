@@ -154,16 +154,20 @@ class LauncherTest {
                       - read_jsonl: {path: $ROOT/out, glob: "*.jsonl.gz"}
                       - write_jsonl: {path: $ROOT/sampled}
                 """;
-        // the earlier stage wrote .jsonl.zst files that the glob misses: an error, not a stage run with no documents
+        // the earlier stage writes .jsonl.zst files that the glob misses: an error before anything runs, not a stage
+        // run with no documents (and not, as before the check, an error once the earlier stage had run)
         assertEquals(2, Launcher.execute("run", job(yaml).toString()));
-        assertTrue(err.toString().contains("no file in " + dir.resolve("out") + " matches glob '*.jsonl.gz'"), err.toString());
+        assertTrue(err.toString().contains("reads " + dir.resolve("out") + ", where stage 'clean' writes files such as"
+                + " 00000.jsonl.zst, but this reader lists none of them"), err.toString());
+        assertFalse(Files.exists(dir.resolve("out")));
         // and an output deleted after its stage completed is missing, not empty
-        deleteTree(dir.resolve("out"));
-        err.reset();
         // (the reader of the earlier stage's .jsonl.zst files; before, this replace matched nothing: its spaces were the source's)
         String zst = yaml.replace("glob: \"*.jsonl.gz\"}\n      - write_jsonl: {path: $ROOT/sampled}",
                 "glob: \"*.jsonl.zst\"}\n      - write_jsonl: {path: $ROOT/sampled}");
         assertFalse(zst.equals(yaml));
+        assertEquals(0, Launcher.execute("run", job(zst).toString(), "--stage", "clean"), err.toString());
+        deleteTree(dir.resolve("out"));
+        err.reset();
         assertEquals(2, Launcher.execute("run", job(zst).toString()));
         assertTrue(err.toString().contains("input path " + dir.resolve("out") + " does not exist"), err.toString());
         assertFalse(out.toString().contains("kept no documents"), out.toString());
@@ -210,6 +214,13 @@ class LauncherTest {
         Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n");
         assertEquals(1, Launcher.execute("run", f.toString()));
         assertTrue(out.toString().contains("rank 0: a.jsonl:2 (byte 13): malformed JSON"), out.toString());
+        // status of a job run here: the failed rank with its log, where it said "not submitted" and nothing more
+        out.reset();
+        assertEquals(1, Launcher.execute("status", f.toString()));
+        assertTrue(out.toString().matches("(?s).*\\na +0/1 +0 +0 +1 +0 +0 .*"), out.toString());
+        assertTrue(out.toString().contains("stage a rank 0 failed in a local run; last lines of "
+                + dir.resolve("logs/a/logs/task_00000.log") + ":"), out.toString());
+        assertTrue(out.toString().contains("a.jsonl:2 (byte 13): malformed JSON"), out.toString());
     }
 
     /** An input gone since the plan was made: the console says so, where it said only the file's path. */

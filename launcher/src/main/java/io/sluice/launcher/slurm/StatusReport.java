@@ -35,7 +35,7 @@ public final class StatusReport {
     private static final String DEPENDENCY_FAILED = "DependencyNeverSatisfied";
     private static final Pattern STACK_FRAME = Pattern.compile("\\s+(at \\S.*|\\.\\.\\. \\d+ more)");
 
-    /** A rank whose array element ended without completing it. */
+    /** A rank whose array element ended without completing it; {@code element} null for a rank of a local run. */
     public record FailedRank(int rank, ArrayTaskState.Key element, String state, Path log, List<String> logTail,
                              Path slurmLog, List<String> slurmTail) {
     }
@@ -77,7 +77,14 @@ public final class StatusReport {
                 }
                 ArrayTaskState.Key element = elementOfRank.get(rank);
                 if (element == null) {
-                    notSubmitted++;
+                    Path log = f.rankLog(rank);
+                    if (lastRunFailed(log, rank)) {
+                        // launcher run: no Slurm state, but the log says what went wrong
+                        failed.add(new FailedRank(rank, null, "local run", log, tail(log, LOG_TAIL_LINES), null,
+                                List.of()));
+                    } else {
+                        notSubmitted++;
+                    }
                     continue;
                 }
                 ArrayTaskState t = queue.get(element);
@@ -192,6 +199,28 @@ public final class StatusReport {
         return name.contains("%") ? Optional.empty() : Optional.of(Path.of(name.replace("\0", "%")));
     }
 
+    /** Whether the last run of the rank that its log records (the log grows run after run) ended in failure. */
+    private static boolean lastRunFailed(Path log, int rank) {
+        if (!Files.exists(log)) {
+            return false;
+        }
+        try (java.util.stream.Stream<String> lines = Files.lines(log, java.nio.charset.StandardCharsets.UTF_8)) {
+            String started = "starting stage ";
+            String failed = "rank " + rank + " failed: ";
+            boolean failedLast = false;
+            for (String line : (Iterable<String>) lines::iterator) {
+                if (line.contains(started)) {
+                    failedLast = false;
+                } else if (line.contains(failed)) {
+                    failedLast = true;
+                }
+            }
+            return failedLast;
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false;
+        }
+    }
+
     /** Which array element of the last submission runs each rank. */
     private static Map<Integer, ArrayTaskState.Key> elementsOfRanks(StageFiles f) {
         Map<Integer, ArrayTaskState.Key> map = new HashMap<>();
@@ -253,8 +282,9 @@ public final class StatusReport {
         Set<ArrayTaskState.Key> slurmTailShown = new HashSet<>(); // the ranks of one element share its output file
         for (StageStatus s : stages) {
             for (FailedRank f : s.failed()) {
-                out.printf("%nstage %s rank %d failed: Slurm job %s %s; %s%n", s.stage(), f.rank(), f.element(),
-                        f.state(), f.logTail().isEmpty() ? "no log at " + f.log() : "last lines of " + f.log() + ":");
+                out.printf("%nstage %s rank %d failed%s; %s%n", s.stage(), f.rank(),
+                        f.element() == null ? " in a local run" : ": Slurm job " + f.element() + " " + f.state(),
+                        f.logTail().isEmpty() ? "no log at " + f.log() : "last lines of " + f.log() + ":");
                 for (String line : f.logTail()) {
                     out.println("  | " + line);
                 }
