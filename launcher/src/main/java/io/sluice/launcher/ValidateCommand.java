@@ -1,5 +1,6 @@
 package io.sluice.launcher;
 
+import io.sluice.exec.StageRunner;
 import io.sluice.job.Job;
 import io.sluice.job.JobFile;
 import io.sluice.job.Preflight;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code launcher validate job.yaml}: checks the job file and its inputs and outputs, runs nothing. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-        description = "Check a job file: keys, step arguments, inputs present, outputs writable. Runs nothing.")
+        description = "Check a job file: keys, step arguments, inputs present, outputs writable, and that the stages"
+                + " completed in its logging dir still hold for it. Runs nothing.")
 final class ValidateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "JOB", description = "job file (YAML or JSON)")
     Path jobFile;
@@ -21,6 +23,8 @@ final class ValidateCommand implements Callable<Integer> {
         Job job = JobFile.load(jobFile);
         Preflight.check(job);
         SbatchOptions.check(job, jobFile);
+        // what run and submit would refuse in the logging dir: a completed stage changed, or made from an earlier run
+        new StageRunner(job, System.out).checkCompletedStagesStillHold();
         System.out.printf("%s: OK, job '%s', logging dir %s%n", jobFile, job.name(), job.loggingDir());
         int width = job.stages().stream().mapToInt(s -> s.name().length()).max().orElse(0);
         for (Job.Stage s : job.stages()) {

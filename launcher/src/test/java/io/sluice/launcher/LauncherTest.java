@@ -260,6 +260,23 @@ class LauncherTest {
                 err.toString());
     }
 
+    /** validate says what run would refuse in the logging dir; before, it said OK and run refused. */
+    @Test
+    void validateRefusesAChangedCompletedStage() throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"one two three four five\"}\n");
+        String yaml = "logging_dir: $ROOT/logs\nstages:\n  - name: a\n"
+                + "    steps: [{read_jsonl: {path: $ROOT/in}}, {length_filter: {min_words: 2}}, {write_jsonl: {path: $ROOT/o}}]\n";
+        assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
+        Path changed = job(yaml.replace("min_words: 2", "min_words: 3"));
+        assertEquals(2, Launcher.execute("validate", changed.toString()));
+        String validateSays = err.toString();
+        assertTrue(validateSays.contains("min_words"), validateSays);
+        err.reset();
+        assertEquals(2, Launcher.execute("run", changed.toString()));
+        assertEquals(validateSays, err.toString(), "validate refuses as run does");
+    }
+
     @Test
     void versionAndUnknownCommand() {
         assertEquals(0, Launcher.execute("--version"));

@@ -88,7 +88,7 @@ public record MinhashConfig(int nGrams, int numBuckets, int hashesPerBucket, lon
 
     /** A step's {@code memory_limit} key (bytes, "512M" and the like), at least a megabyte. */
     static long memoryLimit(io.sluice.job.StepArgs args, long dflt) {
-        long limit = args.integer("memory_limit", dflt);
+        long limit = args.size("memory_limit", dflt);
         if (limit < (1 << 20)) {
             throw args.error("memory_limit", "must be at least 1M, got " + limit);
         }

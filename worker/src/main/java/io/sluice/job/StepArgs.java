@@ -109,6 +109,19 @@ public final class StepArgs {
         throw error(key, "must be an integer, got " + describe(v));
     }
 
+    /**
+     * A size in bytes: an integer, or "512M", "1G" (powers of 1024). As {@link #integer}, with an error that
+     * says so: split_size: 1.5M was answered "must be an integer", though 1M is taken.
+     */
+    public long size(String key, long dflt) {
+        Object v = values.get(key);
+        if (v instanceof String s && parseSize(s) == null) {
+            known.add(key);
+            throw error(key, "must be a size such as 512M or 1G (a whole number, with K, M, G or T), got " + describe(v));
+        }
+        return integer(key, dflt);
+    }
+
     /** An integer that may be absent (null). */
     public Long optionalInteger(String key) {
         return has(key) ? integer(key, 0) : null;

@@ -33,7 +33,7 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         Path dir = Path.of(args.requireString("path"));
         Compression compression = Compression.fromConfig(args.choice("compression", "zstd", "zstd", "gzip", "none"));
         String template = args.string("output_filename", JsonlWriter.defaultTemplate(compression));
-        long maxFileSize = rolling ? args.integer("max_file_size", 0) : 0;
+        long maxFileSize = rolling ? args.size("max_file_size", 0) : 0;
         return new DocumentOutput(dir, checkedTemplate(args, template, compression), compression, maxFileSize);
     }
 

@@ -45,7 +45,7 @@ public final class ReadJsonl implements DocumentSource {
         Map<String, Object> defaults = args.map("default_metadata");
         limit = args.integer("limit", -1);
         skip = args.integer("skip", 0);
-        splitSize = args.integer("split_size", 256L << 20);
+        splitSize = args.size("split_size", 256L << 20);
         String onError = args.choice("on_error", "fail", "fail", "skip");
         options = new JsonlReader.Options(textKey, idKey, defaults,
                 onError.equals("skip") ? JsonlReader.OnError.SKIP : JsonlReader.OnError.FAIL);

@@ -116,6 +116,9 @@ class JobFileTest {
     void wrongTypesAndTopLevelTyposAreNamed() throws IOException {
         assertEquals("job.yaml: 'tasks' must be an integer, got 'many'",
                 error("tasks: many\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n"));
+        assertEquals("job.yaml: stages[0] (a).steps[0] (read_jsonl): 'split_size' must be a size such as 512M or 1G (a whole"
+                + " number, with K, M, G or T), got '1.5M'",
+                error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x, split_size: 1.5M}}]\n"));
         assertEquals("job.yaml: unknown key 'worker' (did you mean 'workers'?); allowed: name, logging_dir, tasks, workers, skip_completed, "
                         + "randomize_start_duration, local_tasks, local_rank_offset, stages, slurm",
                 error("worker: 2\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n"));
