@@ -35,6 +35,10 @@ find_java() {
     echo "sluice: no JDK 21 or newer found (looked at JAVA_HOME, /usr/lib/jvm, /opt, PATH); install one or set JAVA_HOME" >&2
     return 2
   fi
+  if [ -n "${JAVA_HOME:-}" ]; then
+    # said once, so that a JAVA_HOME set for other tools is not ignored in silence
+    echo "sluice: JAVA_HOME ($JAVA_HOME) is not a JDK 21 or newer; using $(dirname "$(dirname "$best")") (JDK $best_v)" >&2
+  fi
   echo "$best"
 }
 
