@@ -1,6 +1,8 @@
 package io.sluice.launcher;
 
+import io.sluice.exec.StageRunner;
 import io.sluice.job.Job;
+import io.sluice.job.JobException;
 import io.sluice.job.JobFile;
 import io.sluice.launcher.slurm.SlurmCommands;
 import io.sluice.launcher.slurm.StatusReport;
@@ -20,10 +22,17 @@ final class StatusCommand implements Callable<Integer> {
     Path jobFile;
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         Job job = JobFile.load(jobFile);
         var stages = StatusReport.collect(job, new SlurmCommands());
         StatusReport.print(job, stages, System.out);
+        try {
+            new StageRunner(job, System.out).checkCompletedStagesStillHold();
+        } catch (JobException e) {
+            // ranks counted done above that run and submit will not take as done (the job or its input changed)
+            System.out.printf("%nnote: %s%n", e.getMessage());
+            return 1;
+        }
         return stages.stream().allMatch(s -> s.done() == s.tasks()) ? 0 : 1;
     }
 }

@@ -275,6 +275,10 @@ class LauncherTest {
         err.reset();
         assertEquals(2, Launcher.execute("run", changed.toString()));
         assertEquals(validateSays, err.toString(), "validate refuses as run does");
+        // and status, which counts the stage's ranks done, says that run will not take them as done
+        out.reset();
+        assertEquals(1, Launcher.execute("status", changed.toString()));
+        assertTrue(out.toString().contains("note: " + validateSays.substring("error: ".length()).strip()), out.toString());
     }
 
     @Test
