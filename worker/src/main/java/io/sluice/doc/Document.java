@@ -55,6 +55,9 @@ public final class Document {
     private int textEnd;
     private boolean textEscaped;
     private boolean modified;
+    /** Keys the line's bytes cannot hold ({@link #lineMayHaveKey}); null until the first. */
+    private String[] absentKeys;
+    private int absentCount;
     /** datatrove's media field of the line, once looked up ({@link #media}). */
     private Object media;
     private boolean mediaLookedUp;
@@ -174,10 +177,32 @@ public final class Document {
                 }
             }
         }
-        if (parser == null || !parser.mayHaveKey(lineBuffer, lineOffset, lineLength, textStart, textEnd, key)) {
+        if (parser == null || !lineMayHaveKey(key)) {
             return null;
         }
         return metadata().get(key);
+    }
+
+    /**
+     * The parser's {@code mayHaveKey} for this line, its "no" remembered: three statistics steps each asked
+     * for a URL and a token count that most lines lack, and each time the line's bytes were searched again.
+     */
+    private boolean lineMayHaveKey(String key) {
+        for (int i = 0; i < absentCount; i++) {
+            if (absentKeys[i] == key || absentKeys[i].equals(key)) {
+                return false;
+            }
+        }
+        if (parser.mayHaveKey(lineBuffer, lineOffset, lineLength, textStart, textEnd, key)) {
+            return true;
+        }
+        if (absentKeys == null) {
+            absentKeys = new String[4];
+        } else if (absentCount == absentKeys.length) {
+            absentKeys = java.util.Arrays.copyOf(absentKeys, 2 * absentCount);
+        }
+        absentKeys[absentCount++] = key;
+        return false;
     }
 
     public void setText(String newText) {
@@ -238,10 +263,17 @@ public final class Document {
      * from its bytes without parsing (true when unsure).
      */
     public boolean mayHaveMetadataKey(String key) {
-        if (metadata != null || pendingPuts != null || parser == null) {
+        if (metadata != null || parser == null) {
             return true;
         }
-        return parser.mayHaveKey(lineBuffer, lineOffset, lineLength, textStart, textEnd, key);
+        if (pendingPuts != null) {
+            for (int i = 0; i < pendingPuts.size(); i += 2) {
+                if (pendingPuts.get(i).equals(key)) {
+                    return true; // put here, at the top level
+                }
+            }
+        }
+        return lineMayHaveKey(key);
     }
 
     /** "document 'ID'" and where it was read, for log and error messages. */

@@ -114,7 +114,7 @@ final class UrlMatcher {
      * (?:\.(?:[1-9]D?|1DD|2[0-4]D|25[0-4]))
      * (?::D{2,5})?(?:[/?#].*)?
      * </pre>
-     * Read without the regex (which, run on every dotted number of e-mail headers and logs, was 4% of
+     * Read without the regex (run on every dotted number of e-mail headers and logs, it was about 1% of
      * word_stats): no octet alternative can end inside a run of digits, since a digit may not follow an
      * octet, so each octet is a whole run of one to three digits between dots, and the exclusions are
      * about the first two octets' exact text.

@@ -70,6 +70,17 @@ class LazyMetadataTest {
         assertEquals(7, docs.get(1).metadataValue("token_count"));
         assertEquals("http://escaped.org/", docs.get(2).metadataValue("url"), "a key spelled with an escape");
         assertNull(docs.get(3).metadataValue("url"), "only the metadata's own keys, as metadata().get does");
+        // the line's "no" is remembered (three stats steps ask each document), puts of other keys do not change it,
+        // and a put of the key itself is found
+        a = read("{\"id\":\"a\",\"text\":\"t\",\"metadata\":{\"source\":\"web\"}}\n", null).get(0);
+        assertNull(a.metadataValue("url"));
+        a.putMetadata("n_words", 3L);
+        assertFalse(a.mayHaveMetadataKey("url"), "before, any put made every key possible");
+        assertNull(a.metadataValue("url"));
+        a.putMetadata("url", "http://put.org/");
+        assertEquals("http://put.org/", a.metadataValue("url"));
+        assertTrue(a.mayHaveMetadataKey("url"));
+        assertEquals("http://put.org/", a.metadata().get("url"));
     }
 
     @Test
