@@ -41,6 +41,12 @@ class LauncherTest {
     /** The bundled example's input, which job texts name as $EXAMPLES. */
     private static final Path EXAMPLES = Path.of(System.getProperty("sluice.root")).resolve("examples/data");
 
+    /** The job's input: in/a.jsonl with {@code lines}. */
+    private void input(String lines) throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), lines);
+    }
+
     private Path job(String yaml) throws IOException {
         Path f = dir.resolve("job.yaml");
         Files.writeString(f, yaml.replace("$ROOT", dir.toString()).replace("$EXAMPLES", EXAMPLES.toString()));
@@ -183,8 +189,7 @@ class LauncherTest {
 
     @Test
     void validateAcceptsAGoodJob() throws IOException {
-        Files.createDirectories(dir.resolve("in"));
-        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"x\"}\n");
+        input("{\"text\":\"x\"}\n");
         Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n");
         assertEquals(0, Launcher.execute("validate", f.toString()), err.toString());
         assertTrue(out.toString().contains(": OK, job 'job'"), out.toString());
@@ -192,8 +197,7 @@ class LauncherTest {
 
     @Test
     void validateRefusesTheSlurmOptionsSubmitWouldRefuse() throws IOException {
-        Files.createDirectories(dir.resolve("in"));
-        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"x\"}\n");
+        input("{\"text\":\"x\"}\n");
         String stages = "logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}]\n";
         // before, validate said OK and submit (or sbatch) refused them
         assertEquals(2, Launcher.execute("validate", job("slurm: {sbatch_args: {array: 0-99}}\n" + stages).toString()));
@@ -209,8 +213,7 @@ class LauncherTest {
 
     @Test
     void aFailedRankGivesExitCode1() throws IOException {
-        Files.createDirectories(dir.resolve("in"));
-        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"x\"}\nnot json\n");
+        input("{\"text\":\"x\"}\nnot json\n");
         Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n");
         assertEquals(1, Launcher.execute("run", f.toString()));
         assertTrue(out.toString().contains("rank 0: a.jsonl:2 (byte 13): malformed JSON"), out.toString());
@@ -226,8 +229,7 @@ class LauncherTest {
     /** An input gone since the plan was made: the console says so, where it said only the file's path. */
     @Test
     void aRankWhoseInputIsGoneSaysSo() throws IOException {
-        Files.createDirectories(dir.resolve("in"));
-        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"x\"}\n");
+        input("{\"text\":\"x\"}\n");
         Files.writeString(dir.resolve("in/b.jsonl"), "{\"text\":\"y\"}\n");
         Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n");
         assertEquals(0, Launcher.execute("run", f.toString()), err.toString());
@@ -239,8 +241,7 @@ class LauncherTest {
 
     @Test
     void runningAStageTheJobDoesNotHaveIsAnError() throws IOException {
-        Files.createDirectories(dir.resolve("in"));
-        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"x\"}\n");
+        input("{\"text\":\"x\"}\n");
         Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n"
                 + "  - name: b\n    steps: [{read_jsonl: {path: $ROOT/o}}, {write_jsonl: {path: $ROOT/o2}}]\n");
         assertEquals(2, Launcher.execute("run", f.toString(), "--stage", "c"));
@@ -250,8 +251,7 @@ class LauncherTest {
 
     @Test
     void changingTheTaskCountUnderTheSameLoggingDirIsAJobError() throws IOException {
-        Files.createDirectories(dir.resolve("in"));
-        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"x\"}\n");
+        input("{\"text\":\"x\"}\n");
         String yaml = "logging_dir: $ROOT/logs\ntasks: 1\nstages:\n  - name: a\n"
                 + "    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n";
         assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
@@ -263,8 +263,7 @@ class LauncherTest {
     /** validate says what run would refuse in the logging dir; before, it said OK and run refused. */
     @Test
     void validateRefusesAChangedCompletedStage() throws IOException {
-        Files.createDirectories(dir.resolve("in"));
-        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\":\"one two three four five\"}\n");
+        input("{\"text\":\"one two three four five\"}\n");
         String yaml = "logging_dir: $ROOT/logs\nstages:\n  - name: a\n"
                 + "    steps: [{read_jsonl: {path: $ROOT/in}}, {length_filter: {min_words: 2}}, {write_jsonl: {path: $ROOT/o}}]\n";
         assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());

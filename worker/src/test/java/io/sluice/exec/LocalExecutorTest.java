@@ -136,13 +136,19 @@ class LocalExecutorTest {
         assertTrue(e.getMessage().contains("has no stage 'dedupe'; its stages: clean, dedup_signatures"), e.getMessage());
     }
 
+    /** Cuts the last 20 bytes off a compressed file (a truncated stream); returns its bytes as they were. */
+    private static byte[] truncate(Path file) throws IOException {
+        byte[] whole = Files.readAllBytes(file);
+        Files.write(file, java.util.Arrays.copyOf(whole, whole.length - 20));
+        return whole;
+    }
+
     @Test
     void aFailingRankLeavesNoMarkerAndTheOthersComplete() throws IOException {
         JobFixture fx = new JobFixture(root);
         Path in = fx.corpus("in", 3, 40);
         Path bad = in.resolve("part-001.jsonl.gz");
-        byte[] good = Files.readAllBytes(bad);
-        Files.write(bad, java.util.Arrays.copyOf(good, good.length - 20)); // truncated gzip
+        byte[] good = truncate(bad);
         Job job = fx.job(JobFixture.CLEAN_JOB);
         assertFalse(run(job));
         Path stage = root.resolve("logs/clean");
@@ -164,9 +170,7 @@ class LocalExecutorTest {
     void theReadersCountersCoverSkippedFilesAndBlankLines() throws IOException {
         JobFixture fx = new JobFixture(root);
         Path in = fx.corpus("in", 2, 40);
-        Path bad = in.resolve("part-001.jsonl.gz");
-        byte[] good = Files.readAllBytes(bad);
-        Files.write(bad, java.util.Arrays.copyOf(good, good.length - 20));
+        truncate(in.resolve("part-001.jsonl.gz"));
         TestFiles.write(in.resolve("part-002.jsonl.gz"), TestFiles.doc("x", "one two three four five six") + "\n  \n");
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("tasks: 3", "tasks: 1")
                 .replace("glob: \"*.jsonl.gz\"}", "glob: \"*.jsonl.gz\", on_error: skip}"))));
