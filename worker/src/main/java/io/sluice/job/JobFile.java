@@ -123,7 +123,8 @@ public final class JobFile {
                     throw new JobException(at() + "alias *" + name + " names no anchor before it; anchors are read on"
                             + " mappings and lists (&" + name + " {...}, &" + name + " [...]), not on single values");
                 }
-                count(anchorSizes.get(name));
+                size = anchorSizes.get(name);
+                count(size);
                 return anchors.get(name);
             }
             count(1); // this value; a mapping's or list's values count as they are read

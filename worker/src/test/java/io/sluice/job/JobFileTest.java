@@ -377,6 +377,12 @@ class JobFileTest {
         }
         String msg = error(yaml + "stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n");
         assertEquals(true, msg.matches(".*job\\.yaml:6: the job file's aliases stand for more than 1000000 values; .*"), msg);
+        // each alias counts what its own anchor stands for: a list of a big and a small anchor is as big as the first
+        msg = error("x-b: &b [a, a, a, a, a, a, a, a, a, a]\nx-s: &s [a]\nx-m: &m [*b, *s]\n"
+                + "x-l: &l [" + String.join(", ", java.util.Collections.nCopies(1000, "*m")) + "]\n"
+                + "x-n: &n [" + String.join(", ", java.util.Collections.nCopies(100, "*l")) + "]\n"
+                + "stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n");
+        assertEquals(true, msg.matches(".*job\\.yaml:5: the job file's aliases stand for more than 1000000 values; .*"), msg);
         msg = error("x-a: &a {b: *a}\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n");
         assertEquals(true, msg.endsWith("job.yaml:1: alias *a is inside the mapping or list it names"), msg);
     }
