@@ -99,17 +99,14 @@ public final class WrittenFolders {
     /**
      * Refuses a reader of {@code src}'s folder that would list none of the files the earlier stages write
      * there (a glob of *.jsonl.gz for a zstd writer's 00000.jsonl.zst, say): validate and submit said OK, and
-     * the stage failed on finding nothing, on Slurm hours after the stage before it. Outputs named by a
-     * metadata key ({@code ${language}/...}) are left out: a reader may pick some of their folders.
+     * the stage failed on finding nothing, on Slurm hours after the stage before it. Only a reader of the
+     * output folder itself is checked (one of a folder above it may read other files there, on purpose), and
+     * outputs named by a metadata key ({@code ${language}/...}) are left out: a reader may pick some of their
+     * folders.
      */
     public void checkListed(DocumentSource src, String where) {
         Path in = normal(src.root());
-        List<Written> inside = new ArrayList<>();
-        documentOutputs.forEach((out, outputs) -> {
-            if (out.startsWith(in)) {
-                inside.addAll(outputs);
-            }
-        });
+        List<Written> inside = documentOutputs.getOrDefault(in, List.of());
         if (inside.isEmpty()) {
             return;
         }

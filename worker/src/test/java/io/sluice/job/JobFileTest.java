@@ -196,6 +196,14 @@ class JobFileTest {
                 + " to take them", e.getMessage());
         Files.writeString(f, job.replace("GLOB", "*.jsonl.zst"));
         Preflight.check(JobFile.load(f));
+        // a reader of a folder above the output, picking other files there on purpose
+        Files.createDirectories(dir.resolve("data/raw"));
+        Files.writeString(dir.resolve("data/raw/a.jsonl"), "{\"text\": \"x\"}\n");
+        Files.writeString(f, ("logging_dir: " + dir.resolve("logs2") + "\nstages:\n"
+                + "  - {name: a, steps: [{read_jsonl: {path: DATA, glob: 'raw/*.jsonl'}}, {write_jsonl: {path: DATA/clean}}]}\n"
+                + "  - {name: b, steps: [{read_jsonl: {path: DATA, glob: 'raw/*.jsonl'}}, {write_jsonl: {path: OUT2}}]}\n")
+                .replace("DATA", dir.resolve("data").toString()).replace("OUT2", dir.resolve("out2").toString()));
+        Preflight.check(JobFile.load(f));
         // a writer naming files by a metadata key: the reader may take some of its folders
         Files.writeString(f, job.replace("GLOB", "en/*").replace("{write_jsonl: {path: " + dir.resolve("mid") + "}}",
                 "{write_jsonl: {path: " + dir.resolve("mid") + ", output_filename: '${language}/${rank}.jsonl.zst'}}"));
