@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  * of several documents matching the same index record with the index and the others with nothing, so they
  * stay; here each is paired with the index. Otherwise the pairs are datatrove's, byte for byte.
  */
-public final class MinhashBucketsStep extends FileStageStep {
+public final class MinhashBucketsStep extends FileStageStep implements io.sluice.pipeline.ListedOutput {
     /** The file and document of the index in a pair (datatrove's SENTINEL: uint32 -1). */
     static final int SENTINEL = -1;
     private final Path input;
@@ -99,6 +99,17 @@ public final class MinhashBucketsStep extends FileStageStep {
     /** The input folder (for the job's checks). */
     public Path input() {
         return input;
+    }
+
+    @Override
+    public Path listedFolder() {
+        return output;
+    }
+
+    /** minhash_cluster reads every .dups file of the folder. */
+    @Override
+    public boolean isListed(String relative) {
+        return relative.endsWith(".dups");
     }
 
     /** The output folder (for the job's checks). */

@@ -48,7 +48,7 @@ import java.util.stream.Stream;
  * {@code threads}, {@code ignore_index_matches}, and the {@link MinhashConfig} keys ({@code num_buckets} is
  * checked against the number of .dups files).
  */
-public final class MinhashClusterStep extends FileStageStep {
+public final class MinhashClusterStep extends FileStageStep implements io.sluice.pipeline.ListedOutput {
     private final Path input;
     private final Path output;
     private final MinhashConfig config;
@@ -119,6 +119,17 @@ public final class MinhashClusterStep extends FileStageStep {
     /** The input folder (for the job's checks). */
     public Path input() {
         return input;
+    }
+
+    @Override
+    public Path listedFolder() {
+        return output;
+    }
+
+    /** minhash_filter takes the .remove (and .clusters, .sizes) file of its rank, written or not by this run. */
+    @Override
+    public boolean isListed(String relative) {
+        return relative.endsWith(".remove") || relative.endsWith(".clusters") || relative.endsWith(".sizes");
     }
 
     /** The output folder (for the job's checks). */

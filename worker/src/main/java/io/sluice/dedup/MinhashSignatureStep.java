@@ -27,7 +27,7 @@ import java.nio.file.Path;
  * reading (memory stays flat); at the end each bucket is sorted within {@code memory_limit}
  * (spilling sorted runs next to the output and merging them when it holds more) and renamed into place.
  */
-public final class MinhashSignatureStep implements Step {
+public final class MinhashSignatureStep implements Step, io.sluice.pipeline.ListedOutput {
     static final long DEFAULT_MEMORY_LIMIT = 512L << 20;
     static final String UNSORTED_SUFFIX = ".unsorted" + AtomicFile.TMP_SUFFIX;
     private final Path output;
@@ -77,6 +77,17 @@ public final class MinhashSignatureStep implements Step {
 
     static String bucketDir(int bucket) {
         return String.format("bucket_%03d", bucket);
+    }
+
+    @Override
+    public Path listedFolder() {
+        return output;
+    }
+
+    /** minhash_buckets reads every signature file of a bucket folder. */
+    @Override
+    public boolean isListed(String relative) {
+        return relative.endsWith(".minhash.sig");
     }
 
     /** The output folder (for the job's checks). */

@@ -114,11 +114,18 @@ final class StageLineage {
         }
     }
 
-    /** Gives each stage a run id if it has none. */
-    void ensureRunIds() throws IOException {
+    /**
+     * Gives each stage a run id if it has none; returns the stages this call gave one (a first run, or the
+     * stage's folder was deleted to run it again), whose ranks' earlier files are then all stale.
+     */
+    List<Job.Stage> ensureRunIds() throws IOException {
+        List<Job.Stage> fresh = new ArrayList<>();
         for (Job.Stage stage : job.stages()) {
-            ensureRunId(job.stageDir(stage));
+            if (ensureRunId(job.stageDir(stage))) {
+                fresh.add(stage);
+            }
         }
+        return fresh;
     }
 
     /**
@@ -158,24 +165,30 @@ final class StageLineage {
         return Files.exists(f) ? Files.readString(f, StandardCharsets.UTF_8).strip() : null;
     }
 
-    /** Creates the run id once: several machines starting the same job at once all end up with the first one. */
-    private static void ensureRunId(Path stageDir) throws IOException {
+    /**
+     * Creates the run id once: several machines starting the same job at once all end up with the first one.
+     * True for the call that made it.
+     */
+    private static boolean ensureRunId(Path stageDir) throws IOException {
         Path f = stageDir.resolve(RUN_ID);
         if (Files.exists(f)) {
-            return;
+            return false;
         }
         Files.createDirectories(stageDir);
         Path tmp = stageDir.resolve(RUN_ID + "." + UUID.randomUUID() + AtomicFile.TMP_SUFFIX);
         Files.writeString(tmp, UUID.randomUUID() + "\n", StandardCharsets.UTF_8);
         try {
             Files.createLink(f, tmp); // fails when another process made it first
+            return true;
         } catch (FileAlreadyExistsException e) {
-            // theirs stands
+            return false; // theirs stands
         } catch (IOException | UnsupportedOperationException e) {
             // a file system without hard links: a rename, which another process's rename may still replace
             if (!Files.exists(f)) {
                 Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
+                return true;
             }
+            return false;
         } finally {
             Files.deleteIfExists(tmp);
         }

@@ -362,7 +362,16 @@ public final class StageRunner {
         checkCompletedStagesStillHold();
         Files.createDirectories(job.loggingDir());
         JobFile.writeResolved(job, job.loggingDir().resolve("job.json"));
-        new StageLineage(job).ensureRunIds();
+        for (Job.Stage stage : new StageLineage(job).ensureRunIds()) {
+            // A stage run afresh (its folder deleted, as the refusals advise when a stage changed): every file its
+            // ranks wrote before goes now, before any rank writes. Left to each rank, one whose names another rank
+            // of a changed layout (fewer MinHash bucket tasks) had just written removed that rank's new files.
+            int removed = RankFiles.removeRanksFrom(stageDir(stage), 0,
+                    RankRunner.readBy(stage.steps().stream().map(StepRegistry::create).toList()));
+            if (removed > 0) {
+                console.printf("[%s] removed %d file(s) an earlier run of the stage wrote%n", stage.name(), removed);
+            }
+        }
     }
 
     /**

@@ -6,9 +6,11 @@ import io.sluice.dedup.MinhashClusterStep;
 import io.sluice.dedup.MinhashConfig;
 import io.sluice.dedup.MinhashFilterStep;
 import io.sluice.dedup.MinhashSignatureStep;
+import io.sluice.io.RankFiles;
 import io.sluice.io.ShardPlan;
 import io.sluice.pipeline.DocumentOutput;
 import io.sluice.pipeline.DocumentSource;
+import io.sluice.pipeline.ListedOutput;
 import io.sluice.pipeline.Step;
 import io.sluice.stats.MergeStats;
 import io.sluice.stats.StatsStep;
@@ -76,11 +78,45 @@ public final class Preflight {
                         notReadBack(o.dir(), o.sampleFile(), spec, reads);
                     }
                 }
+                if (step instanceof ListedOutput lo) {
+                    noFilesOfAnotherRun(job, stage, spec, lo);
+                }
                 written.add(stage.name(), step);
                 minhash.add(stage, spec, step);
             }
         }
         minhash.checkFilterRanks();
+    }
+
+    /**
+     * The next stage reads every file of its kind in a MinHash folder, so one that this job's ranks did not
+     * write (another job's, sharing the work_dir, or a run whose logging dir was deleted) would be read as
+     * theirs: its signatures deduplicated against this corpus's, its .remove files removing this run's
+     * documents, silently. The files this logging dir's ranks noted ({@link RankFiles}) are this job's, or
+     * are removed before their stage runs again.
+     */
+    private static void noFilesOfAnotherRun(Job job, Job.Stage stage, Job.StepSpec spec, ListedOutput out) throws IOException {
+        Path folder = out.listedFolder().toAbsolutePath().normalize();
+        if (!Files.isDirectory(folder)) {
+            return;
+        }
+        java.util.Set<Path> noted = new java.util.HashSet<>(RankFiles.noted(job.loggingDir().resolve(stage.name())));
+        List<String> others = new ArrayList<>();
+        try (java.util.stream.Stream<Path> walk = Files.walk(folder)) {
+            for (Path f : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
+                String relative = folder.relativize(f).toString().replace('\\', '/');
+                if (!relative.endsWith(io.sluice.io.AtomicFile.TMP_SUFFIX) && out.isListed(relative) && !noted.contains(f)) {
+                    others.add(relative);
+                }
+            }
+        }
+        if (!others.isEmpty()) {
+            others.sort(null);
+            throw new JobException(spec.where() + ": " + folder + " holds " + others.size() + " file(s) that no run of this"
+                    + " job wrote (" + String.join(", ", others.subList(0, Math.min(3, others.size())))
+                    + (others.size() > 3 ? ", ..." : "") + "), from another job or a logging dir since deleted; the next"
+                    + " stage would read them as this run's. Delete them, or give this job its own folder");
+        }
     }
 
     /**

@@ -128,8 +128,11 @@ class MinhashIndexTest {
             assertArrayEquals(Files.readAllBytes(root.resolve(String.format("idx/bucket_%03d/A.minhash.index", bucket))),
                     Files.readAllBytes(root.resolve(String.format("idx2/bucket_%03d/A_00.minhash.index", bucket))));
         }
-        // a second run reads the folder its own index files are in, but not them: the same pairs (a0-a5)
+        // a second run reads the folder its own index files are in, but not them: the same pairs (a0-a5). (Its
+        // signature and .dups folders go with the logging dir: files no run of a job wrote there are refused.)
         TestFiles.deleteRecursively(root.resolve("create-logs"));
+        TestFiles.deleteRecursively(root.resolve("sigs_a2"));
+        TestFiles.deleteRecursively(root.resolve("dups_a"));
         assertTrue(run("create", bucketsA));
         assertEquals(dupsOfA, TestFiles.hashes(root.resolve("dups_a")));
         assertEquals(BUCKETS, TestFiles.files(root.resolve("dups_a")).stream().mapToLong(this::size).map(s -> s / 16).sum());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.io.TestFiles;
 import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,13 +25,18 @@ class MinhashJobTest {
         assertEquals(14, TestFiles.files(root.resolve("dups")).size());
     }
 
-    /** The four stages over the plagiarism corpus with {@code buckets} buckets, each its own rank; removed documents kept aside. */
     /** The refusal of a job that must not start. */
     private io.sluice.job.JobException refusal(String yaml) {
         return org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class, () -> run(root, yaml));
     }
 
+    /** The four stages over the plagiarism corpus with {@code buckets} buckets, each its own rank; removed documents kept aside. */
     private static String fourStages(Path root, Path corpus, int buckets) {
+        return fourStages(root, corpus, buckets, buckets);
+    }
+
+    /** The four stages with {@code bucketTasks} ranks for the buckets ({@code bucketTasks / buckets} per bucket). */
+    private static String fourStages(Path root, Path corpus, int buckets, int bucketTasks) {
         return """
                 logging_dir: ROOT/logs
                 stages:
@@ -40,7 +46,7 @@ class MinhashJobTest {
                       - read_jsonl: {path: CORPUS}
                       - minhash_signature: {output: ROOT/sigs, num_buckets: B}
                   - name: buckets
-                    tasks: B
+                    tasks: TB
                     workers: 2
                     steps:
                       - minhash_buckets: {input: ROOT/sigs, output: ROOT/dups, num_buckets: B}
@@ -54,7 +60,8 @@ class MinhashJobTest {
                       - read_jsonl: {path: CORPUS}
                       - minhash_filter: {input: ROOT/remove, exclusion_output: ROOT/removed}
                       - write_jsonl: {path: ROOT/out}
-                """.replace("ROOT", root.toString()).replace("CORPUS", corpus.toString()).replace("B", String.valueOf(buckets));
+                """.replace("ROOT", root.toString()).replace("CORPUS", corpus.toString())
+                .replace("TB", String.valueOf(bucketTasks)).replace("B", String.valueOf(buckets));
     }
 
     private static boolean run(Path root, String yaml) throws Exception {
@@ -76,6 +83,52 @@ class MinhashJobTest {
         assertEquals(TestFiles.hashes(fresh.resolve("dups")), TestFiles.hashes(root.resolve("dups")));
         assertEquals(TestFiles.hashes(fresh.resolve("sigs")), TestFiles.hashes(root.resolve("sigs")));
         assertEquals(TestFiles.allLines(fresh.resolve("out")), TestFiles.allLines(root.resolve("out")));
+    }
+
+    /**
+     * Fewer bucket workers: the refusal advises deleting the changed stages' folders, and their earlier files
+     * go before any rank runs. Before, each rank removed its own earlier files as it started, and new rank 3
+     * removed 00001_00.dups, which new rank 1 (bucket 1) had just written under the name old rank 3 had used.
+     */
+    @Test
+    void fewerBucketWorkersAfterTheStageFoldersWereDeletedGiveAFreshRunsFiles(@TempDir Path fresh) throws Exception {
+        Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        assertTrue(run(root, fourStages(root, corpus, 14, 42)));
+        assertEquals(42, TestFiles.files(root.resolve("dups")).size());
+        assertTrue(refusal(fourStages(root, corpus, 14, 14)).getMessage().contains("buckets"));
+        for (String stage : new String[] {"buckets", "cluster", "filter"}) {
+            TestFiles.deleteRecursively(root.resolve("logs").resolve(stage));
+        }
+        assertTrue(run(root, fourStages(root, corpus, 14, 14)));
+        assertTrue(run(fresh, fourStages(fresh, corpus, 14, 14)));
+        assertEquals(TestFiles.hashes(fresh.resolve("dups")), TestFiles.hashes(root.resolve("dups")));
+        assertEquals(TestFiles.allLines(fresh.resolve("out")), TestFiles.allLines(root.resolve("out")));
+    }
+
+    /**
+     * MinHash folders holding files of another job (sharing the work folders, or whose logging dir was deleted)
+     * are refused: the next stage reads every file of its kind there. Before, a second job over part of the
+     * corpus read the first one's other signature files, and removed documents by them, without a word.
+     */
+    @Test
+    void minhashFilesNoRunOfTheJobWroteAreRefused() throws Exception {
+        Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        assertTrue(run(root, fourStages(root, corpus, 14)));
+        String other = fourStages(root, corpus, 14).replace("logging_dir: " + root + "/logs", "logging_dir: " + root + "/logs2");
+        io.sluice.job.JobException e = refusal(other);
+        assertTrue(e.getMessage().contains("stages[0] (signatures).steps[1] (minhash_signature): " + root.resolve("sigs")
+                + " holds 14 file(s) that no run of this job wrote (bucket_000/00000.minhash.sig, bucket_001/00000.minhash.sig,"
+                + " bucket_002/00000.minhash.sig, ...), from another job or a logging dir since deleted"), e.getMessage());
+        // the job's own files, noted by its ranks, are not refused: a run again of the first job skips every rank
+        assertTrue(run(root, fourStages(root, corpus, 14)));
+        // a .remove file left where the cluster stage writes, with nothing of this job's to replace it
+        assertTrue(Files.notExists(root.resolve("logs2")), "refused before anything was written");
+        for (String folder : new String[] {"sigs", "dups"}) {
+            TestFiles.deleteRecursively(root.resolve(folder));
+        }
+        Files.write(root.resolve("remove/000001.remove"), new byte[4]);
+        e = refusal(other);
+        assertTrue(e.getMessage().contains("stages[2] (cluster).steps[0] (minhash_cluster): " + root.resolve("remove")), e.getMessage());
     }
 
     @Test
