@@ -69,17 +69,18 @@ public record ArrayPlan(int tasks, int localTasks, List<Integer> pendingRanks, L
                 blocks.add(new Block(pending.get(from), pending.get(to) - pending.get(from) + 1));
             }
         }
-        int count = (blocks.size() + maxArraySize - 1) / maxArraySize;
-        // The throttle is shared out so that all submissions together stay within array_parallelism. With
-        // more submissions than that, each runs one element at a time and waits for the one array_parallelism
-        // places before it to end.
-        int throttle = arrayParallelism == 0 ? 0 : Math.max(1, arrayParallelism / Math.max(1, count));
-        boolean chained = arrayParallelism > 0 && count > arrayParallelism;
+        // Under array_parallelism P, a submission runs at most min(P, max_array_size) elements at once, and as
+        // many submissions run together as fit in P; each later one waits for the one that many places before it
+        // to end. With submissions of max_array_size >= P that is one after the other, each at P (as datatrove
+        // chains its arrays). Before, P was shared out among all submissions: 1002 blocks in 1001 + 1 under
+        // P = 100 ran at %50 each, and the first at half speed once the second had ended.
+        int throttle = arrayParallelism == 0 ? 0 : Math.min(arrayParallelism, maxArraySize);
+        int together = arrayParallelism == 0 ? Integer.MAX_VALUE : Math.max(1, arrayParallelism / throttle);
         List<Submission> submissions = new ArrayList<>();
         for (int offset = 0; offset < blocks.size(); offset += maxArraySize) {
             int index = submissions.size();
             submissions.add(new Submission(offset, Math.min(maxArraySize, blocks.size() - offset), throttle,
-                    chained && index >= arrayParallelism ? index - arrayParallelism : -1));
+                    index >= together ? index - together : -1));
         }
         return new ArrayPlan(tasks, localTasks, List.copyOf(pending), List.copyOf(blocks), contiguous,
                 List.copyOf(submissions));

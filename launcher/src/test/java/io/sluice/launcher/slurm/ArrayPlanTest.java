@@ -40,11 +40,22 @@ class ArrayPlanTest {
     }
 
     @Test
-    void moreBlocksThanMaxArraySizeAreSplitAndShareTheThrottle() {
+    void moreBlocksThanMaxArraySizeAreSplitAndRunOneAfterTheOtherAtTheFullThrottle() {
+        // before, %33 each, all at once: once the short third had ended, the others ran at two thirds of the limit
         ArrayPlan p = ArrayPlan.of(2500, Set.of(), 1, 100, 1001);
-        assertEquals(List.of(new ArrayPlan.Submission(0, 1001, 33, -1), new ArrayPlan.Submission(1001, 1001, 33, -1),
-                new ArrayPlan.Submission(2002, 498, 33, -1)), p.submissions());
-        assertEquals("0-497%33", p.submissions().get(2).arraySpec());
+        assertEquals(List.of(new ArrayPlan.Submission(0, 1001, 100, -1), new ArrayPlan.Submission(1001, 1001, 100, 0),
+                new ArrayPlan.Submission(2002, 498, 100, 1)), p.submissions());
+        assertEquals("0-497%100", p.submissions().get(2).arraySpec());
+        // 12 blocks in 10 + 2 under 4: before %2 + %2, and the first at 2 once the second had ended
+        assertEquals(List.of(new ArrayPlan.Submission(0, 10, 4, -1), new ArrayPlan.Submission(10, 2, 4, 0)),
+                ArrayPlan.of(12, Set.of(), 1, 4, 10).submissions());
+        // submissions smaller than the limit run several at once, together within it
+        assertEquals(List.of(new ArrayPlan.Submission(0, 10, 10, -1), new ArrayPlan.Submission(10, 10, 10, -1),
+                new ArrayPlan.Submission(20, 10, 10, -1), new ArrayPlan.Submission(30, 5, 10, 0)),
+                ArrayPlan.of(35, Set.of(), 1, 30, 10).submissions());
+        // no limit: every submission at once
+        assertEquals(List.of(new ArrayPlan.Submission(0, 10, 0, -1), new ArrayPlan.Submission(10, 2, 0, -1)),
+                ArrayPlan.of(12, Set.of(), 1, 0, 10).submissions());
     }
 
     @Test
@@ -58,7 +69,7 @@ class ArrayPlanTest {
     void moreSubmissionsThanArrayParallelismWaitInTurnSoTheLimitHolds() {
         // 30 blocks in 3 submissions of 10 under array_parallelism 2: before, each got %1 and all three ran at once
         ArrayPlan p = ArrayPlan.of(30, Set.of(), 1, 2, 10);
-        assertEquals(List.of(new ArrayPlan.Submission(0, 10, 1, -1), new ArrayPlan.Submission(10, 10, 1, -1),
-                new ArrayPlan.Submission(20, 10, 1, 0)), p.submissions());
+        assertEquals(List.of(new ArrayPlan.Submission(0, 10, 2, -1), new ArrayPlan.Submission(10, 10, 2, 0),
+                new ArrayPlan.Submission(20, 10, 2, 1)), p.submissions());
     }
 }

@@ -57,14 +57,16 @@ class SubmitterTest {
         List<String> sbatch = out.lines().filter(l -> l.startsWith("sbatch ") && !l.contains("stats_merge")).toList();
         String script = job.loggingDir().resolve("tokenize/slurm/launch_script.slurm").toString();
         assertEquals(List.of(
-                "sbatch --parsable '--array=0-1000%33' " + script + " 0",
-                "sbatch --parsable '--array=0-1000%33' " + script + " 1001",
-                "sbatch --parsable '--array=0-497%33' " + script + " 2002",
+                "sbatch --parsable '--array=0-1000%100' " + script + " 0",
+                "sbatch --parsable '--array=0-1000%100' '--dependency=afterany:<tokenize submission 0>'"
+                        + " '--kill-on-invalid-dep=yes' " + script + " 1001",
+                "sbatch --parsable '--array=0-497%100' '--dependency=afterany:<tokenize submission 1>'"
+                        + " '--kill-on-invalid-dep=yes' " + script + " 2002",
                 "sbatch --parsable '--array=0-0%100' '--dependency=afterok:<tokenize>' '--kill-on-invalid-dep=yes' "
                         + job.loggingDir().resolve("merge/slurm/launch_script.slurm") + " 0"), sbatch);
         assertTrue(out.contains("stage tokenize: 2500 of 2500 ranks to run, 2500 array elements of 1 rank, 3 submissions"),
                 out);
-        assertTrue(out.contains("#SBATCH --array=0-1000%33\n"), out);
+        assertTrue(out.contains("#SBATCH --array=0-1000%100\n"), out);
         assertTrue(out.contains("sbatch --parsable '--dependency=afterok:<tokenize>' '--kill-on-invalid-dep=yes' "
                 + job.loggingDir().resolve("tokenize/slurm/stats_merge.slurm") + "\n"), out);
         assertTrue(out.contains("first_rank=$(( 0 + block * 1 ))\n"), out);
@@ -138,9 +140,10 @@ class SubmitterTest {
         Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 2, 10, false, null, Map.of()),
                 TestJobs.stage("a", 30));
         submitter.submit(plan(job), s -> { });
-        assertEquals(List.of("--array=0-9%1"), slurm.submitted.get(0).options());
-        assertEquals(List.of("--array=0-9%1"), slurm.submitted.get(1).options());
-        assertEquals(List.of("--array=0-9%1", "--dependency=afterany:100", "--kill-on-invalid-dep=yes"),
+        assertEquals(List.of("--array=0-9%2"), slurm.submitted.get(0).options());
+        assertEquals(List.of("--array=0-9%2", "--dependency=afterany:100", "--kill-on-invalid-dep=yes"),
+                slurm.submitted.get(1).options());
+        assertEquals(List.of("--array=0-9%2", "--dependency=afterany:101", "--kill-on-invalid-dep=yes"),
                 slurm.submitted.get(2).options());
     }
 
