@@ -361,7 +361,8 @@ public final class JobFile {
                 .filter(k -> k.equals("mem") || k.equals("mem-per-cpu") || k.equals("mem-per-gpu")).toList();
         for (String k : memoryArgs) {
             long mb = MemorySize.megabytes(sbatchArgs.get(k), a.where() + ".sbatch_args." + k);
-            if (!k.equals("mem-per-gpu")) {
+            // --mem=0 is all the node's memory (the worker's JVM then sizes its heap itself)
+            if (!k.equals("mem-per-gpu") && !(k.equals("mem") && mb == 0)) {
                 requireTaskMemory(a.where() + ".sbatch_args." + k, sbatchArgs.get(k), mb, k.equals("mem") ? 1 : cpus);
             }
         }

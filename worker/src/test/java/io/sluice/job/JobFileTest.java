@@ -288,6 +288,8 @@ class JobFileTest {
                 + " needs at least 256M. Give the unit: 2G is two gigabytes",
                 error(ONE_STAGE + "slurm: {mem_per_cpu: null, sbatch_args: {mem: 100}}\n"));
         assertEquals("512", load(ONE_STAGE + "slurm: {mem_per_cpu: 512}\n").slurm().memPerCpu());
+        assertEquals("0", load(ONE_STAGE + "slurm: {mem_per_cpu: null, sbatch_args: {mem: '0', exclusive: ''}}\n")
+                .slurm().sbatchArgs().get("mem"), "--mem=0 is all of the node's memory");
         assertEquals("job.yaml: slurm: 'array_parallelism' must be from 0 to 2147483647, got -1",
                 error(ONE_STAGE + "slurm: {array_parallelism: -1}\n"));
         assertEquals("job.yaml: slurm: 'requeue_grace_seconds' must be from 0 to 65535, got -5",
