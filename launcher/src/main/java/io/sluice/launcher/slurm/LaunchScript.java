@@ -43,12 +43,28 @@ public final class LaunchScript {
         b.append('\n');
         if (s.requeue()) {
             // first of all: a USR1 before the trap is set would kill the script (bash's default action)
+            b.append("completions=").append(ShellQuote.quote(jobJson.getParent().resolve(stage.name()).resolve("completions")
+                    .toString())).append('\n');
             b.append("""
-                    # Slurm sends USR1 requeue_grace_seconds before the time limit (--signal=B:USR1@...):
-                    # put this element back in the queue; completed ranks are skipped when it runs again.
+                    # Slurm sends USR1 requeue_grace_seconds (and up to a minute more) before the time limit
+                    # (--signal=B:USR1@...): put this element back in the queue, where its completed ranks are
+                    # skipped. Once requeued, again only when this attempt completed a rank: one that completed
+                    # none would start the same ranks over, and be requeued for ever.
+                    done_ranks() {
+                      local n=0 r
+                      for ((r = ${first_rank:-0}; r < ${first_rank:-0} + ${ranks:-0}; r++)); do
+                        if [ -e "$completions/$(printf '%05d' "$r")" ]; then n=$((n + 1)); fi
+                      done
+                      echo "$n"
+                    }
                     requeue() {
-                      echo "sluice: USR1 received, requeueing ${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}" >&2
-                      scontrol requeue "${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}"
+                      local element="${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}"
+                      if [ "${SLURM_RESTART_COUNT:-0}" -gt 0 ] && [ "$(done_ranks)" -le "${done_at_start:-0}" ]; then
+                        echo "sluice: USR1 received, but $element completed no rank in this attempt (requeued ${SLURM_RESTART_COUNT} time(s) before): not requeued again; it ends at its time limit. Give slurm.time more, or fewer ranks per element (local_tasks)" >&2
+                        return
+                      fi
+                      echo "sluice: USR1 received, requeueing $element" >&2
+                      scontrol requeue "$element"
                     }
                     trap requeue USR1
 
@@ -69,6 +85,9 @@ public final class LaunchScript {
             }
             b.append(")\n");
             b.append("IFS=: read -r first_rank ranks <<< \"${blocks[block]}\"\n");
+        }
+        if (s.requeue()) {
+            b.append("done_at_start=$(done_ranks)\n");
         }
         b.append("printf 'sluice: stage %s, ranks %s..%s, on %s\\n' ").append(ShellQuote.quote(stage.name()))
                 .append(" \"$first_rank\" \"$(( first_rank + ranks - 1 ))\" \"$(hostname)\"\n");

@@ -69,9 +69,13 @@ public record WorkerCommand(String java, List<String> classPath, String mainClas
         }
     }
 
+    /** {@code slurm.java_home: PATH}: the {@code java} that the PATH holds on the node, after {@code env_command}. */
+    public static final String JAVA_ON_PATH = "PATH";
+
     /**
-     * The worker as this launcher would run it: {@code slurm.java_home}'s java if the job names one,
-     * else the java running the launcher; the launcher's own class path.
+     * The worker as this launcher would run it: {@code slurm.java_home}'s java if the job names one ("java",
+     * looked up on the node's PATH, for {@link #JAVA_ON_PATH}), else the java running the launcher; the
+     * launcher's own class path.
      */
     public static WorkerCommand sameAsLauncher(Job job, String mainClass) {
         String javaHome = job.slurm().javaHome();
@@ -84,7 +88,8 @@ public record WorkerCommand(String java, List<String> classPath, String mainClas
                 classPath.add(Path.of(entry).toAbsolutePath().toString());
             }
         }
-        return new WorkerCommand(Path.of(javaHome, "bin", "java").toString(), classPath, mainClass);
+        String java = javaHome.equals(JAVA_ON_PATH) ? "java" : Path.of(javaHome, "bin", "java").toString();
+        return new WorkerCommand(java, classPath, mainClass);
     }
 
     /**

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -120,6 +121,20 @@ class LaunchScriptTest {
                 "--first-rank", "0", "--ranks", "0"), args.subList(3, args.size()));
     }
 
+    /** java_home: PATH runs the java that env_command puts on the PATH (module load java/21): before, no way to. */
+    @Test
+    void javaHomePathRunsTheJavaOnThePathAfterEnvCommand() throws Exception {
+        Path javaHome = fakeJavaHome("module-jdk");
+        Job.SlurmOptions s = new Job.SlurmOptions("debug", "00:10:00", 2, "1G", 1, 0, 1001, false, 60,
+                "export PATH=" + javaHome.resolve("bin") + ":$PATH", null, null, null, null, WorkerCommand.JAVA_ON_PATH, Map.of());
+        Job job = TestJobs.job("j", tmp.resolve("logs"), s, TestJobs.stage("s", 2));
+        Path script = render(job, Set.of(), WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN));
+        assertTrue(Files.readString(script).contains("\njava --add-modules"), Files.readString(script));
+        Run r = run(script, Map.of("SLURM_ARRAY_TASK_ID", "1"));
+        assertEquals(0, r.exit(), r.output());
+        assertEquals(List.of("--first-rank", "1", "--ranks", "1"), r.javaArgs().subList(r.javaArgs().size() - 4, r.javaArgs().size()));
+    }
+
     @Test
     void scatteredRanksAreLookedUpInTheBlockTable() throws Exception {
         Path javaHome = fakeJavaHome("jdk");
@@ -158,6 +173,23 @@ class LaunchScriptTest {
         assertEquals("requeue 77_2\n", Files.readString(scontrolArgs));
         assertTrue(r.output().contains("USR1 received, requeueing 77_2"), r.output());
         assertEquals(List.of("--first-rank", "2", "--ranks", "1"), r.javaArgs().subList(r.javaArgs().size() - 4, r.javaArgs().size()));
+
+        // requeued before, and no rank completed in this attempt: not again (before, it was requeued for ever,
+        // starting the same ranks over each time)
+        Files.delete(scontrolArgs);
+        Map<String, String> again = Map.of("SLURM_ARRAY_TASK_ID", "2", "JAVA_SLEEP", "3", "SLURM_RESTART_COUNT", "2",
+                "PATH", bin + ":" + System.getenv("PATH"));
+        r = run(script, again);
+        assertEquals(0, r.exit(), r.output());
+        assertFalse(Files.exists(scontrolArgs), "no requeue");
+        assertTrue(r.output().contains("sluice: USR1 received, but 77_2 completed no rank in this attempt (requeued 2 time(s)"
+                + " before): not requeued again; it ends at its time limit"), r.output());
+        // a rank completed in this attempt: requeued, its completed ranks to be skipped
+        Path completions = Files.createDirectories(job.loggingDir().resolve("s/completions"));
+        Files.writeString(script, Files.readString(script).replace("(sleep 1; kill -USR1 $$) &",
+                "(sleep 0.5; touch " + ShellQuote.quote(completions.resolve("00002").toString()) + "; sleep 0.5; kill -USR1 $$) &"));
+        r = run(script, again);
+        assertEquals("requeue 77_2\n", Files.readString(scontrolArgs), r.output());
     }
 
     @Test
