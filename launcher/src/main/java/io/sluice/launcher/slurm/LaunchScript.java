@@ -90,7 +90,7 @@ public final class LaunchScript {
             b.append("done_at_start=$(done_ranks)\n");
         }
         b.append("printf 'sluice: stage %s, ranks %s..%s, on %s\\n' ").append(ShellQuote.quote(stage.name()))
-                .append(" \"$first_rank\" \"$(( first_rank + ranks - 1 ))\" \"$(hostname)\"\n");
+                .append(" \"$first_rank\" \"$(( first_rank + ranks - 1 ))\" \"${SLURMD_NODENAME:-$(hostname)}\"\n");
         appendEnvCommand(b, s);
         String java = javaCommand(worker, jobJson, stage, s, s.cpusPerTask())
                 + " --first-rank \"$first_rank\" --ranks \"$ranks\"";
@@ -141,7 +141,11 @@ public final class LaunchScript {
 
     private static void appendEnvCommand(StringBuilder b, Job.SlurmOptions s) {
         if (s.envCommand() != null && !s.envCommand().isBlank()) {
-            b.append("\n# env_command from the job file\n").append(s.envCommand().strip()).append("\n\n");
+            // run in this shell (what it exports stays); a failed `module load` stops here, not at a missing java
+            b.append("\n# env_command from the job file\n{\n").append(s.envCommand().strip()).append("\n} || {\n")
+                    .append("  status=$?\n")
+                    .append("  echo \"sluice: env_command failed (exit status $status); the worker was not started\" >&2\n")
+                    .append("  exit \"$status\"\n}\n\n");
         }
     }
 

@@ -83,6 +83,8 @@ public final class SbatchOptions {
         o.addIfSet("mail-type", s.mailType());
         o.addIfSet("mail-user", s.mailUser());
         o.add("output", output);
+        // the job file's relative paths are the submitting directory's: so also for a script resubmitted by hand
+        o.add("chdir", Path.of("").toAbsolutePath().toString());
         if (requeue) {
             long limit = seconds(s.time());
             if (limit >= 0 && limit <= s.requeueGraceSeconds()) {
@@ -120,7 +122,7 @@ public final class SbatchOptions {
     }
 
     private static final java.util.Set<String> SET_BY_SUBMIT = java.util.Set.of("array", "dependency", "job-name",
-            "output", "cpus-per-task", "kill-on-invalid-dep");
+            "output", "cpus-per-task", "kill-on-invalid-dep", "chdir");
     private static final java.util.Set<String> SET_FOR_REQUEUE = java.util.Set.of("requeue", "no-requeue", "open-mode", "signal");
     private static final java.util.Set<String> BLOCK_KEYS = java.util.Set.of("time", "partition", "qos", "account",
             "mail-type", "mail-user");

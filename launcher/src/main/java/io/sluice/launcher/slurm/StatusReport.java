@@ -153,6 +153,7 @@ public final class StatusReport {
             Map.entry("SUSPENDED", "suspended by an administrator or a preempting job"),
             Map.entry("STOPPED", "stopped (scontrol suspend or a SIGSTOP); scontrol resume lets it go on"),
             Map.entry("REQUEUE_HOLD", "requeued and held: scontrol release lets it run"),
+            Map.entry("job requeued in held state", "scontrol release lets it run"),
             Map.entry("JobHeldUser", "held: scontrol release lets it run"),
             Map.entry("JobHeldAdmin", "held by an administrator"),
             Map.entry("PartitionDown", "its partition is down"),
@@ -280,11 +281,17 @@ public final class StatusReport {
             }
         }
         Set<ArrayTaskState.Key> slurmTailShown = new HashSet<>(); // the ranks of one element share its output file
+        Set<Path> logShown = new HashSet<>();
         for (StageStatus s : stages) {
             for (FailedRank f : s.failed()) {
-                out.printf("%nstage %s rank %d failed%s; %s%n", s.stage(), f.rank(),
-                        f.element() == null ? " in a local run" : ": Slurm job " + f.element() + " " + f.state(),
-                        f.logTail().isEmpty() ? "no log at " + f.log() : "last lines of " + f.log() + ":");
+                String failed = String.format("stage %s rank %d failed%s", s.stage(), f.rank(),
+                        f.element() == null ? " in a local run" : ": Slurm job " + f.element() + " " + f.state());
+                if (!f.logTail().isEmpty() && !logShown.add(f.log())) {
+                    // ranks without a log of their own, of one element: its output once (64 copies with local_tasks: 64)
+                    out.printf("%s; the last lines of %s are above%n", failed, f.log());
+                    continue;
+                }
+                out.printf("%n%s; %s%n", failed, f.logTail().isEmpty() ? "no log at " + f.log() : "last lines of " + f.log() + ":");
                 for (String line : f.logTail()) {
                     out.println("  | " + line);
                 }

@@ -206,9 +206,11 @@ public record WorkerCommand(String java, List<String> classPath, String mainClas
         List<String> w = new ArrayList<>();
         w.add(java);
         w.addAll(JVM_FLAGS);
-        if (heapMegabytes > 0) {
-            w.add("-Xmx" + heapMegabytes + "m");
-        }
+        // the CPUs the element was given: where Slurm does not confine a job to its CPUs, the JVM counted the
+        // node's, and started GC and compiler threads for all of them
+        w.add("-XX:ActiveProcessorCount=" + workers);
+        // the same share of the element's memory when its size is unknown (the JVM's default is a quarter)
+        w.add(heapMegabytes > 0 ? "-Xmx" + heapMegabytes + "m" : "-XX:MaxRAMPercentage=80");
         w.add("-cp");
         w.add(String.join(File.pathSeparator, classPath));
         w.add(mainClass);

@@ -102,7 +102,7 @@ class LaunchScriptTest {
         Run r = run(script, Map.of("SLURM_ARRAY_TASK_ID", "1"), "1");
         assertEquals(0, r.exit(), r.output());
         assertEquals(List.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
-                "-XX:+UseParallelGC", "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-XX:InlineSmallCode=1000", "-Xmx1638m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
+                "-XX:+UseParallelGC", "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-XX:InlineSmallCode=1000", "-XX:ActiveProcessorCount=2", "-Xmx1638m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
                 "--job", loggingDir.resolve("job.json").toString(), "--stage", stageName, "--workers", "2",
                 "--first-rank", "6", "--ranks", "3"), r.javaArgs());
         assertTrue(r.output().contains("ranks 6..8"), r.output());
@@ -116,7 +116,7 @@ class LaunchScriptTest {
         Run merge = run(stats, Map.of("SLURM_ARRAY_TASK_ID", "0"));
         assertEquals(0, merge.exit(), merge.output());
         List<String> args = merge.javaArgs();
-        assertEquals(List.of("-XX:+UseParallelGC", "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-XX:InlineSmallCode=1000", "-Xmx819m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
+        assertEquals(List.of("-XX:+UseParallelGC", "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-XX:InlineSmallCode=1000", "-XX:ActiveProcessorCount=1", "-Xmx819m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
                 "--job", loggingDir.resolve("job.json").toString(), "--stage", stageName, "--workers", "1",
                 "--first-rank", "0", "--ranks", "0"), args.subList(3, args.size()));
     }
@@ -133,6 +133,15 @@ class LaunchScriptTest {
         Run r = run(script, Map.of("SLURM_ARRAY_TASK_ID", "1"));
         assertEquals(0, r.exit(), r.output());
         assertEquals(List.of("--first-rank", "1", "--ranks", "1"), r.javaArgs().subList(r.javaArgs().size() - 4, r.javaArgs().size()));
+        // an env_command that fails (a module not found) stops the element, saying so; before, java ran anyway
+        Job.SlurmOptions failing = new Job.SlurmOptions("debug", "00:10:00", 2, "1G", 1, 0, 1001, false, 60,
+                "module_load() { return 3; }\nmodule_load java/21", null, null, null, null, WorkerCommand.JAVA_ON_PATH, Map.of());
+        Job failed = TestJobs.job("j", tmp.resolve("logs"), failing, TestJobs.stage("s", 2));
+        r = run(render(failed, Set.of(), WorkerCommand.sameAsLauncher(failed, WorkerCommand.WORKER_MAIN)),
+                Map.of("SLURM_ARRAY_TASK_ID", "1"));
+        assertEquals(3, r.exit(), r.output());
+        assertTrue(r.output().contains("sluice: env_command failed (exit status 3); the worker was not started"), r.output());
+        assertTrue(r.javaArgs().isEmpty(), "java did not run");
     }
 
     @Test

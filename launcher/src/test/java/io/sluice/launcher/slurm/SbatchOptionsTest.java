@@ -25,7 +25,8 @@ class SbatchOptionsTest {
         SbatchOptions o = SbatchOptions.forStage(job, job.stages().getFirst(), Path.of("/data/logs/clean/slurm"));
         assertEquals(List.of("#SBATCH --job-name=demo.clean", "#SBATCH --cpus-per-task=2", "#SBATCH --mem-per-cpu=1G",
                 "#SBATCH --partition=debug", "#SBATCH --time=00:10:00",
-                "#SBATCH --output=/data/logs/clean/slurm/slurm_logs/%A_%a.out", "#SBATCH --requeue",
+                "#SBATCH --output=/data/logs/clean/slurm/slurm_logs/%A_%a.out",
+                "#SBATCH --chdir=" + Path.of("").toAbsolutePath(), "#SBATCH --requeue",
                 "#SBATCH --open-mode=append", "#SBATCH --signal=B:USR1@60", "#SBATCH --constraint=avx2",
                 "#SBATCH --exclusive"), o.directives());
         assertTrue(o.commandLineArguments().isEmpty());

@@ -85,6 +85,28 @@ class StatusReportTest {
         assertTrue(!text.contains("stage merge rank 0 failed"), text);
     }
 
+    /** The ranks of one element without logs of their own share its output: shown once, not once per rank. */
+    @Test
+    void theOutputOfAnElementIsShownOnceForItsRanks() throws IOException {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(2, 0, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 2));
+        RecordingSlurm slurm = new RecordingSlurm();
+        new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
+                        job.loggingDir().resolve("job.json")), s -> { });
+        ArrayTaskState.Key element = new ArrayTaskState.Key("100", 0);
+        Path slurmOut = StageFiles.of(job, job.stage("a")).slurmLog(element);
+        Files.createDirectories(slurmOut.getParent());
+        Files.writeString(slurmOut, "sluice: stage a, ranks 0..1, on node1\nsluice: the worker was killed by signal 9 (exit status 137)\n");
+        slurm.queue.add(new ArrayTaskState(element, "FAILED", "NonZeroExitCode"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StatusReport.print(job, StatusReport.collect(job, slurm), new PrintStream(out, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(1, text.split("killed by signal 9", -1).length - 1, text);
+        assertTrue(text.contains("stage a rank 1 failed: Slurm job 100_0 FAILED NonZeroExitCode; the last lines of " + slurmOut
+                + " are above\n"), text);
+    }
+
     /** Several reasons, most ranks first; an element suspended or held is pending for its state, not its reason. */
     @Test
     void pendingRanksAreCountedPerReason() throws IOException {
