@@ -44,14 +44,15 @@ final class SubmitCommand implements Callable<Integer> {
         List<Submitter.StagePlan> plans = Submitter.plan(job, worker, jobJson);
         Submitter submitter = new Submitter(new SlurmCommands(), System.out);
         Preflight.check(job);
-        Job.SlurmOptions slurm = job.slurm();
-        boolean threadedSteps = job.stages().stream().flatMap(st -> st.steps().stream())
-                .anyMatch(spec -> spec.args().containsKey("threads")); // minhash_cluster's
-        if (slurm.localTasks() < slurm.cpusPerTask() && !threadedSteps) {
-            // a rank runs on one thread: the element's other CPUs would be allocated and idle
-            System.err.printf("note: each array element gets %d CPUs (cpus_per_task) but runs %d rank(s) (local_tasks), one"
-                    + " thread each: %d CPU(s) idle; set local_tasks to %d or more%n", slurm.cpusPerTask(), slurm.localTasks(),
-                    slurm.cpusPerTask() - slurm.localTasks(), slurm.cpusPerTask());
+        for (Job.Stage stage : job.stages()) {
+            Job.SlurmOptions slurm = job.slurmOf(stage);
+            boolean threaded = stage.steps().stream().anyMatch(spec -> spec.args().containsKey("threads")); // minhash_cluster's
+            if (slurm.localTasks() < slurm.cpusPerTask() && slurm.localTasks() < stage.tasks() && !threaded) {
+                // a rank runs on one thread: the element's other CPUs would be allocated and idle
+                System.err.printf("note: stage %s: each array element gets %d CPUs (cpus_per_task) but runs %d rank(s)"
+                        + " (local_tasks), one thread each: %d CPU(s) idle; set local_tasks to %d or more%n", stage.name(),
+                        slurm.cpusPerTask(), slurm.localTasks(), slurm.cpusPerTask() - slurm.localTasks(), slurm.cpusPerTask());
+            }
         }
         if (job.localTasks() >= 0) {
             System.err.println("note: the top-level local_tasks and local_rank_offset choose the ranks of `launcher run`;"

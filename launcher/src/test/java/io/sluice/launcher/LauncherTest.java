@@ -117,6 +117,40 @@ class LauncherTest {
         assertTrue(Files.readString(dir.resolve("logs/d_filter/stats.json")).contains("\"documents_written\" : 0"));
     }
 
+    /** A stage's own slurm: keys over the job's block, as datatrove gives each executor its own resources. */
+    @Test
+    void aStageMayAskSlurmForItsOwnResources() throws IOException {
+        input("{\"text\":\"x\"}\n");
+        Path f = job("""
+                logging_dir: $ROOT/logs
+                stages:
+                  - name: a
+                    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]
+                  - name: b
+                    slurm: {time: '12:00:00', cpus_per_task: 8, mem_per_cpu: 4G, local_tasks: 8, sbatch_args: {comment: nightly}}
+                    steps: [{read_jsonl: {path: $ROOT/o}}, {write_jsonl: {path: $ROOT/o2}}]
+                slurm: {time: '01:00:00', cpus_per_task: 2, mem_per_cpu: 1G, local_tasks: 2, sbatch_args: {constraint: avx2}}
+                """);
+        assertEquals(0, Launcher.execute("submit", f.toString(), "--dry-run"), err.toString());
+        String printed = out.toString();
+        String scriptA = printed.substring(printed.indexOf("--- " + dir.resolve("logs/a/slurm/launch_script.slurm")),
+                printed.indexOf("--- " + dir.resolve("logs/a/slurm/stats_merge.slurm")));
+        String scriptB = printed.substring(printed.indexOf("--- " + dir.resolve("logs/b/slurm/launch_script.slurm")),
+                printed.indexOf("--- " + dir.resolve("logs/b/slurm/stats_merge.slurm")));
+        for (String line : List.of("#SBATCH --time=01:00:00", "#SBATCH --cpus-per-task=2", "#SBATCH --mem-per-cpu=1G",
+                "#SBATCH --constraint=avx2", "-Xmx1638m")) {
+            assertTrue(scriptA.contains(line), line + " in " + scriptA);
+        }
+        for (String line : List.of("#SBATCH --time=12:00:00", "#SBATCH --cpus-per-task=8", "#SBATCH --mem-per-cpu=4G",
+                "#SBATCH --constraint=avx2", "#SBATCH --comment=nightly", "-Xmx26214m", "--workers 8")) {
+            assertTrue(scriptB.contains(line), line + " in " + scriptB);
+        }
+        // refused as the job's block is, named by the stage
+        Path bad = job(Files.readString(f).replace("time: '12:00:00'", "time: soon"));
+        assertEquals(2, Launcher.execute("validate", bad.toString()));
+        assertTrue(err.toString().contains(bad + ": stage 'b': slurm.time: 'soon' is not a Slurm time limit"), err.toString());
+    }
+
     @Test
     void submitDryRunRefusesWhatSubmitWouldRefuse() throws IOException {
         String yaml = CLEAN_EXAMPLES.replace("      - write_jsonl", "      - length_filter: {min_words: 5}\n      - write_jsonl");

@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public record Job(String name, Path loggingDir, int tasks, int workers, boolean skipCompleted,
                   double randomizeStartDuration, int localTasks, int localRankOffset, List<Stage> stages,
-                  SlurmOptions slurm) {
+                  SlurmOptions slurm, Map<String, SlurmOptions> stageSlurm) {
 
     /** One stage: its ranks all run the same steps over their share of the input. */
     public record Stage(String name, int tasks, int workers, List<String> depends, List<StepSpec> steps) {
@@ -28,6 +28,14 @@ public record Job(String name, Path loggingDir, int tasks, int workers, boolean 
                                int requeueGraceSeconds, String envCommand, String qos, String account,
                                String mailType, String mailUser, String javaHome,
                                Map<String, String> sbatchArgs) {
+    }
+
+    /**
+     * The {@code slurm:} options of {@code stage}: the job's, with what the stage's own {@code slurm:} sets
+     * (a longer time for one stage, more memory for another), as datatrove gives each executor its own.
+     */
+    public SlurmOptions slurmOf(Stage stage) {
+        return stageSlurm.getOrDefault(stage.name(), slurm);
     }
 
     public Stage stage(String stageName) {

@@ -228,19 +228,27 @@ public final class JobFile {
         List<Object> stageList = list(top, "stages");
         Map<String, Object> slurmMap = top.map("slurm");
         top.requireAllUsed();
+        Job.SlurmOptions slurm = slurmOptions(fileName + ": slurm", slurmMap);
         if (stageList == null || stageList.isEmpty()) {
             throw new JobException(fileName + ": 'stages' is required: a list of stages, each with a name and steps");
         }
         List<Job.Stage> stages = new ArrayList<>();
         Set<String> names = new HashSet<>();
         Map<String, String> blocks = new HashMap<>();
+        Map<String, Job.SlurmOptions> stageSlurm = new LinkedHashMap<>();
         for (int i = 0; i < stageList.size(); i++) {
             String where = fileName + ": stages[" + i + "]";
             if (!(stageList.get(i) instanceof Map<?, ?> m)) {
                 throw new JobException(where + ": a stage must be a mapping with 'name' and 'steps'");
             }
             @SuppressWarnings("unchecked")
-            List<Job.Stage> expanded = StageExpander.expand(where, (Map<String, Object>) m, tasks, workers);
+            Map<String, Object> stageMap = new LinkedHashMap<>((Map<String, Object>) m);
+            Object ownSlurm = stageMap.remove("slurm");
+            List<Job.Stage> expanded = StageExpander.expand(where, stageMap, tasks, workers);
+            if (ownSlurm != null) {
+                Job.SlurmOptions options = stageSlurmOptions(where + " (" + m.get("name") + ")", slurmMap, ownSlurm);
+                expanded.forEach(s -> stageSlurm.put(s.name(), options)); // a minhash: block's four stages alike
+            }
             for (Job.Stage s : expanded) {
                 List<String> depends = s.depends() == null ? null : new ArrayList<>();
                 for (String dep : s.depends() == null ? List.<String>of() : s.depends()) {
@@ -270,9 +278,8 @@ public final class JobFile {
             throw top.error("local_rank_offset", "must be from 0 to " + (mostTasks - 1) + " (the job's largest stage has "
                     + mostTasks + " tasks), got " + localRankOffset + ": no stage would have a rank to run");
         }
-        Job.SlurmOptions slurm = slurmOptions(fileName, slurmMap);
         Job job = new Job(name, loggingDir, tasks, workers, skipCompleted, randomize, localTasks, localRankOffset,
-                List.copyOf(stages), slurm);
+                List.copyOf(stages), slurm, Map.copyOf(stageSlurm));
         checkSteps(job);
         return job;
     }
@@ -321,8 +328,33 @@ public final class JobFile {
         return (List<Object>) v;
     }
 
-    private static Job.SlurmOptions slurmOptions(String fileName, Map<String, Object> m) {
-        StepArgs a = new StepArgs(fileName + ": slurm", m);
+    /**
+     * A stage's {@code slurm:}: the job's block with the stage's keys over it ({@code sbatch_args} merged key by
+     * key), checked as the job's is. {@code java_home} stays the job's: one build runs every stage.
+     */
+    @SuppressWarnings("unchecked")
+    private static Job.SlurmOptions stageSlurmOptions(String where, Map<String, Object> jobSlurm, Object own) {
+        if (!(own instanceof Map<?, ?> ownMap)) {
+            throw new JobException(where + ": 'slurm' must be a mapping of the slurm: block's keys, such as {time: '12:00:00'}");
+        }
+        if (ownMap.containsKey("java_home")) {
+            throw new JobException(where + ".slurm: 'java_home' is set in the job's slurm: block only (one build runs every stage)");
+        }
+        Map<String, Object> merged = new LinkedHashMap<>(jobSlurm == null ? Map.of() : jobSlurm);
+        ((Map<String, Object>) ownMap).forEach((k, v) -> {
+            if (k.equals("sbatch_args") && v instanceof Map<?, ?> args && merged.get(k) instanceof Map<?, ?> jobArgs) {
+                Map<Object, Object> both = new LinkedHashMap<>(jobArgs);
+                both.putAll(args);
+                merged.put(k, both);
+            } else {
+                merged.put(k, v);
+            }
+        });
+        return slurmOptions(where + ".slurm", merged);
+    }
+
+    private static Job.SlurmOptions slurmOptions(String where, Map<String, Object> m) {
+        StepArgs a = new StepArgs(where, m);
         int cpus = positive(a, "cpus_per_task", a.integer("cpus_per_task", 1));
         Map<String, Object> extra = a.map("sbatch_args");
         Map<String, String> sbatchArgs = new LinkedHashMap<>();
@@ -423,10 +455,18 @@ public final class JobFile {
                 steps.add(Map.of(spec.type(), spec.args()));
             }
             st.put("steps", steps);
+            Job.SlurmOptions own = job.stageSlurm().get(s.name());
+            if (own != null) {
+                st.put("slurm", slurmMap(own, false)); // over the job's block, read back, the same options
+            }
             stages.add(st);
         }
         root.put("stages", stages);
-        Job.SlurmOptions o = job.slurm();
+        root.put("slurm", slurmMap(job.slurm(), true));
+        AtomicFile.writeShared(file, JSON.writeValueAsBytes(root)); // every stage's processes write job.json
+    }
+
+    private static Map<String, Object> slurmMap(Job.SlurmOptions o, boolean withJavaHome) {
         Map<String, Object> sl = new LinkedHashMap<>();
         putIfSet(sl, "partition", o.partition());
         putIfSet(sl, "time", o.time());
@@ -442,12 +482,13 @@ public final class JobFile {
         putIfSet(sl, "account", o.account());
         putIfSet(sl, "mail_type", o.mailType());
         putIfSet(sl, "mail_user", o.mailUser());
-        putIfSet(sl, "java_home", o.javaHome());
+        if (withJavaHome) {
+            putIfSet(sl, "java_home", o.javaHome());
+        }
         if (!o.sbatchArgs().isEmpty()) {
             sl.put("sbatch_args", o.sbatchArgs());
         }
-        root.put("slurm", sl);
-        AtomicFile.writeShared(file, JSON.writeValueAsBytes(root)); // every stage's processes write job.json
+        return sl;
     }
 
     private static void putIfSet(Map<String, Object> m, String k, Object v) {

@@ -354,6 +354,38 @@ class JobFileTest {
         assertEquals(true, msg.contains("unknown key 'defaults'"), "only x- keys are set aside: " + msg);
     }
 
+    /** A stage's slurm: keys over the job's (sbatch_args key by key); a minhash: block's for its four stages. */
+    @Test
+    void aStagesSlurmKeysGoOverTheJobs() throws IOException {
+        String yaml = """
+                stages:
+                  - name: a
+                    steps: [{read_jsonl: {path: x}}]
+                  - name: b
+                    slurm: {time: '12:00:00', mem_per_cpu: null, sbatch_args: {mem: 64G, comment: nightly}}
+                    steps: [{read_jsonl: {path: x}}]
+                  - name: dedup
+                    slurm: {partition: big}
+                    minhash: {input: x, output: y, work_dir: z}
+                slurm: {time: '01:00:00', partition: cpu, sbatch_args: {constraint: avx2}}
+                """;
+        Job job = load(yaml);
+        for (Job j : List.of(job, roundTrip(job))) {
+            assertEquals("01:00:00", j.slurmOf(j.stage("a")).time());
+            Job.SlurmOptions b = j.slurmOf(j.stage("b"));
+            assertEquals(List.of("12:00:00", "cpu"), List.of(b.time(), b.partition()));
+            assertEquals(null, b.memPerCpu());
+            assertEquals(Map.of("constraint", "avx2", "mem", "64G", "comment", "nightly"), b.sbatchArgs());
+            for (String stage : List.of("dedup_signatures", "dedup_buckets", "dedup_cluster", "dedup_filter")) {
+                assertEquals("big", j.slurmOf(j.stage(stage)).partition(), stage);
+            }
+        }
+        assertEquals("job.yaml: stages[1] (b).slurm: 'cpus_per_task' must be a positive integer, got 0",
+                error(yaml.replace("time: '12:00:00',", "time: '12:00:00', cpus_per_task: 0,")));
+        assertEquals("job.yaml: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one build runs"
+                + " every stage)", error(yaml.replace("  - name: a\n", "  - name: a\n    slurm: {java_home: /opt/jdk}\n")));
+    }
+
     /** YAML's merge rules: a key the mapping sets wins even when set to null, and the first listed mapping wins. */
     @Test
     void mergeKeysFollowYamlsRules() throws IOException {

@@ -29,7 +29,7 @@ public final class LaunchScript {
      */
     public static String render(Job job, Job.Stage stage, ArrayPlan plan, SbatchOptions sbatch,
                                 WorkerCommand worker, Path jobJson) {
-        Job.SlurmOptions s = job.slurm();
+        Job.SlurmOptions s = job.slurmOf(stage);
         StringBuilder b = new StringBuilder();
         b.append("#!/bin/bash\n");
         b.append("# Stage ").append(oneLine(stage.name())).append(" of job ").append(oneLine(job.name()))
@@ -124,7 +124,7 @@ public final class LaunchScript {
      */
     public static String renderStatsMerge(Job job, Job.Stage stage, SbatchOptions sbatch, WorkerCommand worker,
                                           Path jobJson) {
-        Job.SlurmOptions s = job.slurm();
+        Job.SlurmOptions s = job.slurmOf(stage);
         StringBuilder b = new StringBuilder();
         b.append("#!/bin/bash\n");
         b.append("# Stats merge of stage ").append(oneLine(stage.name())).append(" of job ").append(oneLine(job.name()))

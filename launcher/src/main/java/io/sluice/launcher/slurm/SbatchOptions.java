@@ -54,8 +54,14 @@ public final class SbatchOptions {
 
     /** The options every array element of {@code stage} is submitted with (the array range comes per submission). */
     public static SbatchOptions forStage(Job job, Job.Stage stage, Path slurmDir) {
-        return build(job, jobName(job, stage), job.slurm().cpusPerTask(), outputPattern(slurmDir, "%A_%a.out"),
-                job.slurm().requeue());
+        Job.SlurmOptions s = job.slurmOf(stage);
+        return build(s, where(job, stage), jobName(job, stage), s.cpusPerTask(), outputPattern(slurmDir, "%A_%a.out"),
+                s.requeue());
+    }
+
+    /** How messages name the stage's options: the job's slurm: block, or the stage's own over it. */
+    private static String where(Job job, Job.Stage stage) {
+        return job.stageSlurm().containsKey(stage.name()) ? "stage '" + stage.name() + "': slurm." : "slurm.";
     }
 
     /**
@@ -63,18 +69,19 @@ public final class SbatchOptions {
      * its output goes to {@code slurm_logs/stats_<job id>.out}.
      */
     public static SbatchOptions forStatsMerge(Job job, Job.Stage stage, Path slurmDir) {
-        return build(job, jobName(job, stage) + ".stats", 1, outputPattern(slurmDir, "stats_%A.out"), false);
+        return build(job.slurmOf(stage), where(job, stage), jobName(job, stage) + ".stats", 1,
+                outputPattern(slurmDir, "stats_%A.out"), false);
     }
 
-    private static SbatchOptions build(Job job, String jobName, int cpus, String output, boolean requeue) {
-        Job.SlurmOptions s = job.slurm();
+    private static SbatchOptions build(Job.SlurmOptions s, String where, String jobName, int cpus, String output,
+                                       boolean requeue) {
         SbatchOptions o = new SbatchOptions();
         o.add("job-name", jobName);
         o.add("cpus-per-task", Integer.toString(cpus));
         o.addIfSet("mem-per-cpu", s.memPerCpu());
         o.addIfSet("partition", s.partition());
         if (s.time() != null && !s.time().isBlank() && !TIME.matcher(s.time()).matches()) {
-            throw new JobException("slurm.time: '" + s.time() + "' is not a Slurm time limit (minutes, MM:SS, HH:MM:SS,"
+            throw new JobException(where + "time: '" + s.time() + "' is not a Slurm time limit (minutes, MM:SS, HH:MM:SS,"
                     + " D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED)");
         }
         o.addIfSet("time", s.time());
@@ -89,8 +96,8 @@ public final class SbatchOptions {
             long limit = seconds(s.time());
             if (limit >= 0 && limit <= s.requeueGraceSeconds()) {
                 // Slurm would signal each element as it starts, and the element requeue itself again and again
-                throw new JobException("slurm.requeue_grace_seconds: " + s.requeueGraceSeconds() + " s is not shorter than"
-                        + " slurm.time '" + s.time() + "' (" + limit + " s): each element would be told to requeue itself"
+                throw new JobException(where + "requeue_grace_seconds: " + s.requeueGraceSeconds() + " s is not shorter than"
+                        + " " + where + "time '" + s.time() + "' (" + limit + " s): each element would be told to requeue itself"
                         + " as soon as it starts, again and again; lower requeue_grace_seconds, or set requeue: false");
             }
             o.options.add(new Option("requeue", null));
@@ -102,16 +109,16 @@ public final class SbatchOptions {
             for (Map.Entry<String, String> e : s.sbatchArgs().entrySet()) {
                 String name = e.getKey().startsWith("--") ? e.getKey().substring(2) : e.getKey();
                 if (!NAME.matcher(name).matches()) {
-                    throw new JobException("slurm.sbatch_args: '" + e.getKey() + "' is not an sbatch option name");
+                    throw new JobException(where + "sbatch_args: '" + e.getKey() + "' is not an sbatch option name");
                 }
                 if (SET_BY_SUBMIT.contains(name) || (requeue && SET_FOR_REQUEUE.contains(name))) {
                     // a second line of the same option wins silently: --cpus-per-task=2 gave 2 CPUs to a worker
                     // sized for 1, --output hid the element's exit status from launcher status
-                    throw new JobException("slurm.sbatch_args: --" + name + " is set by `launcher submit` itself"
+                    throw new JobException(where + "sbatch_args: --" + name + " is set by `launcher submit` itself"
                             + (SET_FOR_REQUEUE.contains(name) ? " (with requeue: true; set requeue: false to give your own)" : ""));
                 }
                 if (BLOCK_KEYS.contains(name)) {
-                    throw new JobException("slurm.sbatch_args: --" + name + " has a key of its own in the slurm: block: give '"
+                    throw new JobException(where + "sbatch_args: --" + name + " has a key of its own in the slurm: block: give '"
                             + name.replace('-', '_') + "' there");
                 }
                 String value = e.getValue();

@@ -95,7 +95,7 @@ public final class StatusReport {
                     t = accounting.get(element);
                 }
                 Path log = f.rankLog(rank);
-                Path slurmLog = stderrFile(job, element).orElse(f.slurmLog(element));
+                Path slurmLog = stderrFile(job, stage, element).orElse(f.slurmLog(element));
                 String state;
                 if (t != null && !t.ended()) {
                     if (t.running()) {
@@ -190,8 +190,9 @@ public final class StatusReport {
      * worker's failure and exit status go there, not to the output file. Empty when not redirected, or when
      * the pattern uses more than the job id, array index and {@code %%}.
      */
-    static Optional<Path> stderrFile(Job job, ArrayTaskState.Key element) {
-        String pattern = job.slurm() == null || job.slurm().sbatchArgs() == null ? null : job.slurm().sbatchArgs().get("error");
+    static Optional<Path> stderrFile(Job job, Job.Stage stage, ArrayTaskState.Key element) {
+        Job.SlurmOptions s = job.slurmOf(stage);
+        String pattern = s == null || s.sbatchArgs() == null ? null : s.sbatchArgs().get("error");
         if (pattern == null || pattern.isBlank()) {
             return Optional.empty();
         }

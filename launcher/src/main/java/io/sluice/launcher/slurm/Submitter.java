@@ -53,10 +53,10 @@ public final class Submitter {
         if (job.slurm() == null) {
             throw new SlurmException("job '" + job.name() + "' has no slurm: block; `launcher submit` needs one");
         }
-        Job.SlurmOptions s = job.slurm();
         List<StagePlan> plans = new ArrayList<>();
         for (int i = 0; i < job.stages().size(); i++) {
             Job.Stage stage = job.stages().get(i);
+            Job.SlurmOptions s = job.slurmOf(stage);
             StageFiles files = StageFiles.of(job, stage);
             // skip_completed: false runs every rank again (the worker does not skip them either)
             Set<Integer> completed = job.skipCompleted() ? files.completedRanks() : Set.of();

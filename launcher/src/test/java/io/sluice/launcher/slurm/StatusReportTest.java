@@ -198,10 +198,10 @@ class StatusReportTest {
         ArrayTaskState.Key element = new ArrayTaskState.Key("4711", 9);
         Job redirected = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 0, 1001, false, null,
                 Map.of("error", "/logs/%x/%A_%a.err")), TestJobs.stage("a", 1));
-        assertEquals(java.util.Optional.empty(), StatusReport.stderrFile(redirected, element), "%x is not known here");
+        assertEquals(java.util.Optional.empty(), StatusReport.stderrFile(redirected, redirected.stages().getFirst(), element), "%x is not known here");
         Job plain = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 0, 1001, false, null,
                 Map.of("error", "/logs/100%%/%A_%a.err")), TestJobs.stage("a", 1));
-        assertEquals(java.util.Optional.of(Path.of("/logs/100%/4711_9.err")), StatusReport.stderrFile(plain, element));
+        assertEquals(java.util.Optional.of(Path.of("/logs/100%/4711_9.err")), StatusReport.stderrFile(plain, plain.stages().getFirst(), element));
     }
 
     @Test

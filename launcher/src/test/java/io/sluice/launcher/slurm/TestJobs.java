@@ -19,7 +19,7 @@ final class TestJobs {
     }
 
     static Job job(String name, Path loggingDir, Job.SlurmOptions slurm, Job.Stage... stages) {
-        return new Job(name, loggingDir, stages[0].tasks(), 1, true, 0, -1, 0, List.of(stages), slurm);
+        return new Job(name, loggingDir, stages[0].tasks(), 1, true, 0, -1, 0, List.of(stages), slurm, java.util.Map.of());
     }
 
     static Job.Stage stage(String name, int tasks, String... depends) {
