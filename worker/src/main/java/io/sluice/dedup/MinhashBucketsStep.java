@@ -59,6 +59,9 @@ public final class MinhashBucketsStep extends FileStageStep implements io.sluice
         String index = args.string("index_folder", null);
         this.indexFolder = index == null ? null : Path.of(index);
         this.onlyDedupInIndex = args.bool("only_dedup_in_index", true);
+        if (indexFolder == null && args.has("only_dedup_in_index")) {
+            throw args.error("only_dedup_in_index", "says how to deduplicate against an index: it needs index_folder");
+        }
         this.createIndexName = args.string("create_index_name", null);
         if (createIndexName != null) {
             String problem = MinhashBuildIndexStep.indexNameProblem(createIndexName);
@@ -215,8 +218,10 @@ public final class MinhashBucketsStep extends FileStageStep implements io.sluice
             try (SigFileReader first = new SigFileReader(files.get(0), 0, config, bufferBytes, 0, max)) {
                 long lines = first.records();
                 if (lines < workersPerBucket) {
-                    throw new IOException(files.get(0) + ": " + lines + " signatures cannot be split among "
-                            + workersPerBucket + " workers per bucket; use fewer minhash_buckets tasks");
+                    // datatrove splits a bucket's hash range by the first signature file alone, and asserts the same
+                    throw new IOException(files.get(0) + ": the bucket's hash range is split among its " + workersPerBucket
+                            + " workers by its first signature file, which holds " + lines + " signature(s) (rank 0's"
+                            + " share of the documents, short texts having none); use fewer minhash_buckets tasks");
                 }
                 long step = lines / workersPerBucket;
                 if (worker > 0) {

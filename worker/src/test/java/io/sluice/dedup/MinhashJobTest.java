@@ -158,6 +158,12 @@ class MinhashJobTest {
         e = refusal(cluster);
         assertTrue(e.getMessage().contains("(minhash_cluster): reads " + root.resolve("dups")), e.getMessage());
 
+        // before, accepted and ignored
+        e = refusal(fourStages(root, corpus, 14).replace("output: " + root + "/dups, num_buckets: 14}",
+                "output: " + root + "/dups, num_buckets: 14, only_dedup_in_index: false}"));
+        assertTrue(e.getMessage().contains("(minhash_buckets): 'only_dedup_in_index' says how to deduplicate against an index:"
+                + " it needs index_folder"), e.getMessage());
+
         String index = fourStages(root, corpus, 14).replace("output: " + root + "/dups, num_buckets: 14}",
                 "output: " + root + "/dups, num_buckets: 14, index_folder: " + root + "/no-index}");
         e = refusal(index);
