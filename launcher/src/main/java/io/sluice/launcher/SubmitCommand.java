@@ -44,6 +44,13 @@ final class SubmitCommand implements Callable<Integer> {
         List<Submitter.StagePlan> plans = Submitter.plan(job, worker, jobJson);
         Submitter submitter = new Submitter(new SlurmCommands(), System.out);
         Preflight.check(job);
+        String javaHome = job.slurm().javaHome();
+        if (javaHome != null && !javaHome.isBlank() && !javaHome.equals(WorkerCommand.JAVA_ON_PATH)
+                && !Files.isExecutable(Path.of(javaHome, "bin", "java"))) {
+            // not an error: the compute nodes may have it where this machine does not
+            System.err.printf("note: slurm.java_home %s has no bin/java on this machine; the compute nodes must have it"
+                    + " (java_home: PATH runs the java that env_command puts on the PATH)%n", javaHome);
+        }
         for (Job.Stage stage : job.stages()) {
             Job.SlurmOptions slurm = job.slurmOf(stage);
             boolean threaded = stage.steps().stream().anyMatch(spec -> spec.args().containsKey("threads")); // minhash_cluster's
