@@ -41,9 +41,13 @@ public final class StatusReport {
     }
 
     /** @param pendingReasons the pending ranks per squeue reason ("Dependency", "Resources", ...), most first */
+    /**
+     * @param statsMergeFailed the stage's stats merge job, when it ended without success (its state), else null:
+     *                         then {@code <stage>/stats.json} may lack the last ranks' numbers
+     */
     public record StageStatus(String stage, int tasks, int done, int running, int pending, int cancelled,
                               int notSubmitted, List<FailedRank> failed, List<String> jobIds,
-                              Map<String, Integer> pendingReasons) {
+                              Map<String, Integer> pendingReasons, String statsMergeFailed) {
     }
 
     private StatusReport() {
@@ -125,9 +129,25 @@ public final class StatusReport {
                         tail(ownLog ? log : slurmLog, LOG_TAIL_LINES), slurmLog,
                         ownLog ? tail(slurmLog, SLURM_TAIL_LINES) : List.of()));
             }
+            String statsMergeFailed = null;
+            String statsJob = f.readJobIds().map(StageFiles.JobIds::statsJobId).orElse(null);
+            if (statsJob != null) {
+                ArrayTaskState.Key key = new ArrayTaskState.Key(statsJob, 0);
+                ArrayTaskState t = queue.get(key);
+                if (t == null) {
+                    if (accounting == null) {
+                        accounting = slurm.accounting(allIds);
+                    }
+                    t = accounting.get(key);
+                }
+                // cancelled (by a failed array, or the user) is no failure of its own; failed, out of memory, out of time is
+                if (t != null && t.ended() && !t.state().equals("COMPLETED") && !t.state().startsWith("CANCELLED")) {
+                    statsMergeFailed = statsJob + " " + t.state() + (t.hasReason() ? " " + t.reason() : "");
+                }
+            }
             result.add(new StageStatus(stage.name(), stage.tasks(), done.size(), running, pending, cancelled,
                     notSubmitted, failed, f.readJobIds().map(StageFiles.JobIds::ids).orElse(List.of()),
-                    mostFirst(pendingReasons)));
+                    mostFirst(pendingReasons), statsMergeFailed));
         }
         return result;
     }
@@ -302,6 +322,14 @@ public final class StatusReport {
                         out.println("  | " + line);
                     }
                 }
+            }
+        }
+        for (StageStatus s : stages) {
+            if (s.statsMergeFailed() != null) {
+                out.printf("%nstage %s: its stats merge, Slurm job %s, did not complete: %s may lack the last ranks'"
+                        + " numbers; see %s, and `launcher run --stage %s` on a machine with the job's files merges them%n",
+                        s.stage(), s.statsMergeFailed(), job.stageDir(job.stage(s.stage())).resolve("stats.json"),
+                        StageFiles.of(job, job.stage(s.stage())).slurmDir().resolve("slurm_logs"), s.stage());
             }
         }
         for (StageStatus s : stages) {

@@ -107,6 +107,28 @@ class StatusReportTest {
                 + " are above\n"), text);
     }
 
+    /** A stats merge that failed is said, with where its output is; one cancelled (its stage failed) is not. */
+    @Test
+    void aStatsMergeThatFailedIsShown() throws IOException {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 0, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 1), TestJobs.stage("b", 1));
+        RecordingSlurm slurm = new RecordingSlurm();
+        new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
+                        job.loggingDir().resolve("job.json")), s -> { });
+        // 100 runs a, 101 merges its stats; 102 runs b, 103 merges its stats
+        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("101", 0), "OUT_OF_MEMORY", "OutOfMemory"));
+        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("103", 0), "CANCELLED", "DependencyNeverSatisfied"));
+        List<StatusReport.StageStatus> stages = StatusReport.collect(job, slurm);
+        assertEquals("101 OUT_OF_MEMORY OutOfMemory", stages.get(0).statsMergeFailed());
+        assertEquals(null, stages.get(1).statsMergeFailed());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StatusReport.print(job, stages, new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("stage a: its stats merge, Slurm job 101 OUT_OF_MEMORY"
+                + " OutOfMemory, did not complete: " + job.loggingDir().resolve("a/stats.json") + " may lack the last ranks'"
+                + " numbers"), out.toString(StandardCharsets.UTF_8));
+    }
+
     /** Several reasons, most ranks first; an element suspended or held is pending for its state, not its reason. */
     @Test
     void pendingRanksAreCountedPerReason() throws IOException {
