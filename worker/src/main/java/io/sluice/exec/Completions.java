@@ -27,6 +27,11 @@ public final class Completions {
         AtomicFile.write(marker(stageDir, rank), new byte[0]);
     }
 
+    /** Removes the rank's marker, before anything of its earlier outputs is removed. */
+    public static void unmark(Path stageDir, int rank) throws IOException {
+        Files.deleteIfExists(marker(stageDir, rank));
+    }
+
     /** Whether ranks {@code 0 .. tasks - 1} all have a marker. */
     public static boolean allComplete(Path stageDir, int tasks) throws IOException {
         return completedRanks(stageDir).nextClearBit(0) >= tasks;

@@ -78,6 +78,9 @@ final class RankRunner {
                     steps.add(StepRegistry.create(spec));
                     names.add(spec.type());
                 }
+                // with skip_completed: false a completed rank runs again: were it killed after the removal below,
+                // its marker would still say its (removed) outputs are there
+                Completions.unmark(stageDir, rank);
                 int removed = RankFiles.removeEarlierRun(stageDir, rank, readBy(steps));
                 if (removed > 0) {
                     log.info("removed " + removed + " file(s) an earlier run of this rank wrote");

@@ -359,13 +359,23 @@ public final class StageRunner {
      * settings, mixed with the new ones' without a word.
      */
     public void writeJob() throws IOException {
-        checkCompletedStagesStillHold();
+        Job before = previousJob();
+        checkCompletedStagesStillHold(before);
         Files.createDirectories(job.loggingDir());
         JobFile.writeResolved(job, job.loggingDir().resolve("job.json"));
-        for (Job.Stage stage : new StageLineage(job).ensureRunIds()) {
-            // A stage run afresh (its folder deleted, as the refusals advise when a stage changed): every file its
-            // ranks wrote before goes now, before any rank writes. Left to each rank, one whose names another rank
-            // of a changed layout (fewer MinHash bucket tasks) had just written removed that rank's new files.
+        List<Job.Stage> fresh = new StageLineage(job).ensureRunIds();
+        for (Job.Stage stage : job.stages()) {
+            // A stage run afresh (its folder deleted, as the refusals advise when a stage changed), or changed with
+            // none of its ranks complete: every file its ranks wrote before goes now, before any rank writes. Left to
+            // each rank, one whose names another rank of a changed layout (fewer MinHash bucket tasks) had just
+            // written removed that rank's new files.
+            if (!fresh.contains(stage) && changeOf(stage, before) == null) {
+                continue;
+            }
+            BitSet done = Completions.completedRanks(stageDir(stage)); // some only with skip_completed: false
+            for (int r = done.nextSetBit(0); r >= 0; r = done.nextSetBit(r + 1)) {
+                Completions.unmark(stageDir(stage), r);
+            }
             int removed = RankFiles.removeRanksFrom(stageDir(stage), 0,
                     RankRunner.readBy(stage.steps().stream().map(StepRegistry::create).toList()));
             if (removed > 0) {
@@ -379,23 +389,31 @@ public final class StageRunner {
      * has changed, or was made from an earlier run of a stage it reads.
      */
     public void checkCompletedStagesStillHold() throws IOException {
-        Path file = job.loggingDir().resolve("job.json");
-        StageLineage lineage = new StageLineage(job);
+        checkCompletedStagesStillHold(previousJob());
+    }
+
+    private void checkCompletedStagesStillHold(Job before) throws IOException {
         if (job.skipCompleted()) {
-            if (Files.exists(file)) {
-                Job before;
-                try {
-                    before = JobFile.load(file);
-                } catch (JobException e) {
-                    before = null; // not a job file this version reads: nothing to compare with
-                }
-                if (before != null) {
-                    for (Job.Stage stage : job.stages()) {
-                        checkUnchanged(stage, before, lineage);
-                    }
+            StageLineage lineage = new StageLineage(job);
+            if (before != null) {
+                for (Job.Stage stage : job.stages()) {
+                    checkUnchanged(stage, before, lineage);
                 }
             }
             lineage.check();
+        }
+    }
+
+    /** The job as last run or submitted with this logging dir ({@code job.json}), or null. */
+    private Job previousJob() throws IOException {
+        Path file = job.loggingDir().resolve("job.json");
+        if (!Files.exists(file)) {
+            return null;
+        }
+        try {
+            return JobFile.load(file);
+        } catch (JobException e) {
+            return null; // not a job file this version reads: nothing to compare with
         }
     }
 
@@ -403,25 +421,8 @@ public final class StageRunner {
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
     private void checkUnchanged(Job.Stage stage, Job before, StageLineage lineage) throws IOException {
-        Job.Stage old = before.stages().stream().filter(s -> s.name().equals(stage.name())).findFirst().orElse(null);
         int completed = Completions.completedRanks(stageDir(stage)).cardinality();
-        if (old == null || completed == 0) {
-            return;
-        }
-        String change = null;
-        if (old.tasks() != stage.tasks()) {
-            change = "tasks was " + old.tasks() + ", now " + stage.tasks();
-        } else if (old.steps().size() != stage.steps().size()) {
-            change = "its steps were " + types(old) + ", now " + types(stage);
-        } else {
-            for (int i = 0; i < stage.steps().size() && change == null; i++) {
-                String was = canonical(old.steps().get(i));
-                String now = canonical(stage.steps().get(i));
-                if (!was.equals(now)) {
-                    change = "step " + (i + 1) + " was " + was + ", now " + now;
-                }
-            }
-        }
+        String change = completed == 0 ? null : changeOf(stage, before);
         if (change != null) {
             // the stages reading its output would hold documents of the old settings: they run again too
             List<String> folders = new ArrayList<>();
@@ -436,6 +437,29 @@ public final class StageRunner {
                     + " the new ones. Use a new logging_dir, or delete " + String.join(" and ", folders)
                     + (folders.size() > 1 ? " (the stages that depend on it or read its output)" : "") + " to run again");
         }
+    }
+
+    /** How {@code stage} differs from the stage of its name in {@code before} (tasks, steps), or null. */
+    private static String changeOf(Job.Stage stage, Job before) throws IOException {
+        Job.Stage old = before == null ? null
+                : before.stages().stream().filter(s -> s.name().equals(stage.name())).findFirst().orElse(null);
+        if (old == null) {
+            return null;
+        }
+        if (old.tasks() != stage.tasks()) {
+            return "tasks was " + old.tasks() + ", now " + stage.tasks();
+        }
+        if (old.steps().size() != stage.steps().size()) {
+            return "its steps were " + types(old) + ", now " + types(stage);
+        }
+        for (int i = 0; i < stage.steps().size(); i++) {
+            String was = canonical(old.steps().get(i));
+            String now = canonical(stage.steps().get(i));
+            if (!was.equals(now)) {
+                return "step " + (i + 1) + " was " + was + ", now " + now;
+            }
+        }
+        return null;
     }
 
     private static String canonical(Job.StepSpec step) throws IOException {

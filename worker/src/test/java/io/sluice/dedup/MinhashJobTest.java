@@ -106,6 +106,30 @@ class MinhashJobTest {
     }
 
     /**
+     * The same change with none of the stage's ranks complete (a run killed, or its markers deleted): nothing
+     * to refuse, and the stage's earlier files still go before any rank runs. Before, each rank removed the files
+     * its old journal named, new bucket files among them, and the cluster stage found 10 .dups files for 14 buckets.
+     */
+    @Test
+    void fewerBucketWorkersWithNoRankCompleteGiveAFreshRunsFiles(@TempDir Path fresh) throws Exception {
+        Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        assertTrue(run(root, fourStages(root, corpus, 14, 42)));
+        for (String stage : new String[] {"buckets", "cluster", "filter"}) {
+            TestFiles.deleteRecursively(root.resolve("logs").resolve(stage).resolve("completions"));
+        }
+        assertTrue(run(root, fourStages(root, corpus, 14, 14)));
+        assertTrue(run(fresh, fourStages(fresh, corpus, 14, 14)));
+        assertEquals(TestFiles.hashes(fresh.resolve("dups")), TestFiles.hashes(root.resolve("dups")));
+        assertEquals(TestFiles.allLines(fresh.resolve("out")), TestFiles.allLines(root.resolve("out")));
+
+        // or every rank run again (skip_completed: false): the markers of the 42 ranks go with their files
+        assertTrue(run(root, "skip_completed: false\n" + fourStages(root, corpus, 14, 42)));
+        assertTrue(run(root, "skip_completed: false\n" + fourStages(root, corpus, 14, 14)));
+        assertEquals(TestFiles.hashes(fresh.resolve("dups")), TestFiles.hashes(root.resolve("dups")));
+        assertEquals(14, io.sluice.exec.Completions.completedRanks(root.resolve("logs/buckets")).cardinality());
+    }
+
+    /**
      * MinHash folders holding files of another job (sharing the work folders, or whose logging dir was deleted)
      * are refused: the next stage reads every file of its kind there. Before, a second job over part of the
      * corpus read the first one's other signature files, and removed documents by them, without a word.

@@ -165,6 +165,30 @@ class LocalExecutorTest {
         assertEquals(90, TestFiles.allLines(root.resolve("out")).size());
     }
 
+    /**
+     * skip_completed: false runs completed ranks again; one that then fails must not keep its marker, whose
+     * outputs it removed as it started. Before, the default run after it skipped that rank as complete, and its
+     * documents were missing from the output without a word.
+     */
+    @Test
+    void aCompletedRankRunAgainThatFailsIsNotCompleteAfterwards() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        Path in = fx.corpus("in", 3, 40);
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        Path bad = in.resolve("part-001.jsonl.gz");
+        byte[] good = truncate(bad);
+        assertFalse(run(fx.job(JobFixture.CLEAN_JOB.replace("workers: 2", "workers: 2\nskip_completed: false"))));
+        Path stage = root.resolve("logs/clean");
+        assertFalse(Completions.isComplete(stage, 1));
+        assertFalse(Files.exists(root.resolve("out/00001.jsonl.zst")));
+
+        Files.write(bad, good);
+        console.reset();
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        assertTrue(console.toString().contains("done: 1 rank(s) run, 2 skipped"), console.toString());
+        assertEquals(90, TestFiles.allLines(root.resolve("out")).size());
+    }
+
     /** With on_error: skip, a damaged file still counts as read, with its bytes before the damage; blank lines are counted. */
     @Test
     void theReadersCountersCoverSkippedFilesAndBlankLines() throws IOException {
