@@ -141,11 +141,13 @@ public final class LaunchScript {
 
     private static void appendEnvCommand(StringBuilder b, Job.SlurmOptions s) {
         if (s.envCommand() != null && !s.envCommand().isBlank()) {
-            // run in this shell (what it exports stays); a failed `module load` stops here, not at a missing java
-            b.append("\n# env_command from the job file\n{\n").append(s.envCommand().strip()).append("\n} || {\n")
-                    .append("  status=$?\n")
-                    .append("  echo \"sluice: env_command failed (exit status $status); the worker was not started\" >&2\n")
-                    .append("  exit \"$status\"\n}\n\n");
+            // run in this shell (what it exports stays); any of its commands that fails (as set -e sees it: not
+            // one tested by if, && or ||) stops here, not at a missing java. A `{ ...; } || exit` saw only the
+            // last line's status, so a failed `module load` before an `export` went unnoticed
+            b.append("\n# env_command from the job file\n")
+                    .append("trap 'status=$?; echo \"sluice: env_command failed (exit status $status);")
+                    .append(" the worker was not started\" >&2; exit \"$status\"' ERR\n")
+                    .append(s.envCommand().strip()).append("\ntrap - ERR\n\n");
         }
     }
 

@@ -133,9 +133,11 @@ class LaunchScriptTest {
         Run r = run(script, Map.of("SLURM_ARRAY_TASK_ID", "1"));
         assertEquals(0, r.exit(), r.output());
         assertEquals(List.of("--first-rank", "1", "--ranks", "1"), r.javaArgs().subList(r.javaArgs().size() - 4, r.javaArgs().size()));
-        // an env_command that fails (a module not found) stops the element, saying so; before, java ran anyway
+        // an env_command that fails (a module not found, before a last line that works) stops the element, saying
+        // so; before, java ran anyway, and then when only the last line's status was looked at
         Job.SlurmOptions failing = new Job.SlurmOptions("debug", "00:10:00", 2, "1G", 1, 0, 1001, false, 60,
-                "module_load() { return 3; }\nmodule_load java/21", null, null, null, null, WorkerCommand.JAVA_ON_PATH, Map.of());
+                "module_load() { return 3; }\nif false; then :; fi\nmodule_load java/21\nexport SOMETHING=1", null, null, null,
+                null, WorkerCommand.JAVA_ON_PATH, Map.of());
         Job failed = TestJobs.job("j", tmp.resolve("logs"), failing, TestJobs.stage("s", 2));
         r = run(render(failed, Set.of(), WorkerCommand.sameAsLauncher(failed, WorkerCommand.WORKER_MAIN)),
                 Map.of("SLURM_ARRAY_TASK_ID", "1"));
