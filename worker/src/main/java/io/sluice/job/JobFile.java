@@ -341,6 +341,18 @@ public final class JobFile {
             throw new JobException(where + ".slurm: 'java_home' is set in the job's slurm: block only (one build runs every stage)");
         }
         Map<String, Object> merged = new LinkedHashMap<>(jobSlurm == null ? Map.of() : jobSlurm);
+        boolean ownMemory = ownMap.get("mem_per_cpu") != null
+                || (ownMap.get("sbatch_args") instanceof Map<?, ?> ownArgs && ownArgs.keySet().stream().anyMatch(JobFile::isMemoryArg));
+        if (ownMemory) {
+            // the stage's memory replaces the job's in whichever form: sbatch takes one of --mem-per-cpu, --mem and
+            // --mem-per-gpu, and a stage could not otherwise ask per CPU under a job's sbatch_args {mem: 64G}
+            merged.remove("mem_per_cpu");
+            if (merged.get("sbatch_args") instanceof Map<?, ?> jobArgs) {
+                Map<Object, Object> rest = new LinkedHashMap<>(jobArgs);
+                rest.keySet().removeIf(JobFile::isMemoryArg);
+                merged.put("sbatch_args", rest);
+            }
+        }
         ((Map<String, Object>) ownMap).forEach((k, v) -> {
             if (k.equals("sbatch_args") && v instanceof Map<?, ?> args && merged.get(k) instanceof Map<?, ?> jobArgs) {
                 Map<Object, Object> both = new LinkedHashMap<>(jobArgs);
@@ -351,6 +363,13 @@ public final class JobFile {
             }
         });
         return slurmOptions(where + ".slurm", merged);
+    }
+
+    /** sbatch's memory options, with or without their dashes: sbatch takes only one of them. */
+    private static boolean isMemoryArg(Object key) {
+        String k = String.valueOf(key);
+        k = k.startsWith("--") ? k.substring(2) : k;
+        return k.equals("mem") || k.equals("mem-per-cpu") || k.equals("mem-per-gpu");
     }
 
     private static Job.SlurmOptions slurmOptions(String where, Map<String, Object> m) {
@@ -366,7 +385,7 @@ public final class JobFile {
                 a.string("partition", null),
                 a.string("time", null),
                 cpus,
-                memPerCpu(a, m, sbatchArgs, cpus),
+                memPerCpu(a, m, sbatchArgs),
                 positive(a, "local_tasks", a.integer("local_tasks", 1)),
                 inRange(a, "array_parallelism", a.integer("array_parallelism", 0), 0, Integer.MAX_VALUE),
                 positive(a, "max_array_size", a.integer("max_array_size", 1001)),
@@ -388,14 +407,13 @@ public final class JobFile {
      * {@code --mem} or {@code --mem-per-gpu}, so with those in {@code sbatch_args}, or with
      * {@code mem_per_cpu: null}, there is none.
      */
-    private static String memPerCpu(StepArgs a, Map<String, Object> slurm, Map<String, String> sbatchArgs, int cpus) {
-        List<String> memoryArgs = sbatchArgs.keySet().stream()
-                .filter(k -> k.equals("mem") || k.equals("mem-per-cpu") || k.equals("mem-per-gpu")).toList();
+    private static String memPerCpu(StepArgs a, Map<String, Object> slurm, Map<String, String> sbatchArgs) {
+        List<String> memoryArgs = sbatchArgs.keySet().stream().filter(JobFile::isMemoryArg).toList();
         for (String k : memoryArgs) {
             long mb = MemorySize.megabytes(sbatchArgs.get(k), a.where() + ".sbatch_args." + k);
             // --mem=0 is all the node's memory (the worker's JVM then sizes its heap itself)
             if (!k.equals("mem-per-gpu") && !(k.equals("mem") && mb == 0)) {
-                requireTaskMemory(a.where() + ".sbatch_args." + k, sbatchArgs.get(k), mb, k.equals("mem") ? 1 : cpus);
+                requireTaskMemory(a.where() + ".sbatch_args." + k, sbatchArgs.get(k), mb, !k.equals("mem"));
             }
         }
         String given = a.string("mem_per_cpu", null);
@@ -406,7 +424,7 @@ public final class JobFile {
         if (given == null) {
             return (slurm != null && slurm.containsKey("mem_per_cpu")) || !memoryArgs.isEmpty() ? null : "2G";
         }
-        requireTaskMemory(a.where() + ": 'mem_per_cpu'", given, MemorySize.megabytes(given, a.where() + ".mem_per_cpu"), cpus);
+        requireTaskMemory(a.where() + ": 'mem_per_cpu'", given, MemorySize.megabytes(given, a.where() + ".mem_per_cpu"), true);
         return given;
     }
 
@@ -417,10 +435,11 @@ public final class JobFile {
      */
     static final long MIN_TASK_MEGABYTES = 256;
 
-    private static void requireTaskMemory(String where, String given, long megabytes, int cpus) {
-        if (megabytes * cpus < MIN_TASK_MEGABYTES) {
-            String perTask = cpus == 1 ? "for each array task" : "for each array task's " + cpus + " CPUs";
-            throw new JobException(where + " is '" + given + "', which sbatch reads as " + megabytes * cpus + "M " + perTask
+    private static void requireTaskMemory(String where, String given, long megabytes, boolean perCpu) {
+        if (megabytes < MIN_TASK_MEGABYTES) {
+            // per CPU: whatever cpus_per_task gives an array element, a stage's stats merge job has one CPU
+            throw new JobException(where + " is '" + given + "', which sbatch reads as " + megabytes + "M "
+                    + (perCpu ? "per CPU (a stage's stats merge job has one)" : "for each array task")
                     + "; a worker needs at least " + MIN_TASK_MEGABYTES + "M. Give the unit: 2G is two gigabytes");
         }
     }
@@ -457,19 +476,23 @@ public final class JobFile {
             st.put("steps", steps);
             Job.SlurmOptions own = job.stageSlurm().get(s.name());
             if (own != null) {
-                st.put("slurm", slurmMap(own, false)); // over the job's block, read back, the same options
+                st.put("slurm", slurmMap(own, true)); // over the job's block, read back, the same options
             }
             stages.add(st);
         }
         root.put("stages", stages);
-        root.put("slurm", slurmMap(job.slurm(), true));
+        root.put("slurm", slurmMap(job.slurm(), false));
         AtomicFile.writeShared(file, JSON.writeValueAsBytes(root)); // every stage's processes write job.json
     }
 
-    private static Map<String, Object> slurmMap(Job.SlurmOptions o, boolean withJavaHome) {
+    /**
+     * The options as a slurm: block. A stage's is read back over the job's block: it names every key, null
+     * ones too, or a stage's {@code partition: null} would come back as the job's partition.
+     */
+    private static Map<String, Object> slurmMap(Job.SlurmOptions o, boolean ofStage) {
         Map<String, Object> sl = new LinkedHashMap<>();
-        putIfSet(sl, "partition", o.partition());
-        putIfSet(sl, "time", o.time());
+        put(sl, "partition", o.partition(), ofStage);
+        put(sl, "time", o.time(), ofStage);
         sl.put("cpus_per_task", o.cpusPerTask());
         sl.put("mem_per_cpu", o.memPerCpu());
         sl.put("local_tasks", o.localTasks());
@@ -477,13 +500,13 @@ public final class JobFile {
         sl.put("max_array_size", o.maxArraySize());
         sl.put("requeue", o.requeue());
         sl.put("requeue_grace_seconds", o.requeueGraceSeconds());
-        putIfSet(sl, "env_command", o.envCommand());
-        putIfSet(sl, "qos", o.qos());
-        putIfSet(sl, "account", o.account());
-        putIfSet(sl, "mail_type", o.mailType());
-        putIfSet(sl, "mail_user", o.mailUser());
-        if (withJavaHome) {
-            putIfSet(sl, "java_home", o.javaHome());
+        put(sl, "env_command", o.envCommand(), ofStage);
+        put(sl, "qos", o.qos(), ofStage);
+        put(sl, "account", o.account(), ofStage);
+        put(sl, "mail_type", o.mailType(), ofStage);
+        put(sl, "mail_user", o.mailUser(), ofStage);
+        if (!ofStage) {
+            put(sl, "java_home", o.javaHome(), false);
         }
         if (!o.sbatchArgs().isEmpty()) {
             sl.put("sbatch_args", o.sbatchArgs());
@@ -491,8 +514,8 @@ public final class JobFile {
         return sl;
     }
 
-    private static void putIfSet(Map<String, Object> m, String k, Object v) {
-        if (v != null) {
+    private static void put(Map<String, Object> m, String k, Object v, boolean evenNull) {
+        if (v != null || evenNull) {
             m.put(k, v);
         }
     }

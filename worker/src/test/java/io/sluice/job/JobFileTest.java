@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -281,9 +282,13 @@ class JobFileTest {
         assertEquals("job.yaml: slurm.mem_per_cpu: '1.5G' is not a Slurm memory size like 2G, 512M or 2000 (whole numbers only)",
                 error(ONE_STAGE + "slurm: {mem_per_cpu: 1.5G}\n"));
         // datatrove's mem_per_cpu_gb: 2 written as mem_per_cpu: 2 is two megabytes to sbatch: every task was killed
-        assertEquals("job.yaml: slurm: 'mem_per_cpu' is '2', which sbatch reads as 8M for each array task's 4 CPUs; a worker"
-                + " needs at least 256M. Give the unit: 2G is two gigabytes",
+        assertEquals("job.yaml: slurm: 'mem_per_cpu' is '2', which sbatch reads as 2M per CPU (a stage's stats merge job has"
+                + " one); a worker needs at least 256M. Give the unit: 2G is two gigabytes",
                 error(ONE_STAGE + "slurm: {mem_per_cpu: 2, cpus_per_task: 4}\n"));
+        // 4 x 100M would do for the array's elements, but the stats merge job has one CPU: before, it got -Xmx80m
+        assertEquals("job.yaml: slurm.sbatch_args.mem-per-cpu is '100M', which sbatch reads as 100M per CPU (a stage's"
+                + " stats merge job has one); a worker needs at least 256M. Give the unit: 2G is two gigabytes",
+                error(ONE_STAGE + "slurm: {mem_per_cpu: null, cpus_per_task: 4, sbatch_args: {mem-per-cpu: 100M}}\n"));
         assertEquals("job.yaml: slurm.sbatch_args.mem is '100', which sbatch reads as 100M for each array task; a worker"
                 + " needs at least 256M. Give the unit: 2G is two gigabytes",
                 error(ONE_STAGE + "slurm: {mem_per_cpu: null, sbatch_args: {mem: 100}}\n"));
@@ -367,11 +372,17 @@ class JobFileTest {
                   - name: dedup
                     slurm: {partition: big}
                     minhash: {input: x, output: y, work_dir: z}
-                slurm: {time: '01:00:00', partition: cpu, sbatch_args: {constraint: avx2}}
+                  - name: c
+                    slurm: {partition: null, env_command: null, mem_per_cpu: 8G}
+                    steps: [{read_jsonl: {path: x}}]
+                slurm: {time: '01:00:00', partition: cpu, env_command: module load java, sbatch_args: {constraint: avx2}}
                 """;
         Job job = load(yaml);
         for (Job j : List.of(job, roundTrip(job))) {
             assertEquals("01:00:00", j.slurmOf(j.stage("a")).time());
+            // before, job.json left out a stage's nulls, and read back the stage had the job's partition again
+            Job.SlurmOptions c = j.slurmOf(j.stage("c"));
+            assertEquals(Arrays.asList(null, null, "8G"), Arrays.asList(c.partition(), c.envCommand(), c.memPerCpu()));
             Job.SlurmOptions b = j.slurmOf(j.stage("b"));
             assertEquals(List.of("12:00:00", "cpu"), List.of(b.time(), b.partition()));
             assertEquals(null, b.memPerCpu());
@@ -382,6 +393,20 @@ class JobFileTest {
         }
         assertEquals("job.yaml: stages[1] (b).slurm: 'cpus_per_task' must be a positive integer, got 0",
                 error(yaml.replace("time: '12:00:00',", "time: '12:00:00', cpus_per_task: 0,")));
+        // a stage's memory replaces the job's, in whichever form each gives it (sbatch takes one); before, a stage's
+        // mem_per_cpu under a job's sbatch_args {mem: 64G} was refused, with advice that dropped the stage's memory
+        String jobMem = yaml.replace("sbatch_args: {constraint: avx2}", "mem_per_cpu: null, sbatch_args: {constraint: avx2, mem: 64G}");
+        Job mem = load(jobMem);
+        for (Job j : List.of(mem, roundTrip(mem))) {
+            Job.SlurmOptions c = j.slurmOf(j.stage("c"));
+            assertEquals("8G", c.memPerCpu());
+            assertEquals(Map.of("constraint", "avx2"), c.sbatchArgs());
+            assertEquals(Map.of("constraint", "avx2", "mem", "64G"), j.slurmOf(j.stage("a")).sbatchArgs());
+        }
+        Job perCpu = load(yaml.replace("slurm: {time: '01:00:00',", "slurm: {time: '01:00:00', mem_per_cpu: 4G,")
+                .replace("mem_per_cpu: null, sbatch_args: {mem: 64G", "sbatch_args: {mem: 64G"));
+        Job.SlurmOptions b = perCpu.slurmOf(perCpu.stage("b"));
+        assertEquals(null, b.memPerCpu(), "the stage's sbatch_args mem replaces the job's mem_per_cpu");
         assertEquals("job.yaml: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one build runs"
                 + " every stage)", error(yaml.replace("  - name: a\n", "  - name: a\n    slurm: {java_home: /opt/jdk}\n")));
     }
