@@ -178,7 +178,7 @@ public final class JsonlReader {
                 throw new BadInputException(piece.file() + ": " + e.getMessage(), e);
             } catch (IOException e) {
                 // a damaged header: the same message, and the same skip under on_error: skip, as damage further in
-                throw corrupt(piece, compression, counted, 0, start, e);
+                throw corrupt(piece, compression, counted, 0, start, 0, e);
             }
             try (in) {
                 return frame(in, piece, start, compression, counted, handler);
@@ -245,7 +245,7 @@ public final class JsonlReader {
                     try {
                         n = in.read(buf, filled, buf.length - filled);
                     } catch (IOException e) {
-                        throw corrupt(piece, compression, counted, lineIndex, bufBase + filled, e);
+                        throw corrupt(piece, compression, counted, lineIndex, bufBase + filled, bufBase + filled - startOffset, e);
                     }
                     if (n < 0) {
                         eof = true;
@@ -415,12 +415,12 @@ public final class JsonlReader {
     }
 
     private static BadInputException corrupt(InputPiece piece, Compression c, CountingStream counted,
-                                             long lineIndex, long uncompressedOffset, IOException e) {
+                                             long lineIndex, long uncompressedOffset, long bytesRead, IOException e) {
         String kind = c == Compression.NONE ? "read error" : "corrupt or truncated " + c.name().toLowerCase() + " stream";
         String msg = e.getMessage() == null ? e.getClass().getSimpleName() : firstLine(e.getMessage());
         return new BadInputException(piece.file() + ": " + kind + " near compressed byte " + counted.count
                 + " (after line " + lineIndex + ", uncompressed byte " + uncompressedOffset + "): " + msg, e,
-                uncompressedOffset);
+                bytesRead);
     }
 
     private static String firstLine(String s) {
