@@ -110,12 +110,24 @@ public final class StatsReport {
     private static void summaryAndHistograms(StringBuilder h, Path folder, TreeSet<String> stats) throws IOException {
         h.append("<h2>Summary</h2>\n<table class=\"num\"><tr><th>metric</th><th>docs</th><th>mean</th><th>std</th>")
                 .append("<th>min</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>\n");
+        boolean fromHistogram = false;
         for (String stat : stats) {
             MetricStats s = summary(folder, stat);
             double[] q = quantiles(folder, stat);
-            h.append("<tr><td><a href=\"#").append(esc(stat)).append("\">").append(esc(stat)).append("</a></td>");
+            h.append("<tr><td><a href=\"#").append(esc(stat)).append("\">").append(esc(stat)).append("</a>");
+            if (Double.isNaN(q[0])) {
+                q = histogramQuantiles(folder, stat);
+                if (!Double.isNaN(q[0])) {
+                    fromHistogram = true;
+                    h.append(" &dagger;");
+                }
+            }
+            h.append("</td>");
             if (s == null) {
-                h.append("<td colspan=\"8\">(no summary group)</td></tr>\n");
+                boolean perRank = MergeStats.foldersWithRankFiles(folder.resolve("summary")).stream()
+                        .anyMatch(f -> f.getFileName().toString().equals(stat));
+                h.append("<td colspan=\"8\">").append(perRank ? "(summary not merged)" : "(no summary group)")
+                        .append("</td></tr>\n");
                 continue;
             }
             // the sketch counts exactly; metric.json stores an all-zero metric as a bare 0, which has no count
@@ -126,12 +138,18 @@ public final class StatsReport {
                 // the sketch's estimate, within its error of a value the metric took: inside [min, max], and
                 // whole for an integer metric
                 double shown = Math.min(s.max(), Math.max(s.min(), s.integral() ? Math.rint(v) : v));
-                h.append(td(Double.isNaN(v) ? "" : fmt(shown)));
+                h.append(td(Double.isNaN(v) ? "n/a" : fmt(shown)));
             }
             h.append(td(fmt(s.max()))).append("</tr>\n");
         }
         h.append("</table>\n<p class=\"note\">p50/p90/p99 come from a mergeable quantile sketch: exact rank, value within ")
-                .append(fmt(QuantileSketch.RELATIVE_ACCURACY * 100)).append("% relative.</p>\n");
+                .append(fmt(QuantileSketch.RELATIVE_ACCURACY * 100)).append("% relative.");
+        if (fromHistogram) {
+            // datatrove writes no sketch; its histogram group still counts the documents per rounded value
+            h.append(" &dagger; No sketch (stats written by datatrove, say): read from the histogram group, exact but for"
+                    + " its rounding of the values.");
+        }
+        h.append("</p>\n");
 
         h.append("<h2>Histograms</h2>\n<div class=\"grid\">\n");
         for (String stat : stats) {
@@ -139,6 +157,9 @@ public final class StatsReport {
             Path hist = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
             if (Files.exists(hist)) {
                 double[] q = quantiles(folder, stat);
+                if (Double.isNaN(q[2])) {
+                    q = histogramQuantiles(folder, stat);
+                }
                 h.append(histogramSvg(MergeStats.readDict(hist), q[2]));
             } else {
                 h.append("<p class=\"note\">no histogram group</p>");
@@ -181,22 +202,58 @@ public final class StatsReport {
     }
 
     /**
-     * Bars over [smallest key, p99] (or the largest key without a sketch), the last bar also holding
-     * everything above, so one huge outlier does not squash the picture.
+     * p50, p90, p99 read from the merged histogram group (documents per rounded value), at the ranks the sketch
+     * uses ({@link QuantileSketch#quantile}); NaN when there is no histogram.
      */
-    static String histogramSvg(MetricStatsDict hist, double p99) {
-        List<double[]> points = new ArrayList<>(); // {value, documents}
+    static double[] histogramQuantiles(Path folder, String stat) throws IOException {
+        double[] q = {Double.NaN, Double.NaN, Double.NaN};
+        Path f = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
+        if (!Files.exists(f)) {
+            return q;
+        }
+        List<double[]> points = histogramPoints(MergeStats.readDict(f));
+        long count = 0;
+        for (double[] p : points) {
+            count += (long) p[1];
+        }
+        double[] at = {0.5, 0.9, 0.99};
+        for (int i = 0; i < at.length && count > 0; i++) {
+            long rank = (long) Math.floor(at[i] * (count - 1));
+            long seen = 0;
+            for (double[] p : points) {
+                seen += (long) p[1];
+                if (seen > rank) {
+                    q[i] = p[0];
+                    break;
+                }
+            }
+        }
+        return q;
+    }
+
+    /** {value, documents} per histogram key, by value; a bin's documents are its total (one per document). */
+    private static List<double[]> histogramPoints(MetricStatsDict hist) {
+        List<double[]> points = new ArrayList<>();
         for (Map.Entry<String, MetricStats> e : hist.entries().entrySet()) {
             try {
                 points.add(new double[] {Double.parseDouble(e.getKey()), e.getValue().total()});
             } catch (NumberFormatException ignored) {
-                // a histogram key is always a number; anything else is not drawn
+                // a histogram key is always a number; anything else is not counted
             }
         }
+        points.sort(Comparator.comparingDouble(p -> p[0]));
+        return points;
+    }
+
+    /**
+     * Bars over [smallest key, p99] (or the largest key without a sketch), the last bar also holding
+     * everything above, so one huge outlier does not squash the picture.
+     */
+    static String histogramSvg(MetricStatsDict hist, double p99) {
+        List<double[]> points = histogramPoints(hist);
         if (points.isEmpty()) {
             return "<p class=\"note\">empty</p>";
         }
-        points.sort(Comparator.comparingDouble(p -> p[0]));
         double lo = points.get(0)[0];
         double top = points.get(points.size() - 1)[0];
         double hi = !Double.isNaN(p99) && p99 > lo && p99 < top ? p99 : top;

@@ -59,4 +59,35 @@ class StatsReportTest {
         assertTrue(html.contains("15,279 documents, 1,573,732 characters"), html);
         assertTrue(html.contains("<td>15,279</td>"), "the summary table's docs column: " + html);
     }
+
+    /**
+     * Stats datatrove wrote have no sketch: the percentiles come from the histogram group, marked so. Before,
+     * their cells were blank under a note that said they came from the sketch.
+     */
+    @Test
+    void withoutASketchThePercentilesComeFromTheHistogram(@TempDir Path dir) throws IOException {
+        MetricStats s = new MetricStats();
+        MetricStatsDict bins = new MetricStatsDict();
+        for (int i = 1; i <= 200; i++) {
+            long v = i <= 100 ? 3 : i <= 190 ? 7 : 40; // rank 99 (p50) is 3, rank 179 (p90) 7, rank 197 (p99) 40
+            s.add(v);
+            bins.get(Long.toString(v)).add(1);
+        }
+        MetricStatsDict d = new MetricStatsDict();
+        d.put("summary", s);
+        Files.createDirectories(dir.resolve("summary/n_lines"));
+        Files.createDirectories(dir.resolve("histogram/n_lines"));
+        Files.writeString(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_NAME), d.toJson());
+        Files.writeString(dir.resolve("histogram/n_lines").resolve(MergeStats.MERGED_NAME), bins.toJson());
+        String html = StatsReport.render(dir);
+        // min, p50, p90, p99, max
+        assertTrue(html.contains("n_lines</a> &dagger;</td><td>200</td>"), html);
+        assertTrue(html.contains("<td>3</td><td>3</td><td>7</td><td>40</td><td>40</td></tr>"), html);
+        assertTrue(html.contains("&dagger; No sketch"), html);
+
+        // a summary still in per-rank files is said to be so, not to be a group the stats lack
+        Files.delete(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_NAME));
+        Files.writeString(dir.resolve("summary/n_lines/00000.json"), d.toJson());
+        assertTrue(StatsReport.render(dir).contains("(summary not merged)"));
+    }
 }
