@@ -2,6 +2,7 @@ package io.sluice.exec;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sluice.io.ProcessLock;
 import io.sluice.io.RankFiles;
 import io.sluice.io.ShardPlan;
 import io.sluice.job.Job;
@@ -359,9 +360,17 @@ public final class StageRunner {
      * settings, mixed with the new ones' without a word.
      */
     public void writeJob() throws IOException {
+        // runs of blocks of ranks (local_tasks) started at once on several machines: the first removes the files
+        // of earlier runs below while the others wait, and then find nothing to remove, rather than remove what
+        // the first one's ranks have just written
+        try (ProcessLock lock = ProcessLock.acquire(job.loggingDir().resolve(".job.lock"))) {
+            writeJobLocked();
+        }
+    }
+
+    private void writeJobLocked() throws IOException {
         Job before = previousJob();
         checkCompletedStagesStillHold(before);
-        Files.createDirectories(job.loggingDir());
         JobFile.writeResolved(job, job.loggingDir().resolve("job.json"));
         List<Job.Stage> fresh = new StageLineage(job).ensureRunIds();
         for (Job.Stage stage : job.stages()) {

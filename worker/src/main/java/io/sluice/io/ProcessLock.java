@@ -59,6 +59,23 @@ public final class ProcessLock implements AutoCloseable {
         return held;
     }
 
+    /**
+     * The lock of {@code file} (created with its folder if need be), waiting while another process holds it;
+     * granted unlocked on a file system without locks.
+     */
+    public static ProcessLock acquire(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            return new ProcessLock(ch, ch.lock());
+        } catch (OverlappingFileLockException e) {
+            ch.close();
+            throw new IllegalStateException(file + " is locked by this process already", e);
+        } catch (IOException e) {
+            return new ProcessLock(ch, null); // no locks on this file system
+        }
+    }
+
     /** Who holds the lock of {@code file}, as its holder wrote it ("pid 123 on node7"). */
     public static String holder(Path file) {
         try {
