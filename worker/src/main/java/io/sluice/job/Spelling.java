@@ -9,7 +9,7 @@ import java.util.Set;
  * "Did you mean" for names in job files: the known name a datatrove argument name stands for, or the closest
  * known name when it is close enough to be a typo.
  */
-final class Spelling {
+public final class Spelling {
     /**
      * datatrove's argument names that Sluice's job files spell differently, each with the names it may have
      * here (the one the step takes is meant: datatrove's writers and stats blocks both say output_folder).
@@ -85,7 +85,7 @@ final class Spelling {
      * 'NAME'?)"} for the known name nearest to {@code word} (edit distance, an adjacent swap counting once)
      * if it is within a third of the word's length; else "".
      */
-    static String didYouMean(String word, Iterable<String> known) {
+    public static String didYouMean(String word, Iterable<String> known) {
         for (String ours : DATATROVE_NAMES.getOrDefault(word, List.of())) {
             for (String k : known) {
                 if (k.equals(ours)) {

@@ -72,7 +72,8 @@ public abstract class StatsStep implements Step {
         groups = args.strings("groups", ALL_GROUPS);
         for (String g : groups) {
             if (!ALL_GROUPS.contains(g)) {
-                throw args.error("groups", "must be a subset of " + String.join(", ", ALL_GROUPS) + ", got '" + g + "'");
+                throw args.error("groups", "must be a subset of " + String.join(", ", ALL_GROUPS) + ", got '" + g + "'"
+                        + io.sluice.job.Spelling.didYouMean(g, ALL_GROUPS));
             }
         }
         if (groups.isEmpty()) {
@@ -275,8 +276,10 @@ public abstract class StatsStep implements Step {
         if (!(url instanceof String u)) {
             boolean fqdnGroup = group.equals("fqdn");
             if ((fqdnGroup ? noUrlFqdn++ : noUrlSuffix++) == 0) {
-                ctx.log().warn(doc.describe() + " has no URL in metadata '" + urlKey + "'" + urlKey.hintWhereAbsent(doc)
-                        + "; documents without one are left out of the '" + group + "' group and counted as no_url_" + group);
+                String what = url == null ? " has no URL in metadata '" + urlKey + "'" + urlKey.hintWhereAbsent(doc)
+                        : " has " + kindOf(url) + " in metadata '" + urlKey + "', not a text URL";
+                ctx.log().warn(doc.describe() + what + "; documents without one are left out of the '" + group
+                        + "' group and counted as no_url_" + group);
             }
             return null;
         }
@@ -284,6 +287,12 @@ public abstract class StatsStep implements Step {
         doc.putMetadata("fqdn", split.fqdn());
         doc.putMetadata("suffix", split.suffix());
         return group.equals("fqdn") ? split.fqdn() : split.suffix();
+    }
+
+    private static String kindOf(Object value) {
+        return value instanceof Number n ? "the number " + n
+                : value instanceof Boolean b ? "the boolean " + b
+                : value instanceof java.util.List<?> ? "a list" : value instanceof Map<?, ?> ? "an object" : "not text";
     }
 
     @Override

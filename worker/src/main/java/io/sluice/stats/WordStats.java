@@ -20,6 +20,11 @@ import java.util.List;
  * Keys: {@code stop_words} (default the 8 Gopher stop words, case-sensitive),
  * {@code short_word_max_chars_threshold} ([3]), {@code long_word_max_chars_threshold} ([7]),
  * {@code language} (only "en").
+ *
+ * <p>datatrove splits English words with spaCy ({@code blank("en")}); {@link EnglishText} re-implements that
+ * tokenizer rather than approximating it, so the words are the same: per-document word counts equal on all
+ * 2,487 documents of the golden corpora, and the merged files byte-identical (README, "Agreement with
+ * datatrove"; {@code GoldenTextParityTest}, {@code GoldenStatsParityTest}).
  */
 public final class WordStats extends StatsStep {
     static final List<String> GOPHER_STOP_WORDS = List.of("the", "be", "to", "of", "and", "that", "have", "with");

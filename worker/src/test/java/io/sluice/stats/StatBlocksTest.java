@@ -275,6 +275,23 @@ class StatBlocksTest {
         assertTrue(Files.readString(tmp.resolve("summary/length/00000.json")).contains("\"total\": 20"));
     }
 
+    /** A URL that is not text is said to be so; before, the log said the document had none. */
+    @Test
+    void aUrlThatIsNotTextIsNamedInTheLog() throws IOException {
+        Step s = StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("fqdn")));
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        s.open(new io.sluice.pipeline.StepContext(0, 1, new io.sluice.pipeline.StepStats("test"),
+                io.sluice.pipeline.TaskLog.toStream(new java.io.PrintStream(log, true)), tmp, new io.sluice.pipeline.ProgressCounter()));
+        s.process(new Document("doc-1", "text", new LinkedHashMap<>(Map.of("url", 123))), d -> { });
+        s.finish(x -> { });
+        assertTrue(log.toString().contains("document 'doc-1' has the number 123 in metadata 'metadata.url', not a text URL;"
+                + " documents without one are left out of the 'fqdn' group and counted as no_url_fqdn"), log.toString());
+        RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("sumary"))));
+        assertTrue(e.getMessage().endsWith("must be a subset of summary, histogram, fqdn, suffix, got 'sumary' (did you mean"
+                + " 'summary'?)"), e.getMessage());
+    }
+
     @Test
     void filesOfAnEarlierRunAreNotLeftForTheMerge() throws IOException {
         Path out = tmp.resolve("out");
