@@ -32,6 +32,10 @@ final class SubmitCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "print the scripts and sbatch commands; submit and write nothing")
     boolean dryRun;
 
+    @Option(names = "--stage", paramLabel = "NAME", description = "submit only this stage, or the four stages of a"
+            + " minhash: block by its name; the stages it depends on must be complete")
+    String onlyStage;
+
     @Override
     public Integer call() throws Exception {
         Job job = JobFile.load(jobFile);
@@ -41,7 +45,8 @@ final class SubmitCommand implements Callable<Integer> {
         Path builds = job.loggingDir().resolve("builds");
         WorkerCommand launcherBuild = WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN);
         WorkerCommand worker = launcherBuild.pinnedIn(builds, false);
-        List<Submitter.StagePlan> plans = Submitter.plan(job, worker, jobJson);
+        List<Job.Stage> only = onlyStage == null ? job.stages() : job.stagesNamed(onlyStage);
+        List<Submitter.StagePlan> plans = Submitter.only(Submitter.plan(job, worker, jobJson), only);
         Submitter submitter = new Submitter(new SlurmCommands(), System.out);
         Preflight.check(job);
         String javaHome = job.slurm().javaHome();
@@ -88,7 +93,7 @@ final class SubmitCommand implements Callable<Integer> {
             boolean submits = plans.stream().anyMatch(p -> !p.plan().nothingToRun());
             WorkerCommand copied = submits ? launcherBuild.pinnedIn(builds, true) : worker;
             if (!copied.equals(worker)) {
-                plans = Submitter.plan(job, copied, jobJson); // the jar was rebuilt since it was named above
+                plans = Submitter.only(Submitter.plan(job, copied, jobJson), only); // the jar was rebuilt since it was named above
             }
             runner.writeJob();
             System.out.printf("job '%s': %d stage(s), logging dir %s%n", job.name(), job.stages().size(), job.loggingDir());

@@ -161,6 +161,34 @@ class LauncherTest {
         assertTrue(err.toString().contains("stage 'clean' has 2 completed rank(s) from a run with other settings"), err.toString());
     }
 
+    /** submit --stage, as run --stage: one stage, once what it depends on is complete. */
+    @Test
+    void submitStageSubmitsOneStageOnceItsInputIsComplete() throws IOException {
+        input("{\"text\":\"x\"}\n");
+        Path f = job("""
+                logging_dir: $ROOT/logs
+                stages:
+                  - name: a
+                    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]
+                  - name: b
+                    steps: [{read_jsonl: {path: $ROOT/o}}, {write_jsonl: {path: $ROOT/o2}}]
+                slurm: {time: '01:00:00'}
+                """);
+        assertEquals(2, Launcher.execute("submit", f.toString(), "--stage", "b", "--dry-run"));
+        assertTrue(err.toString().contains("stage 'b' depends on 'a', which has 1 of 1 ranks not complete: submit without"
+                + " --stage, or with --stage a first"), err.toString());
+        assertEquals(0, Launcher.execute("submit", f.toString(), "--stage", "a", "--dry-run"), err.toString());
+        assertTrue(out.toString().contains("logs/a/slurm/launch_script.slurm") && !out.toString().contains("logs/b/slurm"),
+                out.toString());
+        assertEquals(0, Launcher.execute("run", f.toString(), "--stage", "a"), err.toString());
+        out.reset();
+        assertEquals(0, Launcher.execute("submit", f.toString(), "--stage", "b", "--dry-run"), err.toString());
+        assertTrue(out.toString().contains("logs/b/slurm/launch_script.slurm") && !out.toString().contains("logs/a/slurm"),
+                out.toString());
+        assertEquals(2, Launcher.execute("submit", f.toString(), "--stage", "c", "--dry-run"));
+        assertTrue(err.toString().contains("'c'"), err.toString());
+    }
+
     /** One stage copying the bundled example's files, in two ranks. */
     private static final String CLEAN_EXAMPLES = """
             logging_dir: $ROOT/logs

@@ -1,6 +1,7 @@
 package io.sluice.launcher.slurm;
 
 import io.sluice.job.Job;
+import io.sluice.job.JobException;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -78,6 +79,32 @@ public final class Submitter {
                     statsOptions));
         }
         return plans;
+    }
+
+    /**
+     * The plans of the stages {@code only} ({@code submit --stage}). A stage they depend on that is not among
+     * them must be complete: its submission would be what they wait for, and submit, which refuses while any of
+     * the job's arrays are queued, never waits on an earlier one.
+     */
+    public static List<StagePlan> only(List<StagePlan> plans, List<Job.Stage> only) {
+        List<String> names = only.stream().map(Job.Stage::name).toList();
+        List<StagePlan> kept = plans.stream().filter(p -> names.contains(p.stage().name())).toList();
+        for (StagePlan p : kept) {
+            for (String dep : p.dependsOn()) {
+                if (names.contains(dep)) {
+                    continue;
+                }
+                StagePlan d = plans.stream().filter(q -> q.stage().name().equals(dep)).findFirst().orElseThrow();
+                Set<Integer> done = d.files().completedRanks();
+                long missing = java.util.stream.IntStream.range(0, d.stage().tasks()).filter(r -> !done.contains(r)).count();
+                if (missing > 0) {
+                    throw new JobException("stage '" + p.stage().name() + "' depends on '" + dep + "', which has " + missing
+                            + " of " + d.stage().tasks() + " ranks not complete: submit without --stage, or with --stage "
+                            + dep + " first");
+                }
+            }
+        }
+        return kept;
     }
 
     /**
