@@ -211,6 +211,32 @@ class SlurmClusterTest {
         }
     }
 
+    /** submit --stage, stage by stage, as a user looking at each stage's output before going on. */
+    @Test
+    void stagesSubmittedOneByOneWriteWhatTheWholeJobWrites() throws Exception {
+        Path local = tmp.resolve("local-by-stage");
+        assertEquals(0, launcher("run", jobFile("bystage", examples(), local, TWO_STAGES, "").toString()).exit());
+        Path onSlurm = tmp.resolve("by-stage");
+        Path jobFile = jobFile("bystage", examples(), onSlurm, TWO_STAGES, "");
+        submitted.add(jobFile);
+        Job job = JobFile.load(jobFile);
+        assertEquals(2, launcher("submit", jobFile.toString(), "--stage", "again").exit(), "clean has not run");
+        Result first = launcher("submit", jobFile.toString(), "--stage", "clean");
+        assertEquals(0, first.exit(), first.out());
+        assertTrue(first.out().contains("stage clean: 4 of 4 ranks to run") && !first.out().contains("stage again"), first.out());
+        awaitAllEnded(job);
+        Result second = launcher("submit", jobFile.toString(), "--stage", "again");
+        assertEquals(0, second.exit(), second.out());
+        assertTrue(second.out().contains("stage again: 2 of 2 ranks to run") && !second.out().contains("(after"), second.out());
+        awaitAllEnded(job);
+        for (String dir : List.of("clean", "again")) {
+            Map<String, byte[]> expected = files(local.resolve(dir));
+            Map<String, byte[]> actual = files(onSlurm.resolve(dir));
+            assertEquals(expected.keySet(), actual.keySet());
+            expected.forEach((name, bytes) -> assertArrayEquals(bytes, actual.get(name), dir + "/" + name));
+        }
+    }
+
     @Test
     void aFailedRankCancelsTheMergeAndAResubmitRunsOnlyThatRankThenTheMerge() throws Exception {
         Path in = Files.createDirectories(tmp.resolve("in"));
