@@ -69,6 +69,12 @@ public final class Preflight {
                         throw new JobException(spec.where() + ": input folder " + m.input().toAbsolutePath()
                                 + " does not exist and no earlier step writes it");
                     }
+                    if (written.stagesWriting(m.input()).isEmpty() && !MergeStats.hasStatFolders(m.input())) {
+                        // before, the merge of nothing was a warning in the rank's log, and the stage complete
+                        throw new JobException(spec.where() + ": input folder " + m.input().toAbsolutePath() + " holds no"
+                                + " stats (<group>/<stat>/NNNNN.json) and no earlier step writes it; merge_stats' input is"
+                                + " the output folder of the stats steps");
+                    }
                     writable(m.output(), spec.where() + ": output");
                     notReadBack(m.output(), m.output().resolve("summary/x/" + MergeStats.MERGED_NAME), spec, reads);
                 }

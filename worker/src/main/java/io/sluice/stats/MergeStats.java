@@ -194,6 +194,11 @@ public final class MergeStats implements Step {
         }
     }
 
+    /** Whether {@code root}, an existing folder, has stat folders ({@code <group>/<stat>}), with per-rank files or merged ones. */
+    public static boolean hasStatFolders(Path root) throws IOException {
+        return !leafFolders(root).isEmpty();
+    }
+
     /** The stat folders under {@code root} ({@code <group>/<stat>}) that hold per-rank files; none when it does not exist. */
     public static List<Path> foldersWithRankFiles(Path root) throws IOException {
         List<Path> out = new ArrayList<>();

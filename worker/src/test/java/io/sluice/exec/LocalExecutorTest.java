@@ -331,6 +331,29 @@ class LocalExecutorTest {
         assertEquals(6, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
     }
 
+    /** A merge of a folder no step writes and no stats are in: before, a warning in the rank's log, and complete. */
+    @Test
+    void preflightRejectsAMergeOfAFolderWithoutStats() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        Files.createDirectories(root.resolve("empty"));
+        String merge = """
+                logging_dir: $ROOT/logs
+                stages:
+                  - name: merge
+                    steps:
+                      - merge_stats: {input: $ROOT/empty}
+                """;
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(merge)));
+        assertEquals("job.yaml: stages[0] (merge).steps[0] (merge_stats): input folder " + root.resolve("empty") + " holds no stats"
+                + " (<group>/<stat>/NNNNN.json) and no earlier step writes it; merge_stats' input is the output folder of"
+                + " the stats steps", e.getMessage());
+        // datatrove's per-rank files, or a merge done before (remove_input leaves the stat folders), are stats
+        Files.createDirectories(root.resolve("empty/summary/length"));
+        Files.writeString(root.resolve("empty/summary/length/00000.json"), "{\"summary\": {\"total\": 3, \"n\": 1, \"mean\": 3.0}}");
+        assertTrue(run(fx.job(merge)));
+        assertTrue(Files.exists(root.resolve("empty/summary/length/metric.json")));
+    }
+
     @Test
     void preflightRejectsAnUnwritableOutput() throws IOException {
         JobFixture fx = new JobFixture(root);
