@@ -3,6 +3,7 @@ package io.sluice.dedup;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,6 +47,48 @@ public final class MinhashBuildIndexStep extends FileStageStep {
             return "'" + name + "' must be a file name: not blank, no '/' or '\\', not starting with '.'";
         }
         return null;
+    }
+
+    /** The parameters it reads the signatures with (for the job's checks). */
+    public MinhashConfig config() {
+        return config;
+    }
+
+    /**
+     * Why the index files in {@code folder} (made by another job, or by datatrove) cannot be what a step with
+     * {@code config} reads, or null: none at all (then every document matches nothing, silently), a bucket
+     * folder past its buckets, or a file whose size is not a whole number of its records. (The files hold no
+     * parameters: an index of other n_grams or seed is not told apart.) {@code mayBeEmpty}: a step adding to the
+     * index (create_index_name) may start it.
+     */
+    public static String indexProblem(Path folder, MinhashConfig config, boolean mayBeEmpty) throws IOException {
+        int recordBytes = config.hashesPerBucket() * config.hashBytes();
+        int files = 0;
+        try (java.util.stream.Stream<Path> buckets = Files.list(folder)) {
+            for (Path dir : (Iterable<Path>) buckets.sorted()::iterator) {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("bucket_(\\d{3,})").matcher(dir.getFileName().toString());
+                if (!m.matches() || !Files.isDirectory(dir)) {
+                    continue;
+                }
+                try (java.util.stream.Stream<Path> in = Files.list(dir)) {
+                    for (Path f : (Iterable<Path>) in.filter(p -> p.getFileName().toString().endsWith(INDEX_SUFFIX)).sorted()::iterator) {
+                        if (Integer.parseInt(m.group(1)) >= config.numBuckets()) {
+                            return "holds " + folder.relativize(f) + ", past the " + config.numBuckets() + " buckets of this"
+                                    + " step: the index was made with more buckets; give the step the MinHash keys it was made with";
+                        }
+                        long size = Files.size(f);
+                        if (size % recordBytes != 0) {
+                            return "holds " + folder.relativize(f) + " of " + size + " bytes, not a whole number of this step's"
+                                    + " index records (" + config.hashesPerBucket() + " hashes of " + config.hashBytes() + " bytes):"
+                                    + " the index was made with other hashes_per_bucket or precision";
+                        }
+                        files++;
+                    }
+                }
+            }
+        }
+        return files > 0 || mayBeEmpty ? null : "holds no index files (bucket_NNN/<name>" + INDEX_SUFFIX + "): every document would match"
+                + " nothing in it";
     }
 
     /** The index file {@code name} of one bucket, as datatrove names it. */

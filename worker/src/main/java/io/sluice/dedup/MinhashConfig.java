@@ -33,6 +33,11 @@ public record MinhashConfig(int nGrams, int numBuckets, int hashesPerBucket, lon
         return "num_buckets " + numBuckets + ", hashes_per_bucket " + hashesPerBucket + ", precision " + precision;
     }
 
+    /** What a document's bucket hashes depend on: two corpora's match only when made with the same. */
+    public String hashing() {
+        return "n_grams " + nGrams + ", seed " + seed + ", hash_fc " + hashFc + ", " + layout();
+    }
+
     /** Reads the config keys of a MinHash step; absent keys take datatrove's defaults. */
     public static MinhashConfig fromArgs(StepArgs args) {
         int nGrams = positive(args, "n_grams", DEFAULT.nGrams);

@@ -181,7 +181,8 @@ public final class Preflight {
         private final List<FilterStep> filters = new ArrayList<>();
         /** The MinHash parameters of the step writing each folder, and where that step is. */
         private final Map<Path, Made> made = new HashMap<>();
-        private final java.util.Set<Path> indexesWritten = new java.util.HashSet<>();
+        /** Per index folder an earlier step writes, the step that made the signatures it is built from. */
+        private final Map<Path, Made> indexesWritten = new HashMap<>();
 
         private record FilterStep(Job.Stage stage, Job.StepSpec spec, Path input) {
         }
@@ -189,7 +190,7 @@ public final class Preflight {
         private record Made(MinhashConfig config, String where) {
         }
 
-        void add(Job.Stage stage, Job.StepSpec spec, Step step) {
+        void add(Job.Stage stage, Job.StepSpec spec, Step step) throws IOException {
             if (step instanceof MinhashSignatureStep s) {
                 signatureStages.put(normal(s.output()), stage);
                 made.put(normal(s.output()), new Made(s.config(), spec.where()));
@@ -204,7 +205,8 @@ public final class Preflight {
             } else if (step instanceof MinhashFilterStep f) {
                 filters.add(new FilterStep(stage, spec, normal(f.input())));
             } else if (step instanceof MinhashBuildIndexStep i) {
-                indexesWritten.add(normal(i.output()));
+                sameConfig(i.input(), i.config(), spec);
+                indexesWritten.putIfAbsent(normal(i.output()), signaturesOf(i.input(), i.config(), spec));
             }
         }
 
@@ -221,16 +223,44 @@ public final class Preflight {
             }
         }
 
-        /** An index_folder that is not there and that no step of the job makes fails every bucket rank. */
-        private void indexExists(MinhashBucketsStep b, Job.StepSpec spec) {
+        /** The step that made the signatures in {@code input}, or, if none of the job did, the one reading them. */
+        private Made signaturesOf(Path input, MinhashConfig config, Job.StepSpec spec) {
+            Made m = made.get(normal(input));
+            return m != null ? m : new Made(config, spec.where());
+        }
+
+        /**
+         * An index_folder that is not there and that no step of the job makes fails every bucket rank; one made
+         * with other MinHash keys than this corpus's signatures matched nothing, and the job succeeded without a
+         * word (or failed at run time on "corrupt index file").
+         */
+        private void indexExists(MinhashBucketsStep b, Job.StepSpec spec) throws IOException {
             Path index = b.indexFolder();
-            if (index != null) {
-                if (b.createsIndex()) {
-                    indexesWritten.add(normal(index));
-                } else if (!indexesWritten.contains(normal(index)) && !Files.isDirectory(index)) {
+            if (index == null) {
+                return;
+            }
+            Made ours = signaturesOf(b.input(), b.config(), spec);
+            Made theirs = indexesWritten.get(normal(index));
+            if (theirs != null) {
+                if (!theirs.config().hashing().equals(ours.config().hashing())) {
+                    throw new JobException(spec.where() + ": deduplicates against the index in " + normal(index)
+                            + ", built from signatures made by " + theirs.where() + " with " + theirs.config().hashing()
+                            + ", but its own signatures were made by " + ours.where() + " with " + ours.config().hashing()
+                            + "; no document would match the index: give both the same MinHash keys");
+                }
+            } else if (!Files.isDirectory(index)) {
+                if (!b.createsIndex()) {
                     throw new JobException(spec.where() + ": index_folder " + normal(index) + " does not exist and no"
                             + " earlier step of the job writes it (minhash_build_index, or create_index_name)");
                 }
+            } else {
+                String problem = MinhashBuildIndexStep.indexProblem(index, b.config(), b.createsIndex());
+                if (problem != null) {
+                    throw new JobException(spec.where() + ": index_folder " + normal(index) + " " + problem);
+                }
+            }
+            if (b.createsIndex()) {
+                indexesWritten.putIfAbsent(normal(index), ours);
             }
         }
 

@@ -95,6 +95,41 @@ class MinhashIndexTest {
         assertEquals(3 * BUCKETS, indexPairs(root.resolve("dups")));
     }
 
+    /**
+     * An index this corpus's documents could match nothing in is refused before the job runs. Before, a folder
+     * without index files (the index's parent, say) or an index of other n_grams gave a run that removed
+     * nothing and exited 0, and an index of other buckets failed half the bucket ranks on "corrupt index file".
+     */
+    @Test
+    void anIndexMadeWithOtherKeysOrWithoutFilesIsRefused() throws Exception {
+        assertTrue(run("build", signatures(corpusA, "sigs_a") + buildIndex("sigs_a", "idx", "A")));
+        assertEquals("holds no index files (bucket_NNN/<name>.minhash.index): every document would match nothing in it",
+                refusal("dedup", dedupB("index_folder: ROOT")).getMessage().replaceFirst(".*index_folder \\S+ ", ""));
+        // an index made (by another job) with more buckets, or with fewer hashes per bucket: told from its files
+        assertTrue(run("build28", signatures(corpusA, "sigs_a28").replace("{output: ROOT/sigs_a28}", "{output: ROOT/sigs_a28, num_buckets: 28}")
+                + buildIndex("sigs_a28", "idx28", "A").replace("tasks: 14", "tasks: 28").replace("index_name: A}", "index_name: A, num_buckets: 28}")));
+        String message = refusal("dedup", dedupB("index_folder: ROOT/idx28")).getMessage();
+        assertTrue(message.contains("holds bucket_014/A.minhash.index, past the 14 buckets of this step"), message);
+        assertTrue(run("build3", signatures(corpusA, "sigs_a3").replace("{output: ROOT/sigs_a3}", "{output: ROOT/sigs_a3, hashes_per_bucket: 3}")
+                + buildIndex("sigs_a3", "idx3", "A").replace("index_name: A}", "index_name: A, hashes_per_bucket: 3}")));
+        message = refusal("dedup", dedupB("index_folder: ROOT/idx3")).getMessage();
+        assertTrue(message.contains("not a whole number of this step's index records (8 hashes of 8 bytes)"), message);
+        // built in the same job from signatures of other n_grams: told from the steps
+        String both = signatures(corpusA, "sigs_a2").replace("{output: ROOT/sigs_a2}", "{output: ROOT/sigs_a2, n_grams: 4}")
+                + buildIndex("sigs_a2", "idx2", "A").replace("index_name: A}", "index_name: A, n_grams: 4}")
+                + dedupB("index_folder: ROOT/idx2");
+        message = refusal("both", both).getMessage();
+        assertTrue(message.contains("deduplicates against the index in " + root.resolve("idx2") + ", built from signatures"
+                + " made by ") && message.contains("with n_grams 4, seed 1") && message.contains("with n_grams 5, seed 1"),
+                message);
+    }
+
+    private io.sluice.job.JobException refusal(String name, String stages) {
+        String yaml = ("logging_dir: ROOT/" + name + "-logs\nstages:\n" + stages).replace("ROOT", root.toString());
+        return org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> DedupCorpus.runJob(root.resolve(name + ".yaml"), yaml, new ByteArrayOutputStream()));
+    }
+
     @Test
     void withoutOnlyDedupInIndexDuplicatesWithinTheCorpusGoToo() throws Exception {
         assertTrue(run("build", signatures(corpusA, "sigs_a") + buildIndex("sigs_a", "idx", "A")));
