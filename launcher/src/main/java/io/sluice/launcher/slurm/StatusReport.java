@@ -285,11 +285,19 @@ public final class StatusReport {
 
     public static void print(Job job, List<StageStatus> stages, PrintStream out) {
         out.printf("job %s, logging dir %s%n", job.name(), job.loggingDir());
-        out.printf("%-20s %11s %8s %8s %7s %10s %14s  %s%n", "stage", "done", "running", "pending", "failed",
-                "cancelled", "not submitted", "slurm jobs");
-        for (StageStatus s : stages) {
-            out.printf("%-20s %11s %8d %8d %7d %10d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.running(),
-                    s.pending(), s.failed().size(), s.cancelled(), s.notSubmitted(), String.join(",", s.jobIds()));
+        if (stages.stream().allMatch(s -> s.jobIds().isEmpty())) {
+            // never submitted: a job run here, where a rank not done has not run, or was stopped as it ran
+            out.printf("%-20s %11s %7s %8s%n", "stage", "done", "failed", "not run");
+            for (StageStatus s : stages) {
+                out.printf("%-20s %11s %7d %8d%n", s.stage(), s.done() + "/" + s.tasks(), s.failed().size(), s.notSubmitted());
+            }
+        } else {
+            out.printf("%-20s %11s %8s %8s %7s %10s %14s  %s%n", "stage", "done", "running", "pending", "failed",
+                    "cancelled", "not submitted", "slurm jobs");
+            for (StageStatus s : stages) {
+                out.printf("%-20s %11s %8d %8d %7d %10d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.running(),
+                        s.pending(), s.failed().size(), s.cancelled(), s.notSubmitted(), String.join(",", s.jobIds()));
+            }
         }
         for (StageStatus s : stages) {
             if (s.pending() > 0) {
