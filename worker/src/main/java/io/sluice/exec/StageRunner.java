@@ -455,20 +455,23 @@ public final class StageRunner {
         if (old == null) {
             return null;
         }
+        // every change, not only the first: one message for a user who changed several things
+        List<String> changes = new ArrayList<>();
         if (old.tasks() != stage.tasks()) {
-            return "tasks was " + old.tasks() + ", now " + stage.tasks();
+            changes.add("tasks was " + old.tasks() + ", now " + stage.tasks());
         }
         if (old.steps().size() != stage.steps().size()) {
-            return "its steps were " + types(old) + ", now " + types(stage);
-        }
-        for (int i = 0; i < stage.steps().size(); i++) {
-            String was = canonical(old.steps().get(i));
-            String now = canonical(stage.steps().get(i));
-            if (!was.equals(now)) {
-                return "step " + (i + 1) + " was " + was + ", now " + now;
+            changes.add("its steps were " + types(old) + ", now " + types(stage));
+        } else {
+            for (int i = 0; i < stage.steps().size(); i++) {
+                String was = canonical(old.steps().get(i));
+                String now = canonical(stage.steps().get(i));
+                if (!was.equals(now)) {
+                    changes.add("step " + (i + 1) + " was " + was + ", now " + now);
+                }
             }
         }
-        return null;
+        return changes.isEmpty() ? null : String.join("; ", changes);
     }
 
     private static String canonical(Job.StepSpec step) throws IOException {

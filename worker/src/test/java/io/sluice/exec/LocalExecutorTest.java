@@ -816,5 +816,8 @@ class LocalExecutorTest {
         assertTrue(e.getMessage().startsWith("stage 'clean' has 3 completed rank(s) from a run with other settings (step 2 was"
                 + " length_filter {\"exclusion_output\":\"" + root.resolve("removed") + "\",\"min_words\":5}, now length_filter"), e.getMessage());
         assertEquals(before, Files.readString(root.resolve("logs/job.json")), "job.json still says what was run");
+        // every change is named, not only the first
+        e = assertThrows(JobException.class, () -> run(fx.job(changed.replace("{path: $ROOT/out}", "{path: $ROOT/out, compression: zstd}"))));
+        assertTrue(e.getMessage().contains("now length_filter") && e.getMessage().contains("; step 3 was write_jsonl"), e.getMessage());
     }
 }
