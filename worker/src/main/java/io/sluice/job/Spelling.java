@@ -62,6 +62,8 @@ public final class Spelling {
             Map.entry("backend", "language_filter runs lingua, whose models are in the jar: nothing is downloaded, and"
                     + " 'accuracy' picks its mode"),
             Map.entry("job_name", "each stage's array job is named <job name>.<stage>"),
+            Map.entry("config", "MinhashConfig's fields (n_grams, num_buckets, hashes_per_bucket, seed, precision,"
+                    + " hash_fc) go straight in the step or the minhash: block"),
             Map.entry("slurm_logs_folder", "Slurm's output files go to <logging_dir>/<stage>/slurm/slurm_logs/"),
             Map.entry("srun_args", "ranks run without srun; give sbatch options in sbatch_args"),
             Map.entry("mem", "give mem_per_cpu, or sbatch_args: {mem: 4G} for memory per node"),

@@ -47,6 +47,10 @@ class JobFileTest {
         assertEquals(true, msg.contains("unknown key 'extra_domains' (datatrove's name; here it is 'banned_domains')"), msg);
         msg = error("stages:\n  - name: a\n    minhash: {input: x, output: y, work_dir: z, use_64bit_hashes: true}\n");
         assertEquals(true, msg.contains("unknown key 'use_64bit_hashes' (datatrove's name; here it is 'precision')"), msg);
+        msg = error("stages:\n  - name: a\n    minhash: {input: x, output: y, work_dir: z, config: {n_grams: 5}}\n");
+        assertEquals(true, msg.contains("unknown key 'config' (datatrove's option, not taken here: MinhashConfig's fields"
+                + " (n_grams, num_buckets, hashes_per_bucket, seed, precision, hash_fc) go straight in the step or the"
+                + " minhash: block)"), msg);
         // before, plain unknown keys
         msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - gopher_quality: {exclusion_writer: r}\n");
         assertEquals(true, msg.contains("unknown key 'exclusion_writer' (datatrove's name; here it is 'exclusion_output')"), msg);
