@@ -136,8 +136,15 @@ public final class StepArgs {
         if (v instanceof Number n) {
             return n.doubleValue();
         }
+        // a quoted number, as integer() takes "50" (and "1G"): the same for max_symbol_word_ratio: "0.1"
+        if (v instanceof String s && DECIMAL.matcher(s.strip()).matches()) {
+            return Double.parseDouble(s.strip());
+        }
         throw error(key, "must be a number, got " + describe(v));
     }
+
+    private static final java.util.regex.Pattern DECIMAL =
+            java.util.regex.Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
 
     public Double optionalNumber(String key) {
         return has(key) ? number(key, 0) : null;
