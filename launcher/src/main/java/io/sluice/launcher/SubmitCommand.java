@@ -96,6 +96,11 @@ final class SubmitCommand implements Callable<Integer> {
                 plans = Submitter.only(Submitter.plan(job, copied, jobJson), only); // the jar was rebuilt since it was named above
             }
             runner.writeJob();
+            for (Submitter.StagePlan p : plans) {
+                if (!p.plan().nothingToRun()) {
+                    runner.prepareStage(p.stage()); // before its ranks are queued: they may start at once
+                }
+            }
             System.out.printf("job '%s': %d stage(s), logging dir %s%n", job.name(), job.stages().size(), job.loggingDir());
             List<String> jars = copied.classPath().stream().filter(e -> Path.of(e).startsWith(builds)).toList();
             if (submits && !jars.isEmpty()) {

@@ -56,6 +56,7 @@ public final class LocalExecutor {
                 runner.noteFilesNotInPlan(stage); // complete, and files added to its input since would go unread
             }
             int workers = stage.workers() > 0 ? stage.workers() : Runtime.getRuntime().availableProcessors();
+            runner.prepareStage(stage);
             StageRunner.Result r = runner.runBlock(stage, first, count, workers);
             if (!r.ok()) {
                 console.printf("[%s] FAILED: %d of %d rank(s) failed; logs in %s%n", stage.name(),

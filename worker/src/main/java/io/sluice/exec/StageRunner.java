@@ -360,37 +360,65 @@ public final class StageRunner {
      * settings, mixed with the new ones' without a word.
      */
     public void writeJob() throws IOException {
-        // runs of blocks of ranks (local_tasks) started at once on several machines: the first removes the files
-        // of earlier runs below while the others wait, and then find nothing to remove, rather than remove what
-        // the first one's ranks have just written
-        try (ProcessLock lock = ProcessLock.acquire(job.loggingDir().resolve(".job.lock"))) {
-            writeJobLocked();
+        try (ProcessLock lock = jobLock()) {
+            checkCompletedStagesStillHold(previousJob());
+            JobFile.writeResolved(job, job.loggingDir().resolve("job.json"));
+            new StageLineage(job).ensureRunIds();
         }
     }
 
-    private void writeJobLocked() throws IOException {
-        Job before = previousJob();
-        checkCompletedStagesStillHold(before);
-        JobFile.writeResolved(job, job.loggingDir().resolve("job.json"));
-        List<Job.Stage> fresh = new StageLineage(job).ensureRunIds();
-        for (Job.Stage stage : job.stages()) {
-            // A stage run afresh (its folder deleted, as the refusals advise when a stage changed), or changed with
-            // none of its ranks complete: every file its ranks wrote before goes now, before any rank writes. Left to
-            // each rank, one whose names another rank of a changed layout (fewer MinHash bucket tasks) had just
-            // written removed that rank's new files.
-            if (!fresh.contains(stage) && changeOf(stage, before) == null) {
-                continue;
+    /**
+     * Runs of blocks of ranks (local_tasks) started at once on several machines take turns to write job.json
+     * and {@link #prepareStage prepare} a stage: the first removes the files of earlier runs while the others
+     * wait, and they then find nothing to remove, rather than remove what the first one's ranks have just written.
+     */
+    private ProcessLock jobLock() throws IOException {
+        return ProcessLock.acquire(job.loggingDir().resolve(".job.lock"));
+    }
+
+    /**
+     * Before any rank of {@code stage} runs (here, or submitted): if the stage's files were made with other
+     * tasks or steps than it now has ({@code <stage>/settings}), or its folder is new and no rank of it completed,
+     * every file its ranks' journals name goes now, with its completion markers (some are left only with
+     * skip_completed: false; otherwise a changed stage with completed ranks is refused). Left to each rank, one
+     * whose names another rank of a changed layout (fewer MinHash bucket tasks) had just written removed that
+     * rank's new files. The settings are recorded after the removal, so a removal cut short is done again.
+     * Stages a run does not run (run --stage) are left as they are until it does.
+     */
+    public void prepareStage(Job.Stage stage) throws IOException {
+        try (ProcessLock lock = jobLock()) {
+            Path dir = stageDir(stage);
+            Path settingsFile = dir.resolve(SETTINGS);
+            String now = settingsOf(stage);
+            String recorded = Files.exists(settingsFile) ? Files.readString(settingsFile) : null;
+            BitSet done = Completions.completedRanks(dir);
+            // without a record: a new folder, or one an earlier version of Sluice ran, whose completed ranks' files stay
+            boolean remove = recorded != null ? !recorded.equals(now) : done.isEmpty();
+            if (remove) {
+                for (int r = done.nextSetBit(0); r >= 0; r = done.nextSetBit(r + 1)) {
+                    Completions.unmark(dir, r);
+                }
+                int removed = RankFiles.removeRanksFrom(dir, 0,
+                        RankRunner.readBy(stage.steps().stream().map(StepRegistry::create).toList()));
+                if (removed > 0) {
+                    console.printf("[%s] removed %d file(s) an earlier run of the stage wrote%n", stage.name(), removed);
+                }
             }
-            BitSet done = Completions.completedRanks(stageDir(stage)); // some only with skip_completed: false
-            for (int r = done.nextSetBit(0); r >= 0; r = done.nextSetBit(r + 1)) {
-                Completions.unmark(stageDir(stage), r);
-            }
-            int removed = RankFiles.removeRanksFrom(stageDir(stage), 0,
-                    RankRunner.readBy(stage.steps().stream().map(StepRegistry::create).toList()));
-            if (removed > 0) {
-                console.printf("[%s] removed %d file(s) an earlier run of the stage wrote%n", stage.name(), removed);
+            if (!now.equals(recorded)) {
+                io.sluice.io.AtomicFile.writeShared(settingsFile, now.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             }
         }
+    }
+
+    /** The stage's files are made with these: its tasks and its steps, as compared with an earlier run's. */
+    private static final String SETTINGS = "settings";
+
+    private static String settingsOf(Job.Stage stage) throws IOException {
+        StringBuilder b = new StringBuilder("tasks " + stage.tasks() + "\n");
+        for (Job.StepSpec step : stage.steps()) {
+            b.append(canonical(step)).append('\n');
+        }
+        return b.toString();
     }
 
     /**

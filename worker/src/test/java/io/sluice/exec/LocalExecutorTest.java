@@ -802,6 +802,27 @@ class LocalExecutorTest {
         assertTrue(run(fx.job(twoStages)), "not refused: 'sample' ran again from the new 'clean'");
     }
 
+    /**
+     * A changed stage's earlier files go when the stage runs, not when another stage does: run --stage of the
+     * stage after it, with skip_completed: false, removed the changed stage's completed output, its own input.
+     */
+    @Test
+    void aChangedStageIsLeftAsItIsUntilItRuns() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        String job = JobFixture.TWO_STAGE_JOB.replace("workers: 2", "workers: 2\nskip_completed: false");
+        assertTrue(run(fx.job(job)));
+        List<String> clean = TestFiles.allLines(root.resolve("out"));
+        String changed = job.replace("min_words: 5", "min_words: 12");
+        assertTrue(new LocalExecutor(fx.job(changed), new PrintStream(console, true)).run("sample"));
+        assertEquals(clean, TestFiles.allLines(root.resolve("out")));
+        assertEquals(3, Completions.completedRanks(root.resolve("logs/clean")).cardinality());
+        console.reset();
+        assertTrue(run(fx.job(changed)));
+        assertTrue(console.toString().contains("[clean] removed 6 file(s) an earlier run of the stage wrote"), console.toString());
+        assertTrue(TestFiles.allLines(root.resolve("out")).size() < clean.size());
+    }
+
     @Test
     void aStageChangedSinceItsRanksCompletedIsNotSkippedSilently() throws IOException {
         JobFixture fx = new JobFixture(root);
