@@ -187,13 +187,17 @@ public final class Preflight {
         private record FilterStep(Job.Stage stage, Job.StepSpec spec, Path input) {
         }
 
-        private record Made(MinhashConfig config, String where) {
+        /** {@code signatures}: made by a minhash_signature step, whose n_grams, seed and hash_fc are those used. */
+        private record Made(MinhashConfig config, String where, boolean signatures) {
+            Made(MinhashConfig config, String where) {
+                this(config, where, false);
+            }
         }
 
         void add(Job.Stage stage, Job.StepSpec spec, Step step) throws IOException {
             if (step instanceof MinhashSignatureStep s) {
                 signatureStages.put(normal(s.output()), stage);
-                made.put(normal(s.output()), new Made(s.config(), spec.where()));
+                made.put(normal(s.output()), new Made(s.config(), spec.where(), true));
             } else if (step instanceof MinhashBucketsStep b) {
                 bucketsInputs.put(normal(b.output()), normal(b.input()));
                 sameConfig(b.input(), b.config(), spec);
@@ -242,11 +246,16 @@ public final class Preflight {
             Made ours = signaturesOf(b.input(), b.config(), spec);
             Made theirs = indexesWritten.get(normal(index));
             if (theirs != null) {
-                if (!theirs.config().hashing().equals(ours.config().hashing())) {
+                // n_grams, seed and hash_fc are known only of signatures this job makes: the steps reading
+                // signatures take them without using them
+                boolean known = theirs.signatures() && ours.signatures();
+                String a = known ? theirs.config().hashing() : theirs.config().layout();
+                String b2 = known ? ours.config().hashing() : ours.config().layout();
+                if (!a.equals(b2)) {
                     throw new JobException(spec.where() + ": deduplicates against the index in " + normal(index)
-                            + ", built from signatures made by " + theirs.where() + " with " + theirs.config().hashing()
-                            + ", but its own signatures were made by " + ours.where() + " with " + ours.config().hashing()
-                            + "; no document would match the index: give both the same MinHash keys");
+                            + ", built from signatures " + (theirs.signatures() ? "made by " : "read by ") + theirs.where()
+                            + " with " + a + ", but its own signatures were " + (ours.signatures() ? "made by " : "read by ")
+                            + ours.where() + " with " + b2 + "; no document would match the index: give both the same MinHash keys");
                 }
             } else if (!Files.isDirectory(index)) {
                 if (!b.createsIndex()) {
