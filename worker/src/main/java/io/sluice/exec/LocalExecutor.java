@@ -54,6 +54,7 @@ public final class LocalExecutor {
                 runner.printNotes(stage);
             } else {
                 runner.noteFilesNotInPlan(stage); // complete, and files added to its input since would go unread
+                runner.noteGoneOutputs(stage);
             }
             int workers = stage.workers() > 0 ? stage.workers() : Runtime.getRuntime().availableProcessors();
             runner.prepareStage(stage);

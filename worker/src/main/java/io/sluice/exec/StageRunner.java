@@ -105,6 +105,37 @@ public final class StageRunner {
      * A re-run keeps the shard plan of the first run, so that every rank reads what it read before; files
      * that have come into the folder since are not read, which was silent.
      */
+    /**
+     * Documents its completed ranks wrote that are gone since (moved or deleted): those ranks are skipped as
+     * complete, and the stages reading the output would miss the documents without a word.
+     */
+    public void noteGoneOutputs(Job.Stage stage) throws IOException {
+        List<Path> dirs = new ArrayList<>();
+        for (Job.StepSpec spec : stage.steps()) {
+            if (StepRegistry.create(spec) instanceof DocumentOutput.Writer w) {
+                w.documentOutputs().forEach(o -> dirs.add(o.dir().toAbsolutePath().normalize()));
+            }
+        }
+        if (dirs.isEmpty()) {
+            return;
+        }
+        BitSet done = Completions.completedRanks(stageDir(stage));
+        List<Path> gone = new ArrayList<>();
+        for (int r = done.nextSetBit(0); r >= 0 && r < stage.tasks(); r = done.nextSetBit(r + 1)) {
+            for (Path f : RankFiles.notedBy(stageDir(stage), r)) {
+                if (dirs.stream().anyMatch(f::startsWith) && !Files.exists(f)) {
+                    gone.add(f);
+                }
+            }
+        }
+        if (!gone.isEmpty()) {
+            console.printf("[%s] note: %d file(s) of documents its completed ranks wrote are gone (%s%s); those ranks are"
+                    + " skipped as complete, and what reads the output misses their documents. To write them again,"
+                    + " delete %s%n", stage.name(), gone.size(), gone.getFirst(), gone.size() > 1 ? ", ..." : "",
+                    stageDir(stage));
+        }
+    }
+
     public void noteFilesNotInPlan(Job.Stage stage) throws IOException {
         ShardPlan plan = plan(stage);
         if (plan == null || !savedPlans.contains(stage.name())) {
@@ -171,6 +202,7 @@ public final class StageRunner {
             }
         }
         noteFilesNotInPlan(stage);
+        noteGoneOutputs(stage);
         printStaleStatsNote(stage, steps);
         // no rank's journal: the files already there under this stage's names are from a run this logging dir
         // does not know (it was deleted, or is another), and those this run does not write again would stay

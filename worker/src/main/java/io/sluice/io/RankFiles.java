@@ -97,6 +97,11 @@ public final class RankFiles {
         return removed;
     }
 
+    /** The files rank {@code rank} of the stage noted, present or not. */
+    public static List<Path> notedBy(Path stageDir, int rank) throws IOException {
+        return read(of(stageDir, rank).journal);
+    }
+
     /** Every file the ranks of the stage noted, present or not. */
     public static List<Path> noted(Path stageDir) throws IOException {
         List<Path> all = new ArrayList<>();

@@ -748,6 +748,23 @@ class LocalExecutorTest {
                 + " file(s) named as this stage names its files, from a run this logging dir has no record of"), console.toString());
     }
 
+    /** Output moved away after its ranks completed: they are skipped, with a note; before, nothing was said. */
+    @Test
+    void documentsCompletedRanksWroteThatAreGoneAreNoted() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        Files.move(root.resolve("out"), root.resolve("out-moved"));
+        console.reset();
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        assertTrue(console.toString().contains("[clean] note: 3 file(s) of documents its completed ranks wrote are gone ("
+                + root.resolve("out/00000.jsonl.zst") + ", ...); those ranks are skipped as complete, and what reads the output"
+                + " misses their documents. To write them again, delete " + root.resolve("logs/clean")), console.toString());
+        TestFiles.deleteRecursively(root.resolve("logs/clean"));
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        assertEquals(TestFiles.allLines(root.resolve("out-moved")), TestFiles.allLines(root.resolve("out")));
+    }
+
     @Test
     void anOutputWhoseFilesWereDeletedIsNotAStageThatKeptNothing() throws IOException {
         JobFixture fx = new JobFixture(root);
