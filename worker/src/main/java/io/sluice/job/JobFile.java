@@ -289,22 +289,39 @@ public final class JobFile {
      * ({@link io.sluice.pipeline.Step#stageProblem}) are checked now rather than on a compute node.
      */
     private static void checkSteps(Job job) {
+        // every step's problems at once: a datatrove job file translated by hand has several, one per step
+        List<String> problems = new ArrayList<>();
         for (Job.Stage s : job.stages()) {
             List<io.sluice.pipeline.Step> steps = new ArrayList<>();
+            int before = problems.size();
             for (int i = 0; i < s.steps().size(); i++) {
                 Job.StepSpec spec = s.steps().get(i);
-                steps.add(StepRegistry.create(spec));
-                if (i > 0 && steps.get(i) instanceof io.sluice.pipeline.DocumentSource) {
-                    throw new JobException(spec.where() + ": '" + spec.type() + "' must be the first step of its stage");
+                try {
+                    steps.add(StepRegistry.create(spec));
+                } catch (JobException e) {
+                    problems.add(e.getMessage());
+                    continue;
                 }
+                if (i > 0 && steps.getLast() instanceof io.sluice.pipeline.DocumentSource) {
+                    problems.add(spec.where() + ": '" + spec.type() + "' must be the first step of its stage");
+                }
+            }
+            if (problems.size() > before) {
+                continue; // what the stage needs of its steps is checked once they are all right
             }
             boolean reader = !steps.isEmpty() && steps.getFirst() instanceof io.sluice.pipeline.DocumentSource;
             for (int i = 0; i < steps.size(); i++) {
                 String problem = steps.get(i).stageProblem(s.tasks(), reader && i > 0);
                 if (problem != null) {
-                    throw new JobException(s.steps().get(i).where() + ": " + problem);
+                    problems.add(s.steps().get(i).where() + ": " + problem);
                 }
             }
+        }
+        if (problems.size() == 1) {
+            throw new JobException(problems.getFirst());
+        }
+        if (problems.size() > 1) {
+            throw new JobException(problems.size() + " problems:\n  " + String.join("\n  ", problems));
         }
     }
 

@@ -363,6 +363,26 @@ class JobFileTest {
         assertEquals(true, msg.contains("unknown key 'defaults'"), "only x- keys are set aside: " + msg);
     }
 
+    /** Every step's problem in one message: a datatrove job translated by hand took five rounds of validate. */
+    @Test
+    void theProblemsOfSeveralStepsAreToldAtOnce() throws IOException {
+        String msg = error("""
+                stages:
+                  - name: a
+                    steps:
+                      - read_jsonl: {data_folder: x}
+                      - gopher_quality: {exclusion_writer: r}
+                  - name: b
+                    steps:
+                      - read_jsonl: {path: x}
+                      - GopherQualityFilter: {}
+                """);
+        assertEquals(true, msg.startsWith("3 problems:\n  job.yaml: stages[0] (a).steps[0] (read_jsonl): unknown key"
+                + " 'data_folder' (datatrove's name; here it is 'path')"), msg);
+        assertEquals(true, msg.contains("\n  job.yaml: stages[0] (a).steps[1] (gopher_quality): unknown key 'exclusion_writer'"), msg);
+        assertEquals(true, msg.contains("\n  job.yaml: stages[1] (b).steps[1] (GopherQualityFilter): unknown step"), msg);
+    }
+
     /** A stage's slurm: keys over the job's (sbatch_args key by key); a minhash: block's for its four stages. */
     @Test
     void aStagesSlurmKeysGoOverTheJobs() throws IOException {
