@@ -160,6 +160,12 @@ final class StageLineage {
         return inputs.get(stage.name());
     }
 
+    /** A new run id for the stage, whose completed output was removed to run it again. */
+    static void renewRunId(Path stageDir) throws IOException {
+        Files.deleteIfExists(stageDir.resolve(RUN_ID));
+        ensureRunId(stageDir);
+    }
+
     private static String runId(Path stageDir) throws IOException {
         Path f = stageDir.resolve(RUN_ID);
         return Files.exists(f) ? Files.readString(f, StandardCharsets.UTF_8).strip() : null;

@@ -307,6 +307,9 @@ public final class StageRunner {
                 console.printf("[%s] removed %d file(s) written by ranks %d and up of an earlier run%n", stage.name(), removed,
                         stage.tasks());
             }
+            for (int r = done.nextSetBit(stage.tasks()); r >= 0; r = done.nextSetBit(r + 1)) {
+                Completions.unmark(stageDir, r); // and their markers: the stage's stats.json no longer counts them
+            }
         }
         List<String> failures = new ArrayList<>();
         AtomicInteger finishedElsewhere = new AtomicInteger(); // by another run of the job, while this one waited
@@ -376,7 +379,7 @@ public final class StageRunner {
         Path stageDir = stageDir(stage);
         BitSet done = Completions.completedRanks(stageDir);
         PipelineStats merged = new PipelineStats(new ArrayList<>());
-        for (int r = done.nextSetBit(0); r >= 0; r = done.nextSetBit(r + 1)) {
+        for (int r = done.nextSetBit(0); r >= 0 && r < stage.tasks(); r = done.nextSetBit(r + 1)) {
             Path f = stageDir.resolve("stats").resolve(String.format("%05d.json", r));
             if (Files.exists(f)) {
                 merged.mergeFrom(PipelineStats.read(f));
@@ -393,7 +396,8 @@ public final class StageRunner {
      */
     public void writeJob() throws IOException {
         try (ProcessLock lock = jobLock()) {
-            checkCompletedStagesStillHold(previousJob());
+            previous = previousJob();
+            checkCompletedStagesStillHold(previous);
             JobFile.writeResolved(job, job.loggingDir().resolve("job.json"));
             new StageLineage(job).ensureRunIds();
         }
@@ -424,8 +428,9 @@ public final class StageRunner {
             String now = settingsOf(stage);
             String recorded = Files.exists(settingsFile) ? Files.readString(settingsFile) : null;
             BitSet done = Completions.completedRanks(dir);
-            // without a record: a new folder, or one an earlier version of Sluice ran, whose completed ranks' files stay
-            boolean remove = recorded != null ? !recorded.equals(now) : done.isEmpty();
+            // without a record: a new folder (nothing complete), or one an earlier version of Sluice ran, whose
+            // completed ranks' files stay unless job.json, as it was before this run, says the stage changed
+            boolean remove = recorded != null ? !recorded.equals(now) : done.isEmpty() || changeOf(stage, previous) != null;
             if (remove) {
                 for (int r = done.nextSetBit(0); r >= 0; r = done.nextSetBit(r + 1)) {
                     Completions.unmark(dir, r);
@@ -434,6 +439,10 @@ public final class StageRunner {
                         RankRunner.readBy(stage.steps().stream().map(StepRegistry::create).toList()));
                 if (removed > 0) {
                     console.printf("[%s] removed %d file(s) an earlier run of the stage wrote%n", stage.name(), removed);
+                }
+                if (!done.isEmpty()) {
+                    // its completed output is gone: the stages made from it were made from an earlier run of it
+                    StageLineage.renewRunId(dir);
                 }
             }
             if (!now.equals(recorded)) {
@@ -444,6 +453,8 @@ public final class StageRunner {
 
     /** The stage's files are made with these: its tasks and its steps, as compared with an earlier run's. */
     private static final String SETTINGS = "settings";
+    /** job.json as it was before {@link #writeJob} wrote this run's, or null. */
+    private Job previous;
 
     private static String settingsOf(Job.Stage stage) throws IOException {
         StringBuilder b = new StringBuilder("tasks " + stage.tasks() + "\n");
@@ -491,7 +502,7 @@ public final class StageRunner {
 
     private void checkUnchanged(Job.Stage stage, Job before, StageLineage lineage) throws IOException {
         int completed = Completions.completedRanks(stageDir(stage)).cardinality();
-        String change = completed == 0 ? null : changeOf(stage, before);
+        String change = completed == 0 ? null : changeSinceMade(stage, before);
         if (change != null) {
             // the stages reading its output would hold documents of the old settings: they run again too
             List<String> folders = new ArrayList<>();
@@ -508,37 +519,56 @@ public final class StageRunner {
         }
     }
 
+    /**
+     * How {@code stage} differs from what its files were made with: its {@code settings}, or, in a folder an
+     * earlier version made, the stage in {@code before} (job.json, which a run --stage or a run with
+     * skip_completed: false rewrites without running every stage).
+     */
+    private String changeSinceMade(Job.Stage stage, Job before) throws IOException {
+        Path recorded = stageDir(stage).resolve(SETTINGS);
+        return Files.exists(recorded) ? changeFrom(Files.readString(recorded), stage) : changeOf(stage, before);
+    }
+
     /** How {@code stage} differs from the stage of its name in {@code before} (tasks, steps), or null. */
     private static String changeOf(Job.Stage stage, Job before) throws IOException {
         Job.Stage old = before == null ? null
                 : before.stages().stream().filter(s -> s.name().equals(stage.name())).findFirst().orElse(null);
-        if (old == null) {
+        return old == null ? null : changeFrom(settingsOf(old), stage);
+    }
+
+    /** How {@code stage} differs from the settings {@code recorded} ({@link #settingsOf}), or null. */
+    private static String changeFrom(String recorded, Job.Stage stage) throws IOException {
+        List<String> was = recorded.lines().toList();
+        List<String> now = settingsOf(stage).lines().toList();
+        if (was.isEmpty()) {
             return null;
         }
         // every change, not only the first: one message for a user who changed several things
         List<String> changes = new ArrayList<>();
-        if (old.tasks() != stage.tasks()) {
-            changes.add("tasks was " + old.tasks() + ", now " + stage.tasks());
+        if (!was.getFirst().equals(now.getFirst())) {
+            changes.add(was.getFirst().replace("tasks ", "tasks was ") + ", now " + stage.tasks());
         }
-        if (old.steps().size() != stage.steps().size()) {
-            changes.add("its steps were " + types(old) + ", now " + types(stage));
+        List<String> wasSteps = was.subList(1, was.size());
+        List<String> nowSteps = now.subList(1, now.size());
+        if (wasSteps.size() != nowSteps.size()) {
+            changes.add("its steps were " + types(wasSteps) + ", now " + types(nowSteps));
         } else {
-            for (int i = 0; i < stage.steps().size(); i++) {
-                String was = canonical(old.steps().get(i));
-                String now = canonical(stage.steps().get(i));
-                if (!was.equals(now)) {
-                    changes.add("step " + (i + 1) + " was " + was + ", now " + now);
+            for (int i = 0; i < nowSteps.size(); i++) {
+                if (!wasSteps.get(i).equals(nowSteps.get(i))) {
+                    changes.add("step " + (i + 1) + " was " + wasSteps.get(i) + ", now " + nowSteps.get(i));
                 }
             }
         }
         return changes.isEmpty() ? null : String.join("; ", changes);
     }
 
+    /** The step types of settings lines ("type {args}"). */
+    private static List<String> types(List<String> steps) {
+        return steps.stream().map(l -> l.split(" ", 2)[0]).toList();
+    }
+
     private static String canonical(Job.StepSpec step) throws IOException {
         return step.type() + " " + CANONICAL.writeValueAsString(step.args());
     }
 
-    private static List<String> types(Job.Stage stage) {
-        return stage.steps().stream().map(Job.StepSpec::type).toList();
-    }
 }

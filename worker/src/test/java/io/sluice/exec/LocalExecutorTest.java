@@ -840,6 +840,52 @@ class LocalExecutorTest {
         assertTrue(TestFiles.allLines(root.resolve("out")).size() < clean.size());
     }
 
+    /**
+     * What a stage's files were made with is its own record, not job.json, which a run --stage rewrites: before,
+     * the changed stage then ran again without a refusal (and the stage reading it kept its old output), and the
+     * job as it first was, run again, was refused.
+     */
+    @Test
+    void aStageIsHeldToWhatItsFilesWereMadeWith() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        String job = JobFixture.TWO_STAGE_JOB;
+        assertTrue(run(fx.job(job)));
+        String changed = job.replace("min_words: 5", "min_words: 12");
+        assertThrows(JobException.class, () -> run(fx.job(changed)));
+        assertTrue(new LocalExecutor(fx.job(changed.replace("workers: 2", "workers: 2\nskip_completed: false")),
+                new PrintStream(console, true)).run("sample"));
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(changed)));
+        assertTrue(e.getMessage().startsWith("stage 'clean' has 3 completed rank(s) from a run with other settings (step 2 was"
+                + " length_filter {\"exclusion_output\":\"" + root.resolve("removed") + "\",\"min_words\":5}"), e.getMessage());
+        assertTrue(run(fx.job(job)), "the job its files were made with");
+
+        // a logging dir an earlier version made (no record): job.json as it was says what changed
+        for (String stage : new String[] {"clean", "sample"}) {
+            Files.delete(root.resolve("logs").resolve(stage).resolve("settings"));
+        }
+        assertThrows(JobException.class, () -> run(fx.job(changed)));
+        console.reset();
+        assertTrue(run(fx.job(changed.replace("workers: 2", "workers: 2\nskip_completed: false"))));
+        assertTrue(console.toString().contains("[clean] removed 6 file(s) an earlier run of the stage wrote"), console.toString());
+    }
+
+    /** A rank the stage no longer has (an earlier run had more tasks) is not counted in its stats.json. */
+    @Test
+    void ranksPastTheStagesTasksAreNotCounted() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        Object read = PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents");
+        Path stage = root.resolve("logs/clean");
+        Files.copy(stage.resolve("stats/00000.json"), stage.resolve("stats/00007.json"));
+        Files.createFile(stage.resolve("completions/00007"));
+        Files.delete(stage.resolve("completions/00000"));
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        assertEquals(read, PipelineStats.read(stage.resolve("stats.json")).step("read_jsonl").get("documents"));
+        assertFalse(Files.exists(stage.resolve("completions/00007")));
+    }
+
     @Test
     void aStageChangedSinceItsRanksCompletedIsNotSkippedSilently() throws IOException {
         JobFixture fx = new JobFixture(root);
