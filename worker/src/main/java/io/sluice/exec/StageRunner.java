@@ -397,6 +397,7 @@ public final class StageRunner {
     public void writeJob() throws IOException {
         try (ProcessLock lock = jobLock()) {
             previous = previousJob();
+            recordSettingsOfEarlierVersions(previous);
             checkCompletedStagesStillHold(previous);
             JobFile.writeResolved(job, job.loggingDir().resolve("job.json"));
             new StageLineage(job).ensureRunIds();
@@ -423,6 +424,11 @@ public final class StageRunner {
      */
     public void prepareStage(Job.Stage stage) throws IOException {
         try (ProcessLock lock = jobLock()) {
+            if (job.skipCompleted()) {
+                // a stage prepared before this one may have had its output removed (and a new run_id): one made from
+                // that output would be skipped as complete, its documents stale
+                new StageLineage(job).check();
+            }
             Path dir = stageDir(stage);
             Path settingsFile = dir.resolve(SETTINGS);
             String now = settingsOf(stage);
@@ -440,10 +446,9 @@ public final class StageRunner {
                 if (removed > 0) {
                     console.printf("[%s] removed %d file(s) an earlier run of the stage wrote%n", stage.name(), removed);
                 }
-                if (!done.isEmpty()) {
-                    // its completed output is gone: the stages made from it were made from an earlier run of it
-                    StageLineage.renewRunId(dir);
-                }
+                // its output is gone (completed, or of ranks whose markers went): the stages made from it were
+                // made from an earlier run of it
+                StageLineage.renewRunId(dir);
             }
             if (!now.equals(recorded)) {
                 io.sluice.io.AtomicFile.writeShared(settingsFile, now.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -475,12 +480,28 @@ public final class StageRunner {
     private void checkCompletedStagesStillHold(Job before) throws IOException {
         if (job.skipCompleted()) {
             StageLineage lineage = new StageLineage(job);
-            if (before != null) {
-                for (Job.Stage stage : job.stages()) {
-                    checkUnchanged(stage, before, lineage);
-                }
+            for (Job.Stage stage : job.stages()) {
+                checkUnchanged(stage, before, lineage); // by its settings, also with job.json deleted
             }
             lineage.check();
+        }
+    }
+
+    /**
+     * A stage folder an earlier version made has completed ranks and no {@code settings}: what they were made
+     * with is the stage in job.json as it was, recorded now, before this run's job.json replaces it (a run
+     * killed before the stage ran, or a run --stage of another, would otherwise leave no trace of it).
+     */
+    private void recordSettingsOfEarlierVersions(Job before) throws IOException {
+        if (before == null) {
+            return;
+        }
+        for (Job.Stage stage : job.stages()) {
+            Path settingsFile = stageDir(stage).resolve(SETTINGS);
+            Job.Stage old = before.stages().stream().filter(s -> s.name().equals(stage.name())).findFirst().orElse(null);
+            if (old != null && !Files.exists(settingsFile) && !Completions.completedRanks(stageDir(stage)).isEmpty()) {
+                io.sluice.io.AtomicFile.writeShared(settingsFile, settingsOf(old).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
         }
     }
 

@@ -870,6 +870,43 @@ class LocalExecutorTest {
         assertTrue(console.toString().contains("[clean] removed 6 file(s) an earlier run of the stage wrote"), console.toString());
     }
 
+    /**
+     * Cases a review found where a later stage kept output made from an earlier run of the stage it reads, or
+     * a changed stage was not refused: markers deleted, job.json deleted, a folder of an earlier version whose
+     * job.json a run of another stage replaced.
+     */
+    @Test
+    void aStageReadingOutputThatWasRemovedIsNotSkippedAsComplete() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        String job = JobFixture.TWO_STAGE_JOB;
+        String changed = job.replace("min_words: 5", "min_words: 12");
+        assertTrue(run(fx.job(job)));
+        // clean's markers deleted, then changed: clean runs again, and sample, made from its old output, is refused
+        TestFiles.deleteRecursively(root.resolve("logs/clean/completions"));
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(changed)));
+        assertTrue(e.getMessage().contains("'sample' was made from an earlier run of 'clean'"), e.getMessage());
+        TestFiles.deleteRecursively(root.resolve("logs"));
+
+        // job.json deleted: the stage's own record still says it changed
+        assertTrue(run(fx.job(job)));
+        Files.delete(root.resolve("logs/job.json"));
+        e = assertThrows(JobException.class, () -> run(fx.job(changed)));
+        assertTrue(e.getMessage().startsWith("stage 'clean' has 3 completed rank(s) from a run with other settings"), e.getMessage());
+
+        // a folder of an earlier version (no settings): job.json as it was is recorded before this run's replaces it
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(job)));
+        for (String stage : new String[] {"clean", "sample"}) {
+            Files.delete(root.resolve("logs").resolve(stage).resolve("settings"));
+        }
+        String sampleChanged = job.replace("compression: none}", "compression: gzip}");
+        assertTrue(new LocalExecutor(fx.job(sampleChanged.replace("workers: 2", "workers: 2\nskip_completed: false")),
+                new PrintStream(console, true)).run("clean"));
+        e = assertThrows(JobException.class, () -> run(fx.job(sampleChanged)));
+        assertTrue(e.getMessage().startsWith("stage 'sample' has 3 completed rank(s) from a run with other settings"), e.getMessage());
+    }
+
     /** A rank the stage no longer has (an earlier run had more tasks) is not counted in its stats.json. */
     @Test
     void ranksPastTheStagesTasksAreNotCounted() throws IOException {
