@@ -446,8 +446,11 @@ public final class StageRunner {
                 if (removed > 0) {
                     console.printf("[%s] removed %d file(s) an earlier run of the stage wrote%n", stage.name(), removed);
                 }
-                // its output is gone (completed, or of ranks whose markers went): the stages made from it were
-                // made from an earlier run of it
+            }
+            if (remove || (!job.skipCompleted() && !done.isEmpty())) {
+                // its output is gone (completed, or of ranks whose markers went), or its completed ranks run again
+                // (skip_completed: false) from what may be new input: the stages made from it were made from an
+                // earlier run of it
                 StageLineage.renewRunId(dir);
             }
             if (!now.equals(recorded)) {

@@ -888,6 +888,15 @@ class LocalExecutorTest {
         assertTrue(e.getMessage().contains("'sample' was made from an earlier run of 'clean'"), e.getMessage());
         TestFiles.deleteRecursively(root.resolve("logs"));
 
+        // a stage run again whole (skip_completed: false) with its settings as they were, from what may be new input:
+        // the stage reading it was made from its earlier run (before, skipped as complete)
+        assertTrue(run(fx.job(job)));
+        assertTrue(new LocalExecutor(fx.job(job.replace("workers: 2", "workers: 2\nskip_completed: false")),
+                new PrintStream(console, true)).run("clean"));
+        e = assertThrows(JobException.class, () -> run(fx.job(job)));
+        assertTrue(e.getMessage().contains("'sample' was made from an earlier run of 'clean'"), e.getMessage());
+        TestFiles.deleteRecursively(root.resolve("logs"));
+
         // job.json deleted: the stage's own record still says it changed
         assertTrue(run(fx.job(job)));
         Files.delete(root.resolve("logs/job.json"));
