@@ -57,7 +57,7 @@ public final class LocalExecutor {
                 runner.noteGoneOutputs(stage);
             }
             int workers = stage.workers() > 0 ? stage.workers() : Runtime.getRuntime().availableProcessors();
-            runner.prepareStage(stage);
+            runner.prepareStage(stage, first, count);
             StageRunner.Result r = runner.runBlock(stage, first, count, workers);
             if (!r.ok()) {
                 console.printf("[%s] FAILED: %d of %d rank(s) failed; logs in %s%n", stage.name(),

@@ -423,6 +423,11 @@ public final class StageRunner {
      * Stages a run does not run (run --stage) are left as they are until it does.
      */
     public void prepareStage(Job.Stage stage) throws IOException {
+        prepareStage(stage, 0, stage.tasks());
+    }
+
+    /** {@link #prepareStage(Job.Stage)} for a run of ranks [first, first + count) of the stage (local_tasks). */
+    public void prepareStage(Job.Stage stage, int first, int count) throws IOException {
         try (ProcessLock lock = jobLock()) {
             if (job.skipCompleted()) {
                 // a stage prepared before this one may have had its output removed (and a new run_id): one made from
@@ -437,10 +442,15 @@ public final class StageRunner {
             // without a record: a new folder (nothing complete), or one an earlier version of Sluice ran, whose
             // completed ranks' files stay unless job.json, as it was before this run, says the stage changed
             boolean remove = recorded != null ? !recorded.equals(now) : done.isEmpty() || changeOf(stage, previous) != null;
-            if (remove) {
-                for (int r = done.nextSetBit(0); r >= 0; r = done.nextSetBit(r + 1)) {
+            // with skip_completed: false the run's ranks run again: were it killed before some started, their markers
+            // would say they were made from the input made_from.json names for this run
+            int to = Math.min(stage.tasks(), first + count);
+            for (int r = done.nextSetBit(0); r >= 0; r = done.nextSetBit(r + 1)) {
+                if (remove || (!job.skipCompleted() && r >= first && r < to)) {
                     Completions.unmark(dir, r);
                 }
+            }
+            if (remove) {
                 int removed = RankFiles.removeRanksFrom(dir, 0,
                         RankRunner.readBy(stage.steps().stream().map(StepRegistry::create).toList()));
                 if (removed > 0) {

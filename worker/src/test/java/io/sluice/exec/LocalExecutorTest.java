@@ -897,6 +897,19 @@ class LocalExecutorTest {
         assertTrue(e.getMessage().contains("'sample' was made from an earlier run of 'clean'"), e.getMessage());
         TestFiles.deleteRecursively(root.resolve("logs"));
 
+        // the same, killed after the stage was prepared and before its ranks ran: they are not left complete (before,
+        // their old markers stood, and made_from.json said they were made from this run's input)
+        assertTrue(run(fx.job(job)));
+        StageRunner prepared = new StageRunner(fx.job(job.replace("workers: 2", "workers: 2\nskip_completed: false")),
+                new PrintStream(console, true));
+        prepared.writeJob();
+        prepared.prepareStage(fx.job(job).stage("sample"));
+        assertEquals(0, Completions.completedRanks(root.resolve("logs/sample")).cardinality());
+        console.reset();
+        assertTrue(run(fx.job(job)));
+        assertTrue(console.toString().contains("[sample] done: 3 rank(s) run"), console.toString());
+        TestFiles.deleteRecursively(root.resolve("logs"));
+
         // job.json deleted: the stage's own record still says it changed
         assertTrue(run(fx.job(job)));
         Files.delete(root.resolve("logs/job.json"));
