@@ -39,7 +39,8 @@ import java.util.stream.Stream;
  * of several documents matching the same index record with the index and the others with nothing, so they
  * stay; here each is paired with the index. Otherwise the pairs are datatrove's, byte for byte.
  */
-public final class MinhashBucketsStep extends FileStageStep implements io.sluice.pipeline.ListedOutput {
+public final class MinhashBucketsStep extends FileStageStep implements io.sluice.pipeline.ListedOutput,
+        io.sluice.pipeline.ListedOutput.Reader {
     /** The file and document of the index in a pair (datatrove's SENTINEL: uint32 -1). */
     static final int SENTINEL = -1;
     private final Path input;

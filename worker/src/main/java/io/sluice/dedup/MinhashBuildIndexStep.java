@@ -20,7 +20,7 @@ import java.util.List;
  * folder), {@code index_name} (required), the {@link MinhashConfig} keys, {@code memory_limit} (read
  * buffers, default 256M). The stage has no reader and exactly {@code num_buckets} tasks.
  */
-public final class MinhashBuildIndexStep extends FileStageStep {
+public final class MinhashBuildIndexStep extends FileStageStep implements io.sluice.pipeline.ListedOutput.Reader {
     static final String INDEX_SUFFIX = ".minhash.index";
     private final Path input;
     private final Path output;

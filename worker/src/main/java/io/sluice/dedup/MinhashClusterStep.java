@@ -48,7 +48,8 @@ import java.util.stream.Stream;
  * {@code threads}, {@code ignore_index_matches}, and the {@link MinhashConfig} keys ({@code num_buckets} is
  * checked against the number of .dups files).
  */
-public final class MinhashClusterStep extends FileStageStep implements io.sluice.pipeline.ListedOutput {
+public final class MinhashClusterStep extends FileStageStep implements io.sluice.pipeline.ListedOutput,
+        io.sluice.pipeline.ListedOutput.Reader {
     private final Path input;
     private final Path output;
     private final MinhashConfig config;

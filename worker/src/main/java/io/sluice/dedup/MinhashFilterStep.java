@@ -22,7 +22,7 @@ import java.nio.file.Path;
  * document's metadata, from stage 3's .clusters/.sizes files (which need {@code cluster_metadata:
  * true} there too); documents in no cluster get -1 and 1, as datatrove gives them.
  */
-public final class MinhashFilterStep extends Filter {
+public final class MinhashFilterStep extends Filter implements io.sluice.pipeline.ListedOutput.Reader {
     private final Path input;
     private final boolean clusterMetadata;
     private U32File remove;

@@ -8,6 +8,7 @@ import io.sluice.job.JobException;
 import io.sluice.job.StepRegistry;
 import io.sluice.job.WrittenFolders;
 import io.sluice.pipeline.DocumentSource;
+import io.sluice.pipeline.ListedOutput;
 import io.sluice.pipeline.Step;
 import io.sluice.stats.MergeStats;
 import java.io.IOException;
@@ -46,11 +47,17 @@ final class StageLineage {
     private final Job job;
     /** Per stage, the stages whose outputs it reads (see {@link #inputsOf}). */
     private final Map<String, Set<String>> inputs = new LinkedHashMap<>();
+    /**
+     * Per stage, those of its inputs known only as the MinHash folders it lists, which versions before 2026-11-27
+     * did not record in made_from.json: a record without them is not held to them.
+     */
+    private final Map<String, Set<String>> listedOnly = new LinkedHashMap<>();
 
     StageLineage(Job job) {
         this.job = job;
         // one pass: the folders written so far are those of the stages before each one
         WrittenFolders written = new WrittenFolders(job.loggingDir());
+        Map<Path, String> listed = new LinkedHashMap<>(); // MinHash folders, and the stage filling each
         for (Job.Stage stage : job.stages()) {
             Set<String> in = new LinkedHashSet<>(stage.depends() == null ? List.of() : stage.depends());
             List<Step> steps = stage.steps().stream().map(StepRegistry::create).toList();
@@ -60,9 +67,22 @@ final class StageLineage {
                 } else if (step instanceof MergeStats merge) {
                     in.addAll(written.stagesWriting(merge.input()));
                 }
+                if (step instanceof ListedOutput.Reader reader) {
+                    Path folder = reader.input().toAbsolutePath().normalize();
+                    listed.forEach((out, writer) -> {
+                        if ((folder.startsWith(out) || out.startsWith(folder)) && in.add(writer)) {
+                            listedOnly.computeIfAbsent(stage.name(), k -> new LinkedHashSet<>()).add(writer);
+                        }
+                    });
+                }
             }
             inputs.put(stage.name(), in);
             steps.forEach(step -> written.add(stage.name(), step));
+            for (Step step : steps) {
+                if (step instanceof ListedOutput out) {
+                    listed.put(out.listedFolder().toAbsolutePath().normalize(), stage.name());
+                }
+            }
         }
     }
 
@@ -83,7 +103,12 @@ final class StageLineage {
             if (madeFrom == null) {
                 continue; // made by a version that kept no record: nothing to compare with
             }
-            Set<String> inputs = inputsOf(stage);
+            Set<String> inputs = new LinkedHashSet<>(inputsOf(stage));
+            for (String l : listedOnly.getOrDefault(stage.name(), Set.of())) {
+                if (!madeFrom.containsKey(l)) {
+                    inputs.remove(l);
+                }
+            }
             if (!madeFrom.keySet().equals(inputs)) {
                 // another stage now makes its input (a stage renamed, a depends changed): not what it was made from
                 stale.add(stage.name());

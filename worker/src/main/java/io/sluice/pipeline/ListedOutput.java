@@ -12,4 +12,10 @@ public interface ListedOutput {
 
     /** Whether a file in it ({@code relative}, '/'-separated) is of a kind the next stage reads. */
     boolean isListed(String relative);
+
+    /** A step that lists a folder a {@link ListedOutput} of an earlier stage fills: what it is made from. */
+    interface Reader {
+        /** The folder it lists. */
+        Path input();
+    }
 }

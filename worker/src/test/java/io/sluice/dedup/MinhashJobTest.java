@@ -130,6 +130,24 @@ class MinhashJobTest {
     }
 
     /**
+     * The buckets stage is made from the signatures stage's files, which it lists rather than reads as documents:
+     * signatures made again (skip_completed: false) hold it to them. Before, it was skipped as complete, its pairs
+     * made from the old signatures.
+     */
+    @Test
+    void stagesListingMinhashFoldersAreHeldToTheRunThatFilledThem() throws Exception {
+        Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        String yaml = fourStages(root, corpus, 14);
+        assertTrue(run(root, yaml));
+        Path jobFile = root.resolve("again.yaml");
+        java.nio.file.Files.writeString(jobFile, "skip_completed: false\n" + yaml);
+        assertTrue(new io.sluice.exec.LocalExecutor(io.sluice.job.JobFile.load(jobFile),
+                new java.io.PrintStream(new ByteArrayOutputStream(), true)).run("signatures"));
+        io.sluice.job.JobException e = refusal(yaml);
+        assertTrue(e.getMessage().contains("'buckets' was made from an earlier run of 'signatures'"), e.getMessage());
+    }
+
+    /**
      * MinHash folders holding files of another job (sharing the work folders, or whose logging dir was deleted)
      * are refused: the next stage reads every file of its kind there. Before, a second job over part of the
      * corpus read the first one's other signature files, and removed documents by them, without a word.
