@@ -5,6 +5,8 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
@@ -68,9 +70,33 @@ public enum Compression {
         }
     }
 
+    /**
+     * Checks that {@code file}'s first bytes are the format its name says (what {@link #decompress} checks
+     * first), so that a job can be refused before it runs rather than fail on a compute node.
+     */
+    public static void checkFormat(Path file) throws IOException {
+        try (InputStream raw = Files.newInputStream(file)) {
+            fromFileName(file.getFileName().toString()).checkMagic(new BufferedInputStream(raw, 64));
+        }
+    }
+
     /** Wraps a raw file stream in the decompressor, after checking the magic bytes. */
     public InputStream decompress(InputStream raw) throws IOException {
         BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+        if (!checkMagic(in)) {
+            return in; // an empty file holds no documents in any format
+        }
+        return switch (this) {
+            case NONE -> in;
+            case GZIP -> new GzipMembersInputStream(in);
+            case ZSTD -> new ZstdFramesInputStream(in);
+            case BZIP2 -> new BZip2CompressorInputStream(in, true);
+            case XZ -> new XZCompressorInputStream(in, true);
+        };
+    }
+
+    /** Throws when {@code in}'s first bytes are not this format's (or, plain, are another's); false for an empty file. */
+    private boolean checkMagic(BufferedInputStream in) throws IOException {
         if (this == NONE) {
             in.mark(8);
             byte[] head = in.readNBytes(8);
@@ -89,20 +115,14 @@ public enum Compression {
             byte[] head = in.readNBytes(magic.length);
             in.reset();
             if (head.length == 0) {
-                return in; // an empty file holds no documents in any format
+                return false;
             }
             if (!Arrays.equals(head, magic) && !(this == ZSTD && skippableZstdFrame(head))) {
                 throw new WrongFormatException("not a " + this.name().toLowerCase(Locale.ROOT)
                         + " file (the extension says " + extension + " but the first bytes do not match)");
             }
         }
-        return switch (this) {
-            case NONE -> in;
-            case GZIP -> new GzipMembersInputStream(in);
-            case ZSTD -> new ZstdFramesInputStream(in);
-            case BZIP2 -> new BZip2CompressorInputStream(in, true);
-            case XZ -> new XZCompressorInputStream(in, true);
-        };
+        return true;
     }
 
     /** A zstd skippable frame's magic (0x184D2A50-5F): pzstd and metadata frames come before the data. */

@@ -50,10 +50,14 @@ public final class Preflight {
                     waitsForWriters(job, stage, written.stagesWriting(src.root()), spec);
                     written.checkListed(src, spec.where());
                     if (written.stagesWriting(src.root()).isEmpty()) {
+                        List<String> files;
                         try {
-                            src.listFiles();
+                            files = src.listFiles();
                         } catch (JobException e) {
                             throw new JobException(spec.where() + ": " + e.getMessage());
+                        }
+                        if (!(src instanceof io.sluice.pipeline.ReadJsonl r && r.skipsBadFiles())) {
+                            firstBytesMatchNames(src.root(), files, spec);
                         }
                     }
                     reads.add(new Read(src, spec.where()));
@@ -92,6 +96,23 @@ public final class Preflight {
             }
         }
         minhash.checkFilterRanks();
+    }
+
+    /** Input files checked for their format before the job runs: enough to catch a folder of misnamed files. */
+    private static final int FORMAT_CHECKS = 100;
+
+    /**
+     * The first files of an input are in the format their names say (a plain file named .gz failed its rank,
+     * on Slurm after the queue); the others are checked as they are read.
+     */
+    private static void firstBytesMatchNames(Path root, List<String> files, Job.StepSpec spec) throws IOException {
+        for (String f : files.subList(0, Math.min(FORMAT_CHECKS, files.size()))) {
+            try {
+                io.sluice.io.Compression.checkFormat(root.resolve(f));
+            } catch (io.sluice.io.Compression.WrongFormatException e) {
+                throw new JobException(spec.where() + ": " + root.resolve(f) + ": " + e.getMessage());
+            }
+        }
     }
 
     /**

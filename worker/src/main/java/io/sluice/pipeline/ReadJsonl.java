@@ -67,6 +67,11 @@ public final class ReadJsonl implements DocumentSource {
                 ? FileSystems.getDefault().getPathMatcher("glob:" + glob.substring(3)) : null;
     }
 
+    /** Whether a damaged or misnamed file is counted and skipped (on_error: skip) rather than a failure. */
+    public boolean skipsBadFiles() {
+        return options.onError() == JsonlReader.OnError.SKIP;
+    }
+
     @Override
     public Path root() {
         return root;

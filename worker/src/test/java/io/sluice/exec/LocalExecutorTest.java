@@ -354,6 +354,21 @@ class LocalExecutorTest {
         assertTrue(Files.exists(root.resolve("empty/summary/length/metric.json")));
     }
 
+    /** A misnamed input is refused before the job runs (before, its rank failed, on Slurm after the queue). */
+    @Test
+    void preflightRejectsAnInputWhoseFirstBytesAreNotWhatItsNameSays() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 2, 4);
+        Files.writeString(root.resolve("in/part-009.jsonl.gz"), "{\"text\": \"plain text under a .gz name\"}\n");
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
+        assertTrue(e.getMessage().endsWith("(read_jsonl): " + root.resolve("in/part-009.jsonl.gz") + ": not a gzip file"
+                + " (the extension says .gz but the first bytes do not match)"), e.getMessage());
+        assertFalse(Files.exists(root.resolve("logs/clean")), "nothing ran");
+        // with on_error: skip such a file is counted and skipped as the ranks read it
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("glob: \"*.jsonl.gz\"}", "glob: \"*.jsonl.gz\", on_error: skip}"))));
+        assertEquals(1, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("skipped_corrupt_files"));
+    }
+
     @Test
     void preflightRejectsAnUnwritableOutput() throws IOException {
         JobFixture fx = new JobFixture(root);
