@@ -61,12 +61,14 @@ public final class MinhashBuildIndexStep extends FileStageStep implements io.slu
      * parameters: an index of other n_grams or seed is not told apart.) {@code mayBeEmpty}: a step adding to the
      * index (create_index_name) may start it.
      */
+    private static final java.util.regex.Pattern BUCKET_DIR = java.util.regex.Pattern.compile("bucket_(\\d{3,})");
+
     public static String indexProblem(Path folder, MinhashConfig config, boolean mayBeEmpty) throws IOException {
         int recordBytes = config.hashesPerBucket() * config.hashBytes();
         int files = 0;
         try (java.util.stream.Stream<Path> buckets = Files.list(folder)) {
             for (Path dir : (Iterable<Path>) buckets.sorted()::iterator) {
-                java.util.regex.Matcher m = java.util.regex.Pattern.compile("bucket_(\\d{3,})").matcher(dir.getFileName().toString());
+                java.util.regex.Matcher m = BUCKET_DIR.matcher(dir.getFileName().toString());
                 if (!m.matches() || !Files.isDirectory(dir)) {
                     continue;
                 }

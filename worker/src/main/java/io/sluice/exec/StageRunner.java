@@ -302,7 +302,7 @@ public final class StageRunner {
         if (!todo.isEmpty()) {
             // ranks the stage had in an earlier run with more tasks: nobody runs them again to remove their files
             int removed = RankFiles.removeRanksFrom(stageDir, stage.tasks(),
-                    RankRunner.readBy(stage.steps().stream().map(StepRegistry::create).toList()));
+                    readBy(stage));
             if (removed > 0) {
                 console.printf("[%s] removed %d file(s) written by ranks %d and up of an earlier run%n", stage.name(), removed,
                         stage.tasks());
@@ -429,9 +429,9 @@ public final class StageRunner {
     /** {@link #prepareStage(Job.Stage)} for a run of ranks [first, first + count) of the stage (local_tasks). */
     public void prepareStage(Job.Stage stage, int first, int count) throws IOException {
         try (ProcessLock lock = jobLock()) {
-            if (job.skipCompleted()) {
-                // a stage prepared before this one may have had its output removed (and a new run_id): one made from
-                // that output would be skipped as complete, its documents stale
+            if (job.skipCompleted() && renewedRunIds) {
+                // a stage prepared before this one had its output removed (and a new run_id): one made from that
+                // output would be skipped as complete, its documents stale (writeJob checked the lineage before that)
                 new StageLineage(job).check();
             }
             Path dir = stageDir(stage);
@@ -452,7 +452,7 @@ public final class StageRunner {
             }
             if (remove) {
                 int removed = RankFiles.removeRanksFrom(dir, 0,
-                        RankRunner.readBy(stage.steps().stream().map(StepRegistry::create).toList()));
+                        readBy(stage));
                 if (removed > 0) {
                     console.printf("[%s] removed %d file(s) an earlier run of the stage wrote%n", stage.name(), removed);
                 }
@@ -462,17 +462,34 @@ public final class StageRunner {
                 // (skip_completed: false) from what may be new input: the stages made from it were made from an
                 // earlier run of it
                 StageLineage.renewRunId(dir);
+                renewedRunIds = true;
             }
             if (!now.equals(recorded)) {
-                io.sluice.io.AtomicFile.writeShared(settingsFile, now.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                writeSettings(settingsFile, now);
             }
         }
+    }
+
+    /** What the stage reads, whose files are never removed as its own ({@link RankRunner#readBy}). */
+    private static java.util.function.Predicate<Path> readBy(Job.Stage stage) {
+        return RankRunner.readBy(stage.steps().stream().map(StepRegistry::create).toList());
+    }
+
+    /** The stage of this name in {@code job}, or null (also when job is null). */
+    private static Job.Stage stageNamed(Job job, String name) {
+        return job == null ? null : job.stages().stream().filter(s -> s.name().equals(name)).findFirst().orElse(null);
+    }
+
+    private static void writeSettings(Path file, String settings) throws IOException {
+        io.sluice.io.AtomicFile.writeShared(file, settings.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** The stage's files are made with these: its tasks and its steps, as compared with an earlier run's. */
     private static final String SETTINGS = "settings";
     /** job.json as it was before {@link #writeJob} wrote this run's, or null. */
     private Job previous;
+    /** Whether {@link #prepareStage} gave a stage a new run id since writeJob checked the lineage. */
+    private boolean renewedRunIds;
 
     private static String settingsOf(Job.Stage stage) throws IOException {
         StringBuilder b = new StringBuilder("tasks " + stage.tasks() + "\n");
@@ -506,14 +523,11 @@ public final class StageRunner {
      * killed before the stage ran, or a run --stage of another, would otherwise leave no trace of it).
      */
     private void recordSettingsOfEarlierVersions(Job before) throws IOException {
-        if (before == null) {
-            return;
-        }
         for (Job.Stage stage : job.stages()) {
             Path settingsFile = stageDir(stage).resolve(SETTINGS);
-            Job.Stage old = before.stages().stream().filter(s -> s.name().equals(stage.name())).findFirst().orElse(null);
+            Job.Stage old = stageNamed(before, stage.name());
             if (old != null && !Files.exists(settingsFile) && !Completions.completedRanks(stageDir(stage)).isEmpty()) {
-                io.sluice.io.AtomicFile.writeShared(settingsFile, settingsOf(old).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                writeSettings(settingsFile, settingsOf(old));
             }
         }
     }
@@ -565,8 +579,7 @@ public final class StageRunner {
 
     /** How {@code stage} differs from the stage of its name in {@code before} (tasks, steps), or null. */
     private static String changeOf(Job.Stage stage, Job before) throws IOException {
-        Job.Stage old = before == null ? null
-                : before.stages().stream().filter(s -> s.name().equals(stage.name())).findFirst().orElse(null);
+        Job.Stage old = stageNamed(before, stage.name());
         return old == null ? null : changeFrom(settingsOf(old), stage);
     }
 

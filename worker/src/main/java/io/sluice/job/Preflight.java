@@ -270,13 +270,13 @@ public final class Preflight {
                 // n_grams, seed and hash_fc are known only of signatures this job makes: the steps reading
                 // signatures take them without using them
                 boolean known = theirs.signatures() && ours.signatures();
-                String a = known ? theirs.config().hashing() : theirs.config().layout();
-                String b2 = known ? ours.config().hashing() : ours.config().layout();
-                if (!a.equals(b2)) {
+                String indexKeys = known ? theirs.config().hashing() : theirs.config().layout();
+                String ownKeys = known ? ours.config().hashing() : ours.config().layout();
+                if (!indexKeys.equals(ownKeys)) {
                     throw new JobException(spec.where() + ": deduplicates against the index in " + normal(index)
                             + ", built from signatures " + (theirs.signatures() ? "made by " : "read by ") + theirs.where()
-                            + " with " + a + ", but its own signatures were " + (ours.signatures() ? "made by " : "read by ")
-                            + ours.where() + " with " + b2 + "; no document would match the index: give both the same MinHash keys");
+                            + " with " + indexKeys + ", but its own signatures were " + (ours.signatures() ? "made by " : "read by ")
+                            + ours.where() + " with " + ownKeys + "; no document would match the index: give both the same MinHash keys");
                 }
             } else if (!Files.isDirectory(index)) {
                 if (!b.createsIndex()) {

@@ -111,6 +111,8 @@ public final class StatsReport {
         h.append("<h2>Summary</h2>\n<table class=\"num\"><tr><th>metric</th><th>docs</th><th>mean</th><th>std</th>")
                 .append("<th>min</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>\n");
         boolean fromHistogram = false;
+        Map<String, double[]> percentiles = new java.util.HashMap<>(); // read once, for the table and the figures
+        List<Path> unmergedSummaries = MergeStats.foldersWithRankFiles(folder.resolve("summary"));
         for (String stat : stats) {
             MetricStats s = summary(folder, stat);
             double[] q = quantiles(folder, stat);
@@ -122,10 +124,10 @@ public final class StatsReport {
                     h.append(" &dagger;");
                 }
             }
+            percentiles.put(stat, q);
             h.append("</td>");
             if (s == null) {
-                boolean perRank = MergeStats.foldersWithRankFiles(folder.resolve("summary")).stream()
-                        .anyMatch(f -> f.getFileName().toString().equals(stat));
+                boolean perRank = unmergedSummaries.stream().anyMatch(f -> f.getFileName().toString().equals(stat));
                 h.append("<td colspan=\"8\">").append(perRank ? "(summary not merged)" : "(no summary group)")
                         .append("</td></tr>\n");
                 continue;
@@ -156,11 +158,7 @@ public final class StatsReport {
             h.append("<figure id=\"").append(esc(stat)).append("\"><figcaption>").append(esc(stat)).append("</figcaption>");
             Path hist = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
             if (Files.exists(hist)) {
-                double[] q = quantiles(folder, stat);
-                if (Double.isNaN(q[2])) {
-                    q = histogramQuantiles(folder, stat);
-                }
-                h.append(histogramSvg(MergeStats.readDict(hist), q[2]));
+                h.append(histogramSvg(MergeStats.readDict(hist), percentiles.get(stat)[2]));
             } else {
                 h.append("<p class=\"note\">no histogram group</p>");
             }
