@@ -142,6 +142,12 @@ public final class MinhashBucketsStep extends FileStageStep implements io.sluice
         int worker = ctx.rank() % workersPerBucket;
         List<Path> files = sigFiles(input, bucket);
         List<Path> indexFiles = indexFiles(bucket);
+        if (!indexFiles.isEmpty()) {
+            String mismatch = MinhashKeysFile.mismatch(indexFolder, MinhashKeysFile.read(input));
+            if (mismatch != null) {
+                throw new IOException("minhash_buckets: index_folder " + indexFolder + " " + mismatch);
+            }
+        }
         int bufferBytes = config.mergeBufferBytes(memoryLimit, files.size() + indexFiles.size());
         List<SigFileReader> readers = new ArrayList<>();
         try {
@@ -160,6 +166,10 @@ public final class MinhashBucketsStep extends FileStageStep implements io.sluice
             if (createIndexName != null) {
                 newIndex = MinhashBuildIndexStep.indexFile(indexFolder, bucket, createIndexName + String.format("_%02d", worker));
                 ctx.files().willWrite(newIndex);
+                String unrecorded = MinhashKeysFile.recordIndexKeys(indexFolder, input, ownIndexFile());
+                if (unrecorded != null) {
+                    ctx.log().info("minhash_buckets: " + unrecorded);
+                }
             }
             mergeAndWritePairs(readers, !indexFiles.isEmpty(), dupsFile(output, bucket, worker), newIndex);
         } finally {
@@ -199,15 +209,22 @@ public final class MinhashBucketsStep extends FileStageStep implements io.sluice
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
-        java.util.regex.Pattern own = createIndexName == null ? null
-                : java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(createIndexName) + "_\\d{2}"
-                        + java.util.regex.Pattern.quote(MinhashBuildIndexStep.INDEX_SUFFIX));
+        java.util.function.Predicate<String> own = ownIndexFile();
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> {
                 String name = p.getFileName().toString();
-                return name.endsWith(MinhashBuildIndexStep.INDEX_SUFFIX) && (own == null || !own.matcher(name).matches());
+                return name.endsWith(MinhashBuildIndexStep.INDEX_SUFFIX) && !own.test(name);
             }).sorted().toList();
         }
+    }
+
+    /** Whether an index file's name is one this step writes ({@code create_index_name}). */
+    public java.util.function.Predicate<String> ownIndexFile() {
+        if (createIndexName == null) {
+            return name -> false;
+        }
+        return java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(createIndexName) + "_\\d{2}"
+                + java.util.regex.Pattern.quote(MinhashBuildIndexStep.INDEX_SUFFIX)).asMatchPredicate();
     }
 
     /** datatrove's split of a bucket among its workers: [min, max) of the first hash. */

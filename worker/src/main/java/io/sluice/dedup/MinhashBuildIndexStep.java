@@ -57,8 +57,8 @@ public final class MinhashBuildIndexStep extends FileStageStep implements io.slu
     /**
      * Why the index files in {@code folder} (made by another job, or by datatrove) cannot be what a step with
      * {@code config} reads, or null: none at all (then every document matches nothing, silently), a bucket
-     * folder past its buckets, or a file whose size is not a whole number of its records. (The files hold no
-     * parameters: an index of other n_grams or seed is not told apart.) {@code mayBeEmpty}: a step adding to the
+     * folder past its buckets, or a file whose size is not a whole number of its records. (Keys the files cannot
+     * show, such as n_grams or seed, are compared by {@link MinhashKeysFile}.) {@code mayBeEmpty}: a step adding to the
      * index (create_index_name) may start it.
      */
     private static final java.util.regex.Pattern BUCKET_DIR = java.util.regex.Pattern.compile("bucket_(\\d{3,})");
@@ -113,6 +113,11 @@ public final class MinhashBuildIndexStep extends FileStageStep implements io.slu
         return input;
     }
 
+    /** Whether an index file's name is the one this step writes. */
+    public java.util.function.Predicate<String> ownIndexFile() {
+        return name -> name.equals(indexName + INDEX_SUFFIX);
+    }
+
     /** The index folder it writes (for the job's checks). */
     public Path output() {
         return output;
@@ -122,6 +127,10 @@ public final class MinhashBuildIndexStep extends FileStageStep implements io.slu
     public void finish(DocumentSink next) throws IOException {
         int bucket = ctx.rank();
         List<Path> files = MinhashBucketsStep.sigFiles(input, bucket);
+        String unrecorded = MinhashKeysFile.recordIndexKeys(output, input, ownIndexFile());
+        if (unrecorded != null) {
+            ctx.log().info("minhash_build_index: " + unrecorded);
+        }
         int bufferBytes = config.mergeBufferBytes(memoryLimit, files.size());
         List<SigFileReader> readers = new ArrayList<>();
         try {

@@ -104,6 +104,7 @@ public final class MinhashSignatureStep implements Step, io.sluice.pipeline.List
     public void open(StepContext ctx) throws IOException {
         this.ctx = ctx;
         signer = new ShingleSigner(config);
+        MinhashKeysFile.write(output, config); // the same bytes from every rank, so not one rank's file
         sig = new long[config.numHashes()];
         record = ByteBuffer.allocate(config.sigRecordBytes()).order(ByteOrder.LITTLE_ENDIAN);
         ctx.files().willWrite(lengthsFile(output, ctx.rank()));

@@ -5,6 +5,7 @@ import io.sluice.dedup.MinhashBuildIndexStep;
 import io.sluice.dedup.MinhashClusterStep;
 import io.sluice.dedup.MinhashConfig;
 import io.sluice.dedup.MinhashFilterStep;
+import io.sluice.dedup.MinhashKeysFile;
 import io.sluice.dedup.MinhashSignatureStep;
 import io.sluice.io.RankFiles;
 import io.sluice.io.ShardPlan;
@@ -231,7 +232,14 @@ public final class Preflight {
                 filters.add(new FilterStep(stage, spec, normal(f.input())));
             } else if (step instanceof MinhashBuildIndexStep i) {
                 sameConfig(i.input(), i.config(), spec);
-                indexesWritten.putIfAbsent(normal(i.output()), signaturesOf(i.input(), i.config(), spec));
+                Made from = signaturesOf(i.input(), i.config(), spec);
+                if (!indexesWritten.containsKey(normal(i.output()))) {
+                    String problem = MinhashKeysFile.mixProblem(i.output(), keysOf(i.input(), from), i.ownIndexFile());
+                    if (problem != null) {
+                        throw new JobException(spec.where() + ": output " + normal(i.output()) + " " + problem);
+                    }
+                }
+                indexesWritten.putIfAbsent(normal(i.output()), from);
             }
         }
 
@@ -246,6 +254,14 @@ public final class Preflight {
                         + m.config().layout() + ", but has " + config.layout()
                         + "; give the steps of one MinHash run the same MinHash keys");
             }
+        }
+
+        /**
+         * The keys the signatures in {@code input} are made with: those of the job's step making them, else
+         * those recorded in the folder (by another job), else unknown (null).
+         */
+        private static MinhashConfig keysOf(Path input, Made signatures) throws IOException {
+            return signatures.signatures() ? signatures.config() : MinhashKeysFile.read(input);
         }
 
         /** The step that made the signatures in {@code input}, or, if none of the job did, the one reading them. */
@@ -285,6 +301,9 @@ public final class Preflight {
                 }
             } else {
                 String problem = MinhashBuildIndexStep.indexProblem(index, b.config(), b.createsIndex());
+                if (problem == null) {
+                    problem = MinhashKeysFile.mismatch(index, keysOf(b.input(), ours));
+                }
                 if (problem != null) {
                     throw new JobException(spec.where() + ": index_folder " + normal(index) + " " + problem);
                 }

@@ -138,6 +138,46 @@ class MinhashIndexTest {
         assertEquals(List.of("b3", "b4", "b5"), ids(root.resolve("out")));
     }
 
+    /**
+     * The signature and index folders record the MinHash keys they were made with (minhash_keys.json, beside
+     * the bucket folders), so that an index made by another job with other n_grams is refused rather than
+     * matched against and found to hold nothing; so is adding to an index of other keys. An index without
+     * the file (datatrove's) is read unchecked, as before.
+     */
+    @Test
+    void anIndexOfOtherJobsRecordsItsKeysAndOneOfOtherKeysIsRefused() throws Exception {
+        assertTrue(run("build4", signatures(corpusA, "sigs_a4").replace("{output: ROOT/sigs_a4}", "{output: ROOT/sigs_a4, n_grams: 4}")
+                + buildIndex("sigs_a4", "idx4", "A")));
+        Map<String, Object> keys = Map.of("n_grams", 4, "seed", 1, "hash_fc", "xxhash", "num_buckets", 14,
+                "hashes_per_bucket", 8, "precision", 64);
+        assertEquals(keys, new ObjectMapper().readValue(root.resolve("sigs_a4/minhash_keys.json").toFile(), Map.class));
+        assertEquals(keys, new ObjectMapper().readValue(root.resolve("idx4/minhash_keys.json").toFile(), Map.class));
+
+        String message = refusal("dedup", dedupB("index_folder: ROOT/idx4")).getMessage();
+        assertTrue(message.contains("index_folder " + root.resolve("idx4") + " was made with n_grams 4, seed 1")
+                && message.contains("but the signatures matched against it with n_grams 5, seed 1")
+                && message.contains("no document would match the index"), message);
+        // B's signatures made by another job: their keys are read from their folder
+        assertTrue(run("sigs_b", signatures(corpusB, "sigs_b2")));
+        String bucketsOnly = """
+                  - name: buckets
+                    tasks: 14
+                    steps:
+                      - minhash_buckets: {input: ROOT/sigs_b2, output: ROOT/dups2, index_folder: ROOT/idx4}
+                """;
+        message = refusal("buckets", bucketsOnly).getMessage();
+        assertTrue(message.contains("was made with n_grams 4") && message.contains("matched against it with n_grams 5"), message);
+        // adding corpus B's n_grams 5 index to the n_grams 4 one
+        message = refusal("add", buildIndex("sigs_b2", "idx4", "B")).getMessage();
+        assertTrue(message.contains("output " + root.resolve("idx4") + " holds index files made with n_grams 4")
+                && message.contains("one index cannot hold both"), message);
+
+        // without the file, as datatrove writes an index, the keys are not known and not checked
+        Files.delete(root.resolve("idx4/minhash_keys.json"));
+        assertTrue(run("dedup", dedupB("index_folder: ROOT/idx4")));
+        assertEquals(List.of("b0", "b1", "b2", "b3", "b4", "b5"), ids(root.resolve("out")));
+    }
+
     private io.sluice.job.JobException refusal(String name, String stages) {
         String yaml = ("logging_dir: ROOT/" + name + "-logs\nstages:\n" + stages).replace("ROOT", root.toString());
         return org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
@@ -177,6 +217,7 @@ class MinhashIndexTest {
             assertArrayEquals(Files.readAllBytes(root.resolve(String.format("idx/bucket_%03d/A.minhash.index", bucket))),
                     Files.readAllBytes(root.resolve(String.format("idx2/bucket_%03d/A_00.minhash.index", bucket))));
         }
+        assertArrayEquals(Files.readAllBytes(root.resolve("idx/minhash_keys.json")), Files.readAllBytes(root.resolve("idx2/minhash_keys.json")));
         // a second run reads the folder its own index files are in, but not them: the same pairs (a0-a5). (Its
         // signature and .dups folders go with the logging dir: files no run of a job wrote there are refused.)
         TestFiles.deleteRecursively(root.resolve("create-logs"));

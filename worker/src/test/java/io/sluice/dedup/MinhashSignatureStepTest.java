@@ -30,7 +30,7 @@ class MinhashSignatureStepTest {
             assertArrayEquals(Files.readAllBytes(theirs), Files.readAllBytes(ours), ours.toString());
         }
         try (Stream<Path> s = Files.walk(out)) {
-            assertEquals(15, s.filter(Files::isRegularFile).count(), "14 buckets + lengths, no temporary files left");
+            assertEquals(16, s.filter(Files::isRegularFile).count(), "14 buckets + lengths + minhash_keys.json, no temporary files left");
         }
     }
 
@@ -50,7 +50,7 @@ class MinhashSignatureStepTest {
                     Files.readAllBytes(MinhashSignatureStep.sigFile(spilled, bi, 0)));
         }
         try (Stream<Path> s = Files.walk(spilled)) {
-            assertEquals(15, s.filter(Files::isRegularFile).count(), "no run files left");
+            assertEquals(16, s.filter(Files::isRegularFile).count(), "no run files left");
         }
     }
 
