@@ -389,6 +389,9 @@ class SlurmClusterTest {
         assertTrue(log.contains("sluice: USR1 received, requeueing " + element), log);
         assertEquals(2, log.lines().filter(l -> l.startsWith("sluice: stage clean, ranks 0..0")).count(),
                 "both attempts append to one log: " + log);
+        Result status = launcher("status", jobFile.toString());
+        assertTrue(status.out().contains("stage clean: Slurm requeued 1 array element, 1 time in all (" + element + ")"),
+                status.out());
     }
 
     @Test

@@ -6,8 +6,13 @@ import java.util.Set;
  * The state of one array element as Slurm reports it.
  *
  * @param reason squeue's reason ({@code DependencyNeverSatisfied}, {@code NonZeroExitCode}, ...), may be empty
+ * @param restarts how many times Slurm requeued the element (squeue's RestartCnt; 0 where not known, as from sacct)
  */
-public record ArrayTaskState(Key key, String state, String reason) {
+public record ArrayTaskState(Key key, String state, String reason, int restarts) {
+
+    public ArrayTaskState(Key key, String state, String reason) {
+        this(key, state, reason, 0);
+    }
 
     /** Array element {@code taskId} of array job {@code jobId}. */
     public record Key(String jobId, int taskId) {

@@ -84,17 +84,31 @@ public final class SlurmCommands implements Slurm {
         if (jobIds.isEmpty()) {
             return List.of();
         }
-        Result r = run(List.of("squeue", "-h", "-r", "-t", "all", "-j", String.join(",", jobIds),
-                "-o", "%F|%K|%T|%r"));
+        List<String> squeue = List.of("squeue", "-h", "-r", "-t", "all", "-j", String.join(",", jobIds));
+        // --Format for the requeue count, which -o has no letter for; fields without a size are not padded
+        List<String> withRestarts = new ArrayList<>(squeue);
+        withRestarts.addAll(List.of("-O", "ArrayJobID:|,ArrayTaskID:|,State:|,Reason:|,RestartCnt:"));
+        Result r = run(withRestarts);
+        if (r.exit != 0 && !r.err.contains("Invalid job id")) {
+            List<String> plain = new ArrayList<>(squeue); // a Slurm whose --Format lacks a field or the suffixes
+            plain.addAll(List.of("-o", "%F|%K|%T|%r"));
+            r = run(plain);
+        }
         // squeue fails with "Invalid job id" when it knows none of the jobs any more
         if (r.exit != 0 && !r.err.contains("Invalid job id")) {
             throw new SlurmException("squeue failed (exit " + r.exit + "): " + r.err.strip());
         }
+        return parseQueue(r.out);
+    }
+
+    /** The elements of squeue's output: {@code job|task|state|reason}, and {@code |restarts} where asked for. */
+    static List<ArrayTaskState> parseQueue(String squeueOutput) {
         List<ArrayTaskState> states = new ArrayList<>();
-        for (String line : r.out.split("\n")) {
+        for (String line : squeueOutput.split("\n")) {
             String[] f = line.strip().split("\\|", -1);
-            if (f.length == 4 && f[1].matches("\\d+")) {
-                states.add(new ArrayTaskState(new ArrayTaskState.Key(f[0], Integer.parseInt(f[1])), f[2], f[3]));
+            if ((f.length == 4 || f.length == 5) && f[1].matches("\\d+")) {
+                int restarts = f.length == 5 && f[4].strip().matches("\\d+") ? Integer.parseInt(f[4].strip()) : 0;
+                states.add(new ArrayTaskState(new ArrayTaskState.Key(f[0], Integer.parseInt(f[1])), f[2], f[3], restarts));
             }
         }
         return states;

@@ -40,14 +40,18 @@ public final class StatusReport {
                              Path slurmLog, List<String> slurmTail) {
     }
 
-    /** @param pendingReasons the pending ranks per squeue reason ("Dependency", "Resources", ...), most first */
     /**
+     * @param pendingReasons   the pending ranks per squeue reason ("Dependency", "Resources", ...), most first
+     * @param requeued         the stage's array elements Slurm requeued (by their USR1 near the time limit, a
+     *                         node failure, preemption, scontrol requeue), with how many times, as long as
+     *                         squeue knows them
      * @param statsMergeFailed the stage's stats merge job, when it ended without success (its state), else null:
      *                         then {@code <stage>/stats.json} may lack the last ranks' numbers
      */
     public record StageStatus(String stage, int tasks, int done, int running, int pending, int cancelled,
                               int notSubmitted, List<FailedRank> failed, List<String> jobIds,
-                              Map<String, Integer> pendingReasons, String statsMergeFailed) {
+                              Map<String, Integer> pendingReasons, Map<ArrayTaskState.Key, Integer> requeued,
+                              String statsMergeFailed) {
     }
 
     private StatusReport() {
@@ -145,9 +149,17 @@ public final class StatusReport {
                     statsMergeFailed = statsJob + " " + t.state() + (t.hasReason() ? " " + t.reason() : "");
                 }
             }
+            Map<ArrayTaskState.Key, Integer> requeued = new java.util.TreeMap<>(
+                    java.util.Comparator.comparing(ArrayTaskState.Key::jobId).thenComparingInt(ArrayTaskState.Key::taskId));
+            for (ArrayTaskState.Key element : new HashSet<>(elementOfRank.values())) {
+                ArrayTaskState t = queue.get(element);
+                if (t != null && t.restarts() > 0) {
+                    requeued.put(element, t.restarts());
+                }
+            }
             result.add(new StageStatus(stage.name(), stage.tasks(), done.size(), running, pending, cancelled,
                     notSubmitted, failed, f.readJobIds().map(StageFiles.JobIds::ids).orElse(List.of()),
-                    mostFirst(pendingReasons), statsMergeFailed));
+                    mostFirst(pendingReasons), requeued, statsMergeFailed));
         }
         return result;
     }
@@ -307,6 +319,16 @@ public final class StatusReport {
                 s.pendingReasons().forEach((reason, ranks) -> reasons.add((one ? "" : ranks + " ") + explainPending(reason)));
                 out.printf("stage %s: %d rank%s pending: %s%n", s.stage(), s.pending(), s.pending() == 1 ? "" : "s",
                         String.join("; ", reasons));
+            }
+        }
+        for (StageStatus s : stages) {
+            if (!s.requeued().isEmpty()) {
+                int times = s.requeued().values().stream().mapToInt(Integer::intValue).sum();
+                List<String> shown = new ArrayList<>();
+                s.requeued().entrySet().stream().limit(5).forEach(e -> shown.add(e.getKey() + (e.getValue() > 1 ? " x" + e.getValue() : "")));
+                out.printf("stage %s: Slurm requeued %d array element%s, %d time%s in all (%s%s): near its time limit"
+                        + " (requeue: true), after a node failure or preemption, or by scontrol requeue%n", s.stage(), s.requeued().size(), s.requeued().size() == 1 ? "" : "s", times,
+                        times == 1 ? "" : "s", String.join(", ", shown), s.requeued().size() > 5 ? ", ..." : "");
             }
         }
         Set<ArrayTaskState.Key> slurmTailShown = new HashSet<>(); // the ranks of one element share its output file

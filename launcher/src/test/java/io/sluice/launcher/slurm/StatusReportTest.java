@@ -150,6 +150,37 @@ class StatusReportTest {
                 + " higher priority); 2 SUSPENDED (suspended by an administrator or a preempting job); 2 no reason given\n"), out.toString());
     }
 
+    /** Elements Slurm requeued are counted per element, with their restarts from squeue's --Format output. */
+    @Test
+    void requeuedElementsAreNamedWithHowOften() throws IOException {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(2, 10, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 8));
+        RecordingSlurm slurm = new RecordingSlurm();
+        new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
+                        job.loggingDir().resolve("job.json")), s -> { });
+        // elements 0..3 hold ranks 0-1, 2-3, 4-5, 6-7
+        slurm.queue.addAll(SlurmCommands.parseQueue("""
+                100|0|COMPLETED|None|0
+                100|1|RUNNING|None|2
+                100|2|PENDING|BeginTime|1
+                100|3|RUNNING|None|0
+                """));
+        Completions.markComplete(job.loggingDir().resolve("a"), 0);
+        Completions.markComplete(job.loggingDir().resolve("a"), 1);
+        List<StatusReport.StageStatus> stages = StatusReport.collect(job, slurm);
+        assertEquals(Map.of(new ArrayTaskState.Key("100", 1), 2, new ArrayTaskState.Key("100", 2), 1), stages.get(0).requeued());
+        assertEquals(List.of(2, 4, 2), List.of(stages.get(0).done(), stages.get(0).running(), stages.get(0).pending()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StatusReport.print(job, stages, new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("stage a: Slurm requeued 2 array elements, 3 times in all"
+                + " (100_1 x2, 100_2): near its time limit (requeue: true), after a node failure or preemption, or by"
+                + " scontrol requeue\n"), out.toString());
+        // squeue's -o output (a Slurm whose --Format cannot be used) has no restarts
+        assertEquals(List.of(new ArrayTaskState(new ArrayTaskState.Key("7", 0), "RUNNING", "None", 0)),
+                SlurmCommands.parseQueue("7|0|RUNNING|None\n7|N/A|PENDING|None\n"));
+    }
+
     @Test
     void elementsSqueueHasForgottenTakeTheirStateFromAccountingOrAreReportedEnded() throws IOException {
         Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 10, 1001, false, null, Map.of()),
