@@ -208,6 +208,54 @@ class LocalExecutorTest {
         assertTrue(((Number) read.get("bytes")).longValue() > firstFileBytes, "the damaged file's bytes before the damage: " + read);
     }
 
+    /**
+     * A plain file cut into three pieces of 2 MiB, with two bad lines in the second: under on_error: skip its rank
+     * counts and logs each with the file and its byte offset in the whole file, and every other document is kept
+     * once. The reader's 1 MiB buffer is refilled before the bad lines, so the offsets go through its bookkeeping.
+     */
+    @Test
+    void badLinesInTheSecondPieceOfASplitPlainFileAreSkippedAtTheirByteOffsets() throws IOException {
+        StringBuilder file = new StringBuilder(); // ASCII only: a char is a byte
+        long notJson = -1;
+        long notAField = -1;
+        int docs = 0;
+        while (file.length() < 5_500_000) {
+            if (notJson < 0 && file.length() > (2 << 20) + 1_500_000) {
+                notJson = file.length();
+                file.append("this is not json\n");
+                notAField = file.length() + "{\"text\": \"x\", ".length();
+                file.append("{\"text\": \"x\", oops}\n");
+            }
+            file.append(TestFiles.doc("d" + docs, ("word" + docs + " ").repeat(1 + docs % 30)));
+            docs++;
+        }
+        Files.createDirectories(root.resolve("in"));
+        Files.writeString(root.resolve("in/big.jsonl"), file);
+        JobFixture fx = new JobFixture(root);
+        assertTrue(run(fx.job("""
+                logging_dir: $ROOT/logs
+                tasks: 3
+                workers: 1
+                stages:
+                  - name: read
+                    steps:
+                      - read_jsonl: {path: $ROOT/in, split_size: 2M, on_error: skip}
+                      - write_jsonl: {path: $ROOT/out, compression: none}
+                """)), console.toString());
+
+        String log = Files.readString(root.resolve("logs/read/logs/task_00001.log"));
+        assertTrue(log.contains("skipped line: big.jsonl (byte " + notJson + "): malformed JSON: line is not a JSON object"), log);
+        assertTrue(log.contains("skipped line: big.jsonl (byte " + notAField + "): malformed JSON: expected a field name"), log);
+        assertEquals(2, PipelineStats.read(root.resolve("logs/read/stats/00001.json")).step("read_jsonl").get("skipped_malformed"));
+        PipelineStats merged = PipelineStats.read(root.resolve("logs/read/stats.json"));
+        assertEquals(2, merged.step("read_jsonl").get("skipped_malformed"));
+        assertEquals(file.length(), merged.step("read_jsonl").get("bytes"), "every byte read once, by one rank");
+
+        List<String> ids = TestFiles.allLines(root.resolve("out")).stream()
+                .map(l -> l.substring("{\"id\":\"".length(), l.indexOf("\",\"text\""))).sorted().toList();
+        assertEquals(java.util.stream.IntStream.range(0, docs).mapToObj(i -> "d" + i).sorted().toList(), ids);
+    }
+
     /** The saved plan stays on a re-run; a file added to the input since is named, where it was ignored in silence. */
     @Test
     void aFileAddedAfterThePlanWasSavedIsNoted() throws IOException {
