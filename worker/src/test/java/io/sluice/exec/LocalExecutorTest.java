@@ -576,6 +576,42 @@ class LocalExecutorTest {
         assertEquals(3, TestFiles.files(root.resolve("out")).size());
     }
 
+    /**
+     * Runs of one logging dir take turns at job.json and at preparing a stage (.job.lock), so that one does not
+     * remove the files another's ranks have just written: while another process holds the lock, a run waits
+     * before writing anything, and goes on once it is released.
+     */
+    @Test
+    void aRunWaitsWhileAnotherProcessHoldsTheJobLock() throws Exception {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        Job job = fx.job(JobFixture.CLEAN_JOB);
+        Path lockFile = root.resolve("logs/.job.lock");
+        Files.createDirectories(lockFile.getParent());
+        // a POSIX record lock, as another launcher's JVM takes, held until this test closes the process's input
+        Process other = new ProcessBuilder("python3", "-c", "import fcntl, sys\n"
+                + "f = open(sys.argv[1], 'a+')\nfcntl.lockf(f, fcntl.LOCK_EX)\n"
+                + "print('locked', flush=True)\nsys.stdin.read()\n", lockFile.toString()).start();
+        try {
+            assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(other.getInputStream())).readLine());
+            java.util.concurrent.FutureTask<Boolean> running = new java.util.concurrent.FutureTask<>(() -> run(job));
+            new Thread(running, "second run").start();
+            Thread.sleep(1500);
+            assertFalse(running.isDone(), console.toString());
+            assertFalse(Files.exists(root.resolve("logs/job.json")), "nothing written while the other holds the lock");
+            assertFalse(Files.exists(root.resolve("out")));
+
+            other.getOutputStream().close(); // the other process ends, and its lock with it
+            assertTrue(running.get(120, java.util.concurrent.TimeUnit.SECONDS), console.toString());
+        } finally {
+            other.destroy();
+            other.waitFor();
+        }
+        assertTrue(Files.exists(root.resolve("logs/job.json")));
+        assertEquals(3, TestFiles.files(root.resolve("out")).size());
+        assertEquals(3, Completions.completedRanks(root.resolve("logs/clean")).cardinality());
+    }
+
     /** The clean job over 10 documents without URLs, with {@code step} in place of its length filter. */
     private boolean runCleanJobWith(JobFixture fx, String step) throws IOException {
         fx.corpus("in", 2, 5);
