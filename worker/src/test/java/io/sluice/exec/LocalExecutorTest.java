@@ -578,8 +578,8 @@ class LocalExecutorTest {
 
     /**
      * Runs of one logging dir take turns at job.json and at preparing a stage (.job.lock), so that one does not
-     * remove the files another's ranks have just written: while another process holds the lock, a run waits
-     * before writing anything, and goes on once it is released.
+     * remove the files another's ranks have just written: while another process holds the lock, a run says so and
+     * waits before writing anything, and goes on once it is released.
      */
     @Test
     void aRunWaitsWhileAnotherProcessHoldsTheJobLock() throws Exception {
@@ -590,8 +590,8 @@ class LocalExecutorTest {
         Files.createDirectories(lockFile.getParent());
         // a POSIX record lock, as another launcher's JVM takes, held until this test closes the process's input
         Process other = new ProcessBuilder("python3", "-c", "import fcntl, sys\n"
-                + "f = open(sys.argv[1], 'a+')\nfcntl.lockf(f, fcntl.LOCK_EX)\n"
-                + "print('locked', flush=True)\nsys.stdin.read()\n", lockFile.toString()).start();
+                + "f = open(sys.argv[1], 'a+')\nfcntl.lockf(f, fcntl.LOCK_EX)\nf.truncate(0)\nf.write('pid 4242 on node7')\n"
+                + "f.flush()\nprint('locked', flush=True)\nsys.stdin.read()\n", lockFile.toString()).start();
         try {
             assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(other.getInputStream())).readLine());
             java.util.concurrent.FutureTask<Boolean> running = new java.util.concurrent.FutureTask<>(() -> run(job));
@@ -600,6 +600,9 @@ class LocalExecutorTest {
             assertFalse(running.isDone(), console.toString());
             assertFalse(Files.exists(root.resolve("logs/job.json")), "nothing written while the other holds the lock");
             assertFalse(Files.exists(root.resolve("out")));
+            // before, it said nothing: a run held up by a hung one seemed hung itself
+            assertTrue(console.toString().contains("waiting for pid 4242 on node7, another run of this job's logging dir,"
+                    + " to finish writing job.json or preparing a stage (" + lockFile + ")"), console.toString());
 
             other.getOutputStream().close(); // the other process ends, and its lock with it
             assertTrue(running.get(120, java.util.concurrent.TimeUnit.SECONDS), console.toString());
