@@ -7,6 +7,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Assumptions;
@@ -74,7 +75,7 @@ class ReportCommandTest {
         CommandLine cmd = new CommandLine(new ReportCommand());
         cmd.setErr(new java.io.PrintWriter(err));
         assertTrue(cmd.execute(stats.toString(), "-o", dir.resolve("elsewhere").toString()) != 0);
-        assertTrue(err.toString().contains(dir.resolve("elsewhere") + " is a folder; give the report a file name"), err.toString());
+        assertTrue(err.toString().contains("could not write the report to " + dir.resolve("elsewhere") + ": it is a folder"), err.toString());
         try (var files = Files.list(dir.resolve("elsewhere"))) {
             assertEquals(java.util.List.of(other), files.toList());
         }
@@ -116,6 +117,43 @@ class ReportCommandTest {
 
         Files.createDirectories(dir.resolve("nothing/summary"));
         assertEquals(1, new CommandLine(new ReportCommand()).execute(dir.resolve("nothing").toString()));
+    }
+
+    /** What `launcher report` prints on stderr, and its exit code. */
+    private static String reportErrors(int expectedExit, String... args) {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            String[] all = new String[args.length + 1];
+            all[0] = "report";
+            System.arraycopy(args, 0, all, 1, args.length);
+            assertEquals(expectedExit, Launcher.execute(all));
+        } finally {
+            System.setErr(saved);
+        }
+        return err.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aReportThatCannotBeWrittenNamesTheFileTheReasonAndTheOption() throws IOException {
+        // before: only "error: <dir>/afile: already exists" (what java.nio said of the folder it could not make)
+        Path stats = dir.resolve("stats");
+        Files.createDirectories(stats.resolve("fqdn/length"));
+        Files.writeString(stats.resolve("fqdn/length/metric.json"), "{\"a.example.org\": {\"total\": 30, \"n\": 3}}");
+        Path afile = Files.writeString(dir.resolve("afile"), "not a folder");
+        for (Path out : List.of(afile.resolve("r.html"), afile.resolve("sub/r.html"))) {
+            assertEquals("error: could not write the report to " + out + ": " + afile + " is a file, not a folder;"
+                    + " choose another file with --output FILE\n", reportErrors(1, stats.toString(), "--output", out.toString()));
+        }
+        assertEquals("not a folder", Files.readString(afile));
+
+        // the default FOLDER/report.html, where a folder of that name is
+        Files.createDirectories(stats.resolve("report.html"));
+        assertEquals("error: could not write the report to " + stats.resolve("report.html") + ": it is a folder;"
+                + " choose another file with --output FILE\n", reportErrors(1, stats.toString()));
+        assertEquals("", reportErrors(0, stats.toString(), "--output", dir.resolve("r.html").toString()));
+        assertTrue(Files.readString(dir.resolve("r.html")).contains("<td>a.example.org</td>"));
     }
 
     @Test

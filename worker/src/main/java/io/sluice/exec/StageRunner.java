@@ -410,7 +410,15 @@ public final class StageRunner {
      * wait, and they then find nothing to remove, rather than remove what the first one's ranks have just written.
      */
     private ProcessLock jobLock() throws IOException {
-        return ProcessLock.acquire(job.loggingDir().resolve(".job.lock"));
+        Path file = job.loggingDir().resolve(".job.lock");
+        ProcessLock lock = ProcessLock.tryAcquire(file);
+        if (lock != null) {
+            return lock;
+        }
+        // held for a moment as a rule; a run hung while holding it (or one on another node) left this one silent
+        console.printf("waiting for %s, another run of this job's logging dir, to finish writing job.json or"
+                + " preparing a stage (%s)%n", ProcessLock.holder(file), file);
+        return ProcessLock.acquire(file);
     }
 
     /**

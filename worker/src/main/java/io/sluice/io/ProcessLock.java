@@ -48,6 +48,11 @@ public final class ProcessLock implements AutoCloseable {
             ch.close();
             return null;
         }
+        return named(ch, lock);
+    }
+
+    /** The lock, with this process's name written in its file for {@link #holder}. */
+    private static ProcessLock named(FileChannel ch, FileLock lock) throws IOException {
         ProcessLock held = new ProcessLock(ch, lock);
         try {
             ch.truncate(0);
@@ -66,14 +71,16 @@ public final class ProcessLock implements AutoCloseable {
     public static ProcessLock acquire(Path file) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileLock lock;
         try {
-            return new ProcessLock(ch, ch.lock());
+            lock = ch.lock();
         } catch (OverlappingFileLockException e) {
             ch.close();
             throw new IllegalStateException(file + " is locked by this process already", e);
         } catch (IOException e) {
             return new ProcessLock(ch, null); // no locks on this file system
         }
+        return named(ch, lock); // a later waiter names this holder, not the one before it
     }
 
     /** Who holds the lock of {@code file}, as its holder wrote it ("pid 123 on node7"). */

@@ -214,39 +214,63 @@ public final class JobFile {
         }
     }
 
-    /** Builds a job from an already parsed tree; {@code fileName} is used in messages. */
+    /**
+     * Builds a job from an already parsed tree; {@code fileName} is used in messages. Every problem of its keys,
+     * its stages' and its steps' is told at once.
+     */
+    @SuppressWarnings("unchecked")
     public static Job parse(String fileName, Map<String, Object> root) {
+        Problems problems = new Problems();
         StepArgs top = new StepArgs(fileName, root);
-        String name = top.string("name", "job");
-        Path loggingDir = Path.of(top.string("logging_dir", "out/" + name + "/logs")).toAbsolutePath().normalize();
-        int tasks = positive(top, "tasks", top.integer("tasks", 1));
-        int workers = (int) top.integer("workers", -1);
-        boolean skipCompleted = top.bool("skip_completed", true);
-        double randomize = top.number("randomize_start_duration", 0);
-        int localTasks = (int) top.integer("local_tasks", -1);
-        int localRankOffset = (int) top.integer("local_rank_offset", 0);
-        List<Object> stageList = list(top, "stages");
-        Map<String, Object> slurmMap = top.map("slurm");
-        top.requireAllUsed();
-        Job.SlurmOptions slurm = slurmOptions(fileName + ": slurm", slurmMap);
-        if (stageList == null || stageList.isEmpty()) {
-            throw new JobException(fileName + ": 'stages' is required: a list of stages, each with a name and steps");
+        String name = problems.get(() -> top.string("name", "job"), "job");
+        String defaultLogs = "out/" + name + "/logs";
+        Path loggingDir = Path.of(problems.get(() -> top.string("logging_dir", defaultLogs), defaultLogs)).toAbsolutePath().normalize();
+        int tasks = problems.get(() -> positive(top, "tasks", top.integer("tasks", 1)), 1);
+        int workers = problems.get(() -> (int) top.integer("workers", -1), -1);
+        boolean skipCompleted = problems.get(() -> top.bool("skip_completed", true), true);
+        double randomize = problems.get(() -> top.number("randomize_start_duration", 0), 0.0);
+        int localTasks = problems.get(() -> (int) top.integer("local_tasks", -1), -1);
+        int localRankOffset = problems.get(() -> (int) top.integer("local_rank_offset", 0), 0);
+        if (localTasks == 0 || localTasks < -1) {
+            problems.add(top.error("local_tasks", "must be at least 1 (the ranks this run takes), or -1 for all; got "
+                    + localTasks + ", which would run nothing").getMessage());
         }
+        int before = problems.size();
+        List<Object> stageList = problems.get(() -> list(top, "stages"), null);
+        boolean stagesRead = problems.size() == before;
+        Map<String, Object> slurmMap = problems.get(() -> top.map("slurm"), null);
+        before = problems.size();
+        problems.check(top::requireAllUsed);
+        // an unknown key is likely 'stages' misspelt, and names it better than "'stages' is required" would
+        if ((stageList == null || stageList.isEmpty()) && stagesRead && problems.size() == before) {
+            problems.add(fileName + ": 'stages' is required: a list of stages, each with a name and steps");
+        }
+        int slurmBefore = problems.size();
+        Job.SlurmOptions slurm = slurmOptions(fileName + ": slurm", slurmMap, problems);
+        // a stage's slurm: keys go over the job's; over a job block with problems they would repeat its problems
+        Map<String, Object> slurmUnder = problems.size() == slurmBefore ? slurmMap : null;
+        int topLevel = problems.size();
         List<Job.Stage> stages = new ArrayList<>();
         Set<String> names = new HashSet<>();
+        Set<String> unread = new HashSet<>(); // stages whose problems left nothing to run, which a later depends may name
         Map<String, String> blocks = new HashMap<>();
         Map<String, Job.SlurmOptions> stageSlurm = new LinkedHashMap<>();
-        for (int i = 0; i < stageList.size(); i++) {
+        for (int i = 0; stageList != null && i < stageList.size(); i++) {
             String where = fileName + ": stages[" + i + "]";
             if (!(stageList.get(i) instanceof Map<?, ?> m)) {
-                throw new JobException(where + ": a stage must be a mapping with 'name' and 'steps'");
+                problems.add(where + ": a stage must be a mapping with 'name' and 'steps'");
+                continue;
             }
-            @SuppressWarnings("unchecked")
             Map<String, Object> stageMap = new LinkedHashMap<>((Map<String, Object>) m);
             Object ownSlurm = stageMap.remove("slurm");
-            List<Job.Stage> expanded = StageExpander.expand(where, stageMap, tasks, workers);
+            int stageBefore = problems.size();
+            List<Job.Stage> expanded = StageExpander.expand(where, stageMap, tasks, workers, problems);
+            boolean stageRight = problems.size() == stageBefore;
+            if (expanded.isEmpty() && m.get("name") instanceof String unreadName) {
+                unread.add(unreadName);
+            }
             if (ownSlurm != null) {
-                Job.SlurmOptions options = stageSlurmOptions(where + " (" + m.get("name") + ")", slurmMap, ownSlurm);
+                Job.SlurmOptions options = stageSlurmOptions(where + " (" + m.get("name") + ")", slurmUnder, ownSlurm, problems);
                 expanded.forEach(s -> stageSlurm.put(s.name(), options)); // a minhash: block's four stages alike
             }
             for (Job.Stage s : expanded) {
@@ -254,74 +278,63 @@ public final class JobFile {
                 for (String dep : s.depends() == null ? List.<String>of() : s.depends()) {
                     // a block of stages (minhash:) is waited for as its last stage
                     String stage = blocks.getOrDefault(dep, dep);
-                    if (!names.contains(stage)) {
-                        throw new JobException(where + " (" + s.name() + "): depends on '" + dep
+                    if (names.contains(stage)) {
+                        depends.add(stage);
+                    } else if (!unread.contains(dep)) {
+                        problems.add(where + " (" + s.name() + "): depends on '" + dep
                                 + "', which is not an earlier stage; earlier stages: " + names);
                     }
-                    depends.add(stage);
                 }
-                if (!names.add(s.name())) {
-                    throw new JobException(where + ": stage name '" + s.name() + "' is used twice");
+                if (!names.add(s.name()) && !s.name().isEmpty()) {
+                    problems.add(where + ": stage name '" + s.name() + "' is used twice");
                 }
                 stages.add(new Job.Stage(s.name(), s.tasks(), s.workers(), depends == null ? null : List.copyOf(depends), s.steps()));
+                checkSteps(s, stageRight, problems);
             }
             if (expanded.size() > 1 && m.get("name") instanceof String block && !names.contains(block)) {
                 blocks.put(block, expanded.getLast().name());
             }
         }
         int mostTasks = stages.stream().mapToInt(Job.Stage::tasks).max().orElse(0);
-        if (localTasks == 0 || localTasks < -1) {
-            throw top.error("local_tasks", "must be at least 1 (the ranks this run takes), or -1 for all; got "
-                    + localTasks + ", which would run nothing");
+        if (localTasks >= 0 && !stages.isEmpty() && (localRankOffset < 0 || localRankOffset >= mostTasks)) {
+            // told with the job's other keys, where it is in the file
+            problems.add(topLevel, top.error("local_rank_offset", "must be from 0 to " + (mostTasks - 1)
+                    + " (the job's largest stage has " + mostTasks + " tasks), got " + localRankOffset
+                    + ": no stage would have a rank to run").getMessage());
         }
-        if (localTasks >= 0 && (localRankOffset < 0 || localRankOffset >= mostTasks)) {
-            throw top.error("local_rank_offset", "must be from 0 to " + (mostTasks - 1) + " (the job's largest stage has "
-                    + mostTasks + " tasks), got " + localRankOffset + ": no stage would have a rank to run");
-        }
-        Job job = new Job(name, loggingDir, tasks, workers, skipCompleted, randomize, localTasks, localRankOffset,
+        problems.throwIfAny();
+        return new Job(name, loggingDir, tasks, workers, skipCompleted, randomize, localTasks, localRankOffset,
                 List.copyOf(stages), slurm, Map.copyOf(stageSlurm));
-        checkSteps(job);
-        return job;
     }
 
     /**
-     * Builds every step once, so that its arguments, its place in the stage and what it needs of the stage
-     * ({@link io.sluice.pipeline.Step#stageProblem}) are checked now rather than on a compute node.
+     * Builds every step of a stage once, so that its arguments, its place in the stage and what it needs of the
+     * stage ({@link io.sluice.pipeline.Step#stageProblem}) are checked now rather than on a compute node. What
+     * a step needs of its stage is checked once the stage's keys and steps are all right.
      */
-    private static void checkSteps(Job job) {
-        // every step's problems at once: a datatrove job file translated by hand has several, one per step
-        List<String> problems = new ArrayList<>();
-        for (Job.Stage s : job.stages()) {
-            List<io.sluice.pipeline.Step> steps = new ArrayList<>();
-            int before = problems.size();
-            for (int i = 0; i < s.steps().size(); i++) {
-                Job.StepSpec spec = s.steps().get(i);
-                try {
-                    steps.add(StepRegistry.create(spec));
-                } catch (JobException e) {
-                    problems.add(e.getMessage());
-                    continue;
-                }
-                if (i > 0 && steps.getLast() instanceof io.sluice.pipeline.DocumentSource) {
-                    problems.add(spec.where() + ": '" + spec.type() + "' must be the first step of its stage");
-                }
+    private static void checkSteps(Job.Stage s, boolean stageRight, Problems problems) {
+        List<io.sluice.pipeline.Step> steps = new ArrayList<>();
+        int before = problems.size();
+        for (int i = 0; i < s.steps().size(); i++) {
+            Job.StepSpec spec = s.steps().get(i);
+            io.sluice.pipeline.Step step = problems.get(() -> StepRegistry.create(spec), null);
+            if (step == null) {
+                continue;
             }
-            if (problems.size() > before) {
-                continue; // what the stage needs of its steps is checked once they are all right
-            }
-            boolean reader = !steps.isEmpty() && steps.getFirst() instanceof io.sluice.pipeline.DocumentSource;
-            for (int i = 0; i < steps.size(); i++) {
-                String problem = steps.get(i).stageProblem(s.tasks(), reader && i > 0);
-                if (problem != null) {
-                    problems.add(s.steps().get(i).where() + ": " + problem);
-                }
+            steps.add(step);
+            if (i > 0 && step instanceof io.sluice.pipeline.DocumentSource) {
+                problems.add(spec.where() + ": '" + spec.type() + "' must be the first step of its stage");
             }
         }
-        if (problems.size() == 1) {
-            throw new JobException(problems.getFirst());
+        if (!stageRight || problems.size() > before) {
+            return;
         }
-        if (problems.size() > 1) {
-            throw new JobException(problems.size() + " problems:\n  " + String.join("\n  ", problems));
+        boolean reader = !steps.isEmpty() && steps.getFirst() instanceof io.sluice.pipeline.DocumentSource;
+        for (int i = 0; i < steps.size(); i++) {
+            String problem = steps.get(i).stageProblem(s.tasks(), reader && i > 0);
+            if (problem != null) {
+                problems.add(s.steps().get(i).where() + ": " + problem);
+            }
         }
     }
 
@@ -350,12 +363,15 @@ public final class JobFile {
      * key), checked as the job's is. {@code java_home} stays the job's: one build runs every stage.
      */
     @SuppressWarnings("unchecked")
-    private static Job.SlurmOptions stageSlurmOptions(String where, Map<String, Object> jobSlurm, Object own) {
+    private static Job.SlurmOptions stageSlurmOptions(String where, Map<String, Object> jobSlurm, Object own,
+                                                       Problems problems) {
         if (!(own instanceof Map<?, ?> ownMap)) {
-            throw new JobException(where + ": 'slurm' must be a mapping of the slurm: block's keys, such as {time: '12:00:00'}");
+            problems.add(where + ": 'slurm' must be a mapping of the slurm: block's keys, such as {time: '12:00:00'}");
+            return null;
         }
         if (ownMap.containsKey("java_home")) {
-            throw new JobException(where + ".slurm: 'java_home' is set in the job's slurm: block only (one build runs every stage)");
+            problems.add(where + ".slurm: 'java_home' is set in the job's slurm: block only (one build runs every stage)");
+            return null;
         }
         Map<String, Object> merged = new LinkedHashMap<>(jobSlurm == null ? Map.of() : jobSlurm);
         boolean ownMemory = ownMap.get("mem_per_cpu") != null
@@ -379,7 +395,7 @@ public final class JobFile {
                 merged.put(k, v);
             }
         });
-        return slurmOptions(where + ".slurm", merged);
+        return slurmOptions(where + ".slurm", merged, problems);
     }
 
     /** sbatch's memory options, with or without their dashes: sbatch takes only one of them. */
@@ -389,33 +405,33 @@ public final class JobFile {
         return k.equals("mem") || k.equals("mem-per-cpu") || k.equals("mem-per-gpu");
     }
 
-    private static Job.SlurmOptions slurmOptions(String where, Map<String, Object> m) {
+    private static Job.SlurmOptions slurmOptions(String where, Map<String, Object> m, Problems problems) {
         StepArgs a = new StepArgs(where, m);
-        int cpus = positive(a, "cpus_per_task", a.integer("cpus_per_task", 1));
-        Map<String, Object> extra = a.map("sbatch_args");
+        int cpus = problems.get(() -> positive(a, "cpus_per_task", a.integer("cpus_per_task", 1)), 1);
+        Map<String, Object> extra = problems.get(() -> a.map("sbatch_args"), null);
         Map<String, String> sbatchArgs = new LinkedHashMap<>();
         if (extra != null) {
             // "--mem" and "mem" are the same option: one spelling from here on
             extra.forEach((k, v) -> sbatchArgs.put(k.startsWith("--") ? k.substring(2) : k, v == null ? "" : v.toString()));
         }
         Job.SlurmOptions o = new Job.SlurmOptions(
-                a.string("partition", null),
-                a.string("time", null),
+                problems.get(() -> a.string("partition", null), null),
+                problems.get(() -> a.string("time", null), null),
                 cpus,
-                memPerCpu(a, m, sbatchArgs),
-                positive(a, "local_tasks", a.integer("local_tasks", 1)),
-                inRange(a, "array_parallelism", a.integer("array_parallelism", 0), 0, Integer.MAX_VALUE),
-                positive(a, "max_array_size", a.integer("max_array_size", 1001)),
-                a.bool("requeue", true),
-                inRange(a, "requeue_grace_seconds", a.integer("requeue_grace_seconds", 120), 0, 65535),
-                a.string("env_command", null),
-                a.string("qos", null),
-                a.string("account", null),
-                a.string("mail_type", null),
-                a.string("mail_user", null),
-                a.string("java_home", null),
+                problems.get(() -> memPerCpu(a, m, sbatchArgs), null),
+                problems.get(() -> positive(a, "local_tasks", a.integer("local_tasks", 1)), 1),
+                problems.get(() -> inRange(a, "array_parallelism", a.integer("array_parallelism", 0), 0, Integer.MAX_VALUE), 0),
+                problems.get(() -> positive(a, "max_array_size", a.integer("max_array_size", 1001)), 1001),
+                problems.get(() -> a.bool("requeue", true), true),
+                problems.get(() -> inRange(a, "requeue_grace_seconds", a.integer("requeue_grace_seconds", 120), 0, 65535), 120),
+                problems.get(() -> a.string("env_command", null), null),
+                problems.get(() -> a.string("qos", null), null),
+                problems.get(() -> a.string("account", null), null),
+                problems.get(() -> a.string("mail_type", null), null),
+                problems.get(() -> a.string("mail_user", null), null),
+                problems.get(() -> a.string("java_home", null), null),
                 sbatchArgs);
-        a.requireAllUsed();
+        problems.check(a::requireAllUsed);
         return o;
     }
 
@@ -425,6 +441,7 @@ public final class JobFile {
      * {@code mem_per_cpu: null}, there is none.
      */
     private static String memPerCpu(StepArgs a, Map<String, Object> slurm, Map<String, String> sbatchArgs) {
+        String given = a.string("mem_per_cpu", null); // read first: a problem below must not leave it an unknown key
         List<String> memoryArgs = sbatchArgs.keySet().stream().filter(JobFile::isMemoryArg).toList();
         for (String k : memoryArgs) {
             long mb = MemorySize.megabytes(sbatchArgs.get(k), a.where() + ".sbatch_args." + k);
@@ -433,7 +450,6 @@ public final class JobFile {
                 requireTaskMemory(a.where() + ".sbatch_args." + k, sbatchArgs.get(k), mb, !k.equals("mem"));
             }
         }
-        String given = a.string("mem_per_cpu", null);
         if (given != null && !memoryArgs.isEmpty()) {
             throw a.error("mem_per_cpu", "cannot be given with sbatch_args' --" + memoryArgs.get(0)
                     + " (sbatch takes one of them); set mem_per_cpu: null");

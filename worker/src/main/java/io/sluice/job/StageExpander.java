@@ -17,33 +17,44 @@ final class StageExpander {
     private StageExpander() {
     }
 
-    static List<Job.Stage> expand(String where, Map<String, Object> m, int jobTasks, int jobWorkers) {
+    /** The stages of one entry, its problems noted in {@code problems}; none when they leave nothing to run. */
+    static List<Job.Stage> expand(String where, Map<String, Object> m, int jobTasks, int jobWorkers, Problems problems) {
         StepArgs a = new StepArgs(where, m);
         String name = a.requireString("name");
         if (!name.isEmpty() && (name.isBlank() || name.startsWith(".") || name.contains("/") || name.contains("\\"))) {
             // the name is the stage's folder in the logging dir: "../x" or "a/b" would put it elsewhere, and
             // names starting with "." are kept for Sluice's own files there
-            throw a.error("name", "is '" + name + "', which cannot name a stage: the name is the stage's folder in the"
-                    + " logging dir, so it must not be blank, start with '.' or hold '/' or '\\'");
+            problems.add(a.error("name", "is '" + name + "', which cannot name a stage: the name is the stage's folder in the"
+                    + " logging dir, so it must not be blank, start with '.' or hold '/' or '\\'").getMessage());
         }
-        where = where + " (" + name + ")";
-        int tasks = JobFile.positive(a, "tasks", a.integer("tasks", jobTasks));
-        int workers = (int) a.integer("workers", jobWorkers);
-        List<String> depends = a.strings("depends", null); // null: after the stage before; []: after none
+        String named = name.isEmpty() ? where : where + " (" + name + ")";
+        int tasks = problems.get(() -> JobFile.positive(a, "tasks", a.integer("tasks", jobTasks)), jobTasks);
+        int workers = problems.get(() -> (int) a.integer("workers", jobWorkers), jobWorkers);
+        // null: after the stage before; []: after none
+        List<String> depends = problems.get(() -> a.strings("depends", null), null);
         if (a.has("minhash")) {
-            Map<String, Object> block = a.map("minhash");
-            a.requireAllUsed();
-            return minhash(where, name, tasks, workers, depends, new StepArgs(where + ".minhash", block));
+            Map<String, Object> block = problems.get(() -> a.map("minhash"), null);
+            problems.check(a::requireAllUsed);
+            return block == null ? List.of() : problems.get(
+                    () -> minhash(named, name, tasks, workers, depends, new StepArgs(named + ".minhash", block)), List.of());
         }
-        List<Object> steps = JobFile.list(a, "steps");
-        a.requireAllUsed();
+        int before = problems.size();
+        List<Object> steps = problems.get(() -> JobFile.list(a, "steps"), null);
+        problems.check(a::requireAllUsed);
         if (steps == null || steps.isEmpty()) {
-            throw new JobException(where + ": 'steps' is required: a list such as [{read_jsonl: {path: ...}}, ...]");
+            if (problems.size() == before) { // else an unknown key, likely 'steps' misspelt, or steps not a list
+                problems.add(named + ": 'steps' is required: a list such as [{read_jsonl: {path: ...}}, ...]");
+            }
+            return List.of();
         }
         List<Job.StepSpec> specs = new ArrayList<>();
         for (int i = 0; i < steps.size(); i++) {
-            String stepWhere = where + ".steps[" + i + "]";
-            specs.add(stepSpec(stepWhere, steps.get(i)));
+            String stepWhere = named + ".steps[" + i + "]";
+            Object item = steps.get(i);
+            Job.StepSpec spec = problems.get(() -> stepSpec(stepWhere, item), null);
+            if (spec != null) {
+                specs.add(spec);
+            }
         }
         return List.of(new Job.Stage(name, tasks, workers, depends, List.copyOf(specs)));
     }

@@ -3,8 +3,10 @@ package io.sluice.stats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.io.AtomicFile;
+import io.sluice.io.FileErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,12 +34,39 @@ public final class StatsReport {
     /** Writes the report atomically; returns the stat folders it left out as not merged (see {@link #unmerged}). */
     public static List<Path> write(Path folder, Path out) throws IOException {
         if (Files.isDirectory(out)) {
-            throw new IOException(out + " is a folder; give the report a file name, e.g. " + out.resolve("report.html"));
+            throw cannotWrite(out, "it is a folder");
         }
         checkFolder(folder);
         List<Path> unmerged = unmerged(folder);
-        AtomicFile.write(out, render(folder, unmerged).getBytes(StandardCharsets.UTF_8));
+        byte[] page = render(folder, unmerged).getBytes(StandardCharsets.UTF_8);
+        try {
+            AtomicFile.write(out, page);
+        } catch (IOException e) {
+            throw cannotWrite(out, whyNot(out, e));
+        }
         return unmerged;
+    }
+
+    private static IOException cannotWrite(Path out, String reason) {
+        return new IOException("could not write the report to " + out + ": " + reason + "; choose another file with --output FILE");
+    }
+
+    /**
+     * Said of the place the user can act on. java.nio names only a path: "afile: already exists" for a
+     * folder to create where a file is, or the report's temporary name for a folder not writable.
+     */
+    private static String whyNot(Path out, IOException e) {
+        Path p = out.toAbsolutePath().getParent();
+        while (p != null && !Files.exists(p)) {
+            p = p.getParent();
+        }
+        if (p != null && !Files.isDirectory(p)) {
+            return p + " is a file, not a folder";
+        }
+        if (p != null && e instanceof AccessDeniedException) {
+            return "permission denied in " + p;
+        }
+        return FileErrors.describe(e);
     }
 
     /**

@@ -208,6 +208,54 @@ class LocalExecutorTest {
         assertTrue(((Number) read.get("bytes")).longValue() > firstFileBytes, "the damaged file's bytes before the damage: " + read);
     }
 
+    /**
+     * A plain file cut into three pieces of 2 MiB, with two bad lines in the second: under on_error: skip its rank
+     * counts and logs each with the file and its byte offset in the whole file, and every other document is kept
+     * once. The reader's 1 MiB buffer is refilled before the bad lines, so the offsets go through its bookkeeping.
+     */
+    @Test
+    void badLinesInTheSecondPieceOfASplitPlainFileAreSkippedAtTheirByteOffsets() throws IOException {
+        StringBuilder file = new StringBuilder(); // ASCII only: a char is a byte
+        long notJson = -1;
+        long notAField = -1;
+        int docs = 0;
+        while (file.length() < 5_500_000) {
+            if (notJson < 0 && file.length() > (2 << 20) + 1_500_000) {
+                notJson = file.length();
+                file.append("this is not json\n");
+                notAField = file.length() + "{\"text\": \"x\", ".length();
+                file.append("{\"text\": \"x\", oops}\n");
+            }
+            file.append(TestFiles.doc("d" + docs, ("word" + docs + " ").repeat(1 + docs % 30)));
+            docs++;
+        }
+        Files.createDirectories(root.resolve("in"));
+        Files.writeString(root.resolve("in/big.jsonl"), file);
+        JobFixture fx = new JobFixture(root);
+        assertTrue(run(fx.job("""
+                logging_dir: $ROOT/logs
+                tasks: 3
+                workers: 1
+                stages:
+                  - name: read
+                    steps:
+                      - read_jsonl: {path: $ROOT/in, split_size: 2M, on_error: skip}
+                      - write_jsonl: {path: $ROOT/out, compression: none}
+                """)), console.toString());
+
+        String log = Files.readString(root.resolve("logs/read/logs/task_00001.log"));
+        assertTrue(log.contains("skipped line: big.jsonl (byte " + notJson + "): malformed JSON: line is not a JSON object"), log);
+        assertTrue(log.contains("skipped line: big.jsonl (byte " + notAField + "): malformed JSON: expected a field name"), log);
+        assertEquals(2, PipelineStats.read(root.resolve("logs/read/stats/00001.json")).step("read_jsonl").get("skipped_malformed"));
+        PipelineStats merged = PipelineStats.read(root.resolve("logs/read/stats.json"));
+        assertEquals(2, merged.step("read_jsonl").get("skipped_malformed"));
+        assertEquals(file.length(), merged.step("read_jsonl").get("bytes"), "every byte read once, by one rank");
+
+        List<String> ids = TestFiles.allLines(root.resolve("out")).stream()
+                .map(l -> l.substring("{\"id\":\"".length(), l.indexOf("\",\"text\""))).sorted().toList();
+        assertEquals(java.util.stream.IntStream.range(0, docs).mapToObj(i -> "d" + i).sorted().toList(), ids);
+    }
+
     /** The saved plan stays on a re-run; a file added to the input since is named, where it was ignored in silence. */
     @Test
     void aFileAddedAfterThePlanWasSavedIsNoted() throws IOException {
@@ -526,6 +574,45 @@ class LocalExecutorTest {
         // its process gone, the lock is too
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB)), console.toString());
         assertEquals(3, TestFiles.files(root.resolve("out")).size());
+    }
+
+    /**
+     * Runs of one logging dir take turns at job.json and at preparing a stage (.job.lock), so that one does not
+     * remove the files another's ranks have just written: while another process holds the lock, a run says so and
+     * waits before writing anything, and goes on once it is released.
+     */
+    @Test
+    void aRunWaitsWhileAnotherProcessHoldsTheJobLock() throws Exception {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        Job job = fx.job(JobFixture.CLEAN_JOB);
+        Path lockFile = root.resolve("logs/.job.lock");
+        Files.createDirectories(lockFile.getParent());
+        // a POSIX record lock, as another launcher's JVM takes, held until this test closes the process's input
+        Process other = new ProcessBuilder("python3", "-c", "import fcntl, sys\n"
+                + "f = open(sys.argv[1], 'a+')\nfcntl.lockf(f, fcntl.LOCK_EX)\nf.truncate(0)\nf.write('pid 4242 on node7')\n"
+                + "f.flush()\nprint('locked', flush=True)\nsys.stdin.read()\n", lockFile.toString()).start();
+        try {
+            assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(other.getInputStream())).readLine());
+            java.util.concurrent.FutureTask<Boolean> running = new java.util.concurrent.FutureTask<>(() -> run(job));
+            new Thread(running, "second run").start();
+            Thread.sleep(1500);
+            assertFalse(running.isDone(), console.toString());
+            assertFalse(Files.exists(root.resolve("logs/job.json")), "nothing written while the other holds the lock");
+            assertFalse(Files.exists(root.resolve("out")));
+            // before, it said nothing: a run held up by a hung one seemed hung itself
+            assertTrue(console.toString().contains("waiting for pid 4242 on node7, another run of this job's logging dir,"
+                    + " to finish writing job.json or preparing a stage (" + lockFile + ")"), console.toString());
+
+            other.getOutputStream().close(); // the other process ends, and its lock with it
+            assertTrue(running.get(120, java.util.concurrent.TimeUnit.SECONDS), console.toString());
+        } finally {
+            other.destroy();
+            other.waitFor();
+        }
+        assertTrue(Files.exists(root.resolve("logs/job.json")));
+        assertEquals(3, TestFiles.files(root.resolve("out")).size());
+        assertEquals(3, Completions.completedRanks(root.resolve("logs/clean")).cardinality());
     }
 
     /** The clean job over 10 documents without URLs, with {@code step} in place of its length filter. */

@@ -383,6 +383,63 @@ class JobFileTest {
         assertEquals(true, msg.contains("\n  job.yaml: stages[1] (b).steps[1] (GopherQualityFilter): unknown step"), msg);
     }
 
+    /** The job's and the stages' own keys are told with the steps' problems, each where it is. */
+    @Test
+    void theJobsAndStagesKeyProblemsAreToldWithTheStepsOnes() throws IOException {
+        // before, only "job.yaml: 'tasks' must be a positive integer, got 0": eleven more rounds of validate
+        String msg = error("""
+                name: mistakes
+                tasks: 0
+                worker: 2
+                local_tasks: 0
+                stages:
+                  - name: a
+                    tasks: many
+                    steps:
+                      - read_jsonl: {data_folder: x}
+                      - gopher_quality: {exclusion_writer: r}
+                  - name: b
+                    depends: c
+                    colour: red
+                    steps:
+                      - read_jsonl: {path: x}
+                      - length_filter: {min_wrds: 3}
+                  - name: a
+                    steps: [{read_jsonl: {path: y}}]
+                slurm: {time: '1:00:00', array_parallelism: -1, mem_per_cpu: 2}
+                """);
+        List<String> told = List.of(
+                "job.yaml: 'tasks' must be a positive integer, got 0",
+                "job.yaml: 'local_tasks' must be at least 1 (the ranks this run takes), or -1 for all; got 0, which would run nothing",
+                "job.yaml: unknown key 'worker' (did you mean 'workers'?); allowed: ",
+                "job.yaml: slurm: 'mem_per_cpu' is '2', which sbatch reads as 2M per CPU",
+                "job.yaml: slurm: 'array_parallelism' must be from 0 to 2147483647, got -1",
+                "job.yaml: stages[0]: 'tasks' must be an integer, got 'many'",
+                "job.yaml: stages[0] (a).steps[0] (read_jsonl): unknown key 'data_folder' (datatrove's name; here it is 'path')",
+                "job.yaml: stages[0] (a).steps[1] (gopher_quality): unknown key 'exclusion_writer'",
+                "job.yaml: stages[1]: unknown key 'colour'; allowed: name, tasks, workers, depends, minhash, steps",
+                "job.yaml: stages[1] (b): depends on 'c', which is not an earlier stage; earlier stages: [a]",
+                "job.yaml: stages[1] (b).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?)",
+                "job.yaml: stages[2]: stage name 'a' is used twice");
+        List<String> lines = msg.lines().toList();
+        assertEquals(told.size() + " problems:", lines.getFirst(), msg);
+        assertEquals(told.size() + 1, lines.size(), msg);
+        for (int i = 0; i < told.size(); i++) {
+            assertEquals(true, lines.get(i + 1).startsWith("  " + told.get(i)), "problem " + (i + 1) + ": " + msg);
+        }
+    }
+
+    /** A misspelt 'stages' or 'steps' is named alone: "'stages' is required" beside it would be the same mistake. */
+    @Test
+    void aMisspeltStagesOrStepsIsNotAlsoMissing() throws IOException {
+        assertEquals(true, error("stage:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n")
+                .startsWith("job.yaml: unknown key 'stage' (did you mean 'stages'?); allowed: "));
+        assertEquals(true, error("stages:\n  - name: a\n    step: [{read_jsonl: {path: x}}]\n")
+                .startsWith("job.yaml: stages[0]: unknown key 'step' (did you mean 'steps'?); allowed: "));
+        assertEquals("2 problems:\n  job.yaml: 'tasks' must be a positive integer, got -1\n  job.yaml: 'stages' is required:"
+                + " a list of stages, each with a name and steps", error("tasks: -1\n"));
+    }
+
     /** A stage's slurm: keys over the job's (sbatch_args key by key); a minhash: block's for its four stages. */
     @Test
     void aStagesSlurmKeysGoOverTheJobs() throws IOException {

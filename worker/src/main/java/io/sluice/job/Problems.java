@@ -1,0 +1,54 @@
+package io.sluice.job;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The mistakes of one job file, told together: a datatrove job translated by hand has several, and one
+ * round of validate per mistake was slow going. A key that cannot be read gives a fallback, so that the
+ * keys and steps after it are still read.
+ */
+final class Problems {
+    private final List<String> found = new ArrayList<>();
+
+    /** What {@code read} gives, or {@code fallback} with its problem noted. */
+    <T> T get(Supplier<T> read, T fallback) {
+        try {
+            return read.get();
+        } catch (JobException e) {
+            found.add(e.getMessage());
+            return fallback;
+        }
+    }
+
+    void check(Runnable check) {
+        get(() -> {
+            check.run();
+            return null;
+        }, null);
+    }
+
+    void add(String problem) {
+        found.add(problem);
+    }
+
+    /** A problem told before those found since {@code size()} was {@code index}. */
+    void add(int index, String problem) {
+        found.add(index, problem);
+    }
+
+    int size() {
+        return found.size();
+    }
+
+    /** One problem as its own message; several as "N problems:", one a line. */
+    void throwIfAny() {
+        if (found.size() == 1) {
+            throw new JobException(found.getFirst());
+        }
+        if (found.size() > 1) {
+            throw new JobException(found.size() + " problems:\n  " + String.join("\n  ", found));
+        }
+    }
+}
