@@ -214,6 +214,11 @@ public final class Preflight {
             Made(MinhashConfig config, String where) {
                 this(config, where, false);
             }
+
+            /** The keys the signatures are made with, or null when not known. */
+            MinhashConfig keys() {
+                return signatures ? config : null;
+            }
         }
 
         void add(Job.Stage stage, Job.StepSpec spec, Step step) throws IOException {
@@ -234,7 +239,7 @@ public final class Preflight {
                 sameConfig(i.input(), i.config(), spec);
                 Made from = signaturesOf(i.input(), i.config(), spec);
                 if (!indexesWritten.containsKey(normal(i.output()))) {
-                    String problem = MinhashKeysFile.mixProblem(i.output(), keysOf(i.input(), from), i.ownIndexFile());
+                    String problem = MinhashKeysFile.mixProblem(i.output(), from.keys(), i.ownIndexFile());
                     if (problem != null) {
                         throw new JobException(spec.where() + ": output " + normal(i.output()) + " " + problem);
                     }
@@ -257,17 +262,17 @@ public final class Preflight {
         }
 
         /**
-         * The keys the signatures in {@code input} are made with: those of the job's step making them, else
-         * those recorded in the folder (by another job), else unknown (null).
+         * The step that made the signatures in {@code input}; if none of the job did, the keys another run
+         * recorded in the folder; else the step reading them, whose n_grams, seed and hash_fc say nothing.
          */
-        private static MinhashConfig keysOf(Path input, Made signatures) throws IOException {
-            return signatures.signatures() ? signatures.config() : MinhashKeysFile.read(input);
-        }
-
-        /** The step that made the signatures in {@code input}, or, if none of the job did, the one reading them. */
-        private Made signaturesOf(Path input, MinhashConfig config, Job.StepSpec spec) {
+        private Made signaturesOf(Path input, MinhashConfig config, Job.StepSpec spec) throws IOException {
             Made m = made.get(normal(input));
-            return m != null ? m : new Made(config, spec.where());
+            if (m != null) {
+                return m;
+            }
+            MinhashConfig recorded = MinhashKeysFile.read(input);
+            return recorded != null ? new Made(recorded, "another run (" + normal(input).resolve(MinhashKeysFile.NAME) + ")", true)
+                    : new Made(config, spec.where());
         }
 
         /**
@@ -302,7 +307,7 @@ public final class Preflight {
             } else {
                 String problem = MinhashBuildIndexStep.indexProblem(index, b.config(), b.createsIndex());
                 if (problem == null) {
-                    problem = MinhashKeysFile.mismatch(index, keysOf(b.input(), ours));
+                    problem = MinhashKeysFile.mismatch(index, ours.keys());
                 }
                 if (problem != null) {
                     throw new JobException(spec.where() + ": index_folder " + normal(index) + " " + problem);

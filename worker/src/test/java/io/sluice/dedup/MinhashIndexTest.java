@@ -172,6 +172,11 @@ class MinhashIndexTest {
         assertTrue(message.contains("output " + root.resolve("idx4") + " holds index files made with n_grams 4")
                 && message.contains("one index cannot hold both"), message);
 
+        // an index this job builds from them: the keys recorded with the signatures are compared
+        message = refusal("both", buildIndex("sigs_a4", "idx5", "A") + dedupB("index_folder: ROOT/idx5")).getMessage();
+        assertTrue(message.contains("built from signatures made by another run (" + root.resolve("sigs_a4/minhash_keys.json")
+                + ") with n_grams 4") && message.contains("with n_grams 5"), message);
+
         // without the file, as datatrove writes an index, the keys are not known and not checked
         Files.delete(root.resolve("idx4/minhash_keys.json"));
         assertTrue(run("dedup", dedupB("index_folder: ROOT/idx4")));
