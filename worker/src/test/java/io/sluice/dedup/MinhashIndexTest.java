@@ -125,9 +125,8 @@ class MinhashIndexTest {
     }
 
     /**
-     * n_grams, seed and hash_fc of signatures no step of the job made, and that record no keys (datatrove's), are
-     * not known: the steps reading them take
-     * those keys without using them. Before, an index built here from another job's n_grams 3 signatures, read
+     * n_grams, seed and hash_fc of signatures no step of the job made, and that record no keys (datatrove's),
+     * are not known: the steps reading them take those keys without using them. Before, an index built here from another job's n_grams 3 signatures, read
      * by a block of n_grams 3, was refused as made with n_grams 5 (the build step's default).
      */
     @Test
