@@ -226,7 +226,7 @@ public final class JobFile {
         String defaultLogs = "out/" + name + "/logs";
         Path loggingDir = Path.of(problems.get(() -> top.string("logging_dir", defaultLogs), defaultLogs)).toAbsolutePath().normalize();
         int tasks = problems.get(() -> positive(top, "tasks", top.integer("tasks", 1)), 1);
-        int workers = problems.get(() -> (int) top.integer("workers", -1), -1);
+        int workers = problems.get(() -> workers(top, -1), -1);
         boolean skipCompleted = problems.get(() -> top.bool("skip_completed", true), true);
         double randomize = problems.get(() -> top.number("randomize_start_duration", 0), 0.0);
         int localTasks = problems.get(() -> (int) top.integer("local_tasks", -1), -1);
@@ -341,6 +341,19 @@ public final class JobFile {
     static int positive(StepArgs args, String key, long v) {
         if (v < 1 || v > Integer.MAX_VALUE) {
             throw args.error(key, "must be a positive integer, got " + v);
+        }
+        return (int) v;
+    }
+
+    /**
+     * A job's or stage's {@code workers}. The local executor runs -1 as one rank per core, and took 0 and
+     * -5 the same way, so a mistyped count silently used the whole machine (datatrove's Pool refuses them).
+     */
+    static int workers(StepArgs args, int dflt) {
+        long v = args.integer("workers", dflt);
+        if (v == 0 || v < -1 || v > Integer.MAX_VALUE) {
+            throw args.error("workers", "must be at least 1 (the ranks run at the same time), or -1 for as many as"
+                    + " the machine has cores; got " + v);
         }
         return (int) v;
     }

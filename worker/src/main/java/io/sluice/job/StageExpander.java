@@ -29,7 +29,7 @@ final class StageExpander {
         }
         String named = name.isEmpty() ? where : where + " (" + name + ")";
         int tasks = problems.get(() -> JobFile.positive(a, "tasks", a.integer("tasks", jobTasks)), jobTasks);
-        int workers = problems.get(() -> (int) a.integer("workers", jobWorkers), jobWorkers);
+        int workers = problems.get(() -> JobFile.workers(a, jobWorkers), jobWorkers);
         // null: after the stage before; []: after none
         List<String> depends = problems.get(() -> a.strings("depends", null), null);
         if (a.has("minhash")) {

@@ -429,6 +429,29 @@ class JobFileTest {
         }
     }
 
+    /** workers: 0 or -5 ran one rank per core, as -1 does, where the user had asked for something else. */
+    @Test
+    void workersIsAtLeastOneOrMinusOne() throws IOException {
+        String stages = """
+                stages:
+                  - name: a
+                    workers: -5
+                    steps: [{read_jsonl: {path: x}}]
+                  - name: dedup
+                    workers: 0
+                    minhash: {input: x, output: y, work_dir: z}
+                """;
+        assertEquals("""
+                3 problems:
+                  job.yaml: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got 0
+                  job.yaml: stages[0]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got -5
+                  job.yaml: stages[1]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got 0""",
+                error("workers: 0\n" + stages));
+        Job job = load("workers: 3\n" + stages.replace("workers: -5", "workers: -1").replace("workers: 0", "workers: 1"));
+        assertEquals(List.of(-1, 1, 1, 1, 1), job.stages().stream().map(Job.Stage::workers).toList());
+        assertEquals(3, job.workers());
+    }
+
     /** A misspelt 'stages' or 'steps' is named alone: "'stages' is required" beside it would be the same mistake. */
     @Test
     void aMisspeltStagesOrStepsIsNotAlsoMissing() throws IOException {
