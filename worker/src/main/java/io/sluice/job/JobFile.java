@@ -382,13 +382,14 @@ public final class JobFile {
             problems.add(where + ": 'slurm' must be a mapping of the slurm: block's keys, such as {time: '12:00:00'}");
             return null;
         }
-        if (ownMap.containsKey("java_home")) {
+        Map<String, Object> ownKeys = new LinkedHashMap<>((Map<String, Object>) ownMap);
+        if (ownKeys.containsKey("java_home")) {
             problems.add(where + ".slurm: 'java_home' is set in the job's slurm: block only (one build runs every stage)");
-            return null;
+            ownKeys.remove("java_home"); // its other keys' problems are told in the same round
         }
         Map<String, Object> merged = new LinkedHashMap<>(jobSlurm == null ? Map.of() : jobSlurm);
-        boolean ownMemory = ownMap.get("mem_per_cpu") != null
-                || (ownMap.get("sbatch_args") instanceof Map<?, ?> ownArgs && ownArgs.keySet().stream().anyMatch(JobFile::isMemoryArg));
+        boolean ownMemory = ownKeys.get("mem_per_cpu") != null
+                || (ownKeys.get("sbatch_args") instanceof Map<?, ?> ownArgs && ownArgs.keySet().stream().anyMatch(JobFile::isMemoryArg));
         if (ownMemory) {
             // the stage's memory replaces the job's in whichever form: sbatch takes one of --mem-per-cpu, --mem and
             // --mem-per-gpu, and a stage could not otherwise ask per CPU under a job's sbatch_args {mem: 64G}
@@ -399,7 +400,7 @@ public final class JobFile {
                 merged.put("sbatch_args", rest);
             }
         }
-        ((Map<String, Object>) ownMap).forEach((k, v) -> {
+        ownKeys.forEach((k, v) -> {
             if (k.equals("sbatch_args") && v instanceof Map<?, ?> args && merged.get(k) instanceof Map<?, ?> jobArgs) {
                 Map<Object, Object> both = new LinkedHashMap<>(jobArgs);
                 both.putAll(args);

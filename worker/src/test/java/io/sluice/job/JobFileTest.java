@@ -513,6 +513,10 @@ class JobFileTest {
         assertEquals(null, b.memPerCpu(), "the stage's sbatch_args mem replaces the job's mem_per_cpu");
         assertEquals("job.yaml: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one build runs"
                 + " every stage)", error(yaml.replace("  - name: a\n", "  - name: a\n    slurm: {java_home: /opt/jdk}\n")));
+        // before, java_home stopped the check of the stage's other slurm: keys
+        assertEquals("2 problems:\n  job.yaml: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one"
+                + " build runs every stage)\n  job.yaml: stages[0] (a).slurm: 'cpus_per_task' must be a positive integer, got 0",
+                error(yaml.replace("  - name: a\n", "  - name: a\n    slurm: {java_home: /opt/jdk, cpus_per_task: 0}\n")));
     }
 
     /** YAML's merge rules: a key the mapping sets wins even when set to null, and the first listed mapping wins. */
