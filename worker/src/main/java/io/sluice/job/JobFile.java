@@ -226,7 +226,7 @@ public final class JobFile {
         String defaultLogs = "out/" + name + "/logs";
         Path loggingDir = Path.of(problems.get(() -> top.string("logging_dir", defaultLogs), defaultLogs)).toAbsolutePath().normalize();
         int tasks = problems.get(() -> positive(top, "tasks", top.integer("tasks", 1)), 1);
-        int workers = problems.get(() -> (int) top.integer("workers", -1), -1);
+        int workers = problems.get(() -> workers(top, -1), -1);
         boolean skipCompleted = problems.get(() -> top.bool("skip_completed", true), true);
         double randomize = problems.get(() -> top.number("randomize_start_duration", 0), 0.0);
         int localTasks = problems.get(() -> (int) top.integer("local_tasks", -1), -1);
@@ -345,6 +345,19 @@ public final class JobFile {
         return (int) v;
     }
 
+    /**
+     * A job's or stage's {@code workers}. The local executor runs -1 as one rank per core, and took 0 and
+     * -5 the same way, so a mistyped count silently used the whole machine (datatrove's Pool refuses them).
+     */
+    static int workers(StepArgs args, int dflt) {
+        long v = args.integer("workers", dflt);
+        if (v == 0 || v < -1 || v > Integer.MAX_VALUE) {
+            throw args.error("workers", "must be at least 1 (the ranks run at the same time), or -1 for as many as"
+                    + " the machine has cores; got " + v);
+        }
+        return (int) v;
+    }
+
     @SuppressWarnings("unchecked")
     static List<Object> list(StepArgs args, String key) {
         args.has(key);
@@ -369,13 +382,14 @@ public final class JobFile {
             problems.add(where + ": 'slurm' must be a mapping of the slurm: block's keys, such as {time: '12:00:00'}");
             return null;
         }
-        if (ownMap.containsKey("java_home")) {
+        Map<String, Object> ownKeys = new LinkedHashMap<>((Map<String, Object>) ownMap);
+        if (ownKeys.containsKey("java_home")) {
             problems.add(where + ".slurm: 'java_home' is set in the job's slurm: block only (one build runs every stage)");
-            return null;
+            ownKeys.remove("java_home"); // its other keys' problems are told in the same round
         }
         Map<String, Object> merged = new LinkedHashMap<>(jobSlurm == null ? Map.of() : jobSlurm);
-        boolean ownMemory = ownMap.get("mem_per_cpu") != null
-                || (ownMap.get("sbatch_args") instanceof Map<?, ?> ownArgs && ownArgs.keySet().stream().anyMatch(JobFile::isMemoryArg));
+        boolean ownMemory = ownKeys.get("mem_per_cpu") != null
+                || (ownKeys.get("sbatch_args") instanceof Map<?, ?> ownArgs && ownArgs.keySet().stream().anyMatch(JobFile::isMemoryArg));
         if (ownMemory) {
             // the stage's memory replaces the job's in whichever form: sbatch takes one of --mem-per-cpu, --mem and
             // --mem-per-gpu, and a stage could not otherwise ask per CPU under a job's sbatch_args {mem: 64G}
@@ -386,7 +400,7 @@ public final class JobFile {
                 merged.put("sbatch_args", rest);
             }
         }
-        ((Map<String, Object>) ownMap).forEach((k, v) -> {
+        ownKeys.forEach((k, v) -> {
             if (k.equals("sbatch_args") && v instanceof Map<?, ?> args && merged.get(k) instanceof Map<?, ?> jobArgs) {
                 Map<Object, Object> both = new LinkedHashMap<>(jobArgs);
                 both.putAll(args);

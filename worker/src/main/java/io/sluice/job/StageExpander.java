@@ -29,14 +29,14 @@ final class StageExpander {
         }
         String named = name.isEmpty() ? where : where + " (" + name + ")";
         int tasks = problems.get(() -> JobFile.positive(a, "tasks", a.integer("tasks", jobTasks)), jobTasks);
-        int workers = problems.get(() -> (int) a.integer("workers", jobWorkers), jobWorkers);
+        int workers = problems.get(() -> JobFile.workers(a, jobWorkers), jobWorkers);
         // null: after the stage before; []: after none
         List<String> depends = problems.get(() -> a.strings("depends", null), null);
         if (a.has("minhash")) {
             Map<String, Object> block = problems.get(() -> a.map("minhash"), null);
             problems.check(a::requireAllUsed);
-            return block == null ? List.of() : problems.get(
-                    () -> minhash(named, name, tasks, workers, depends, new StepArgs(named + ".minhash", block)), List.of());
+            return block == null ? List.of()
+                    : minhash(named, name, tasks, workers, depends, new StepArgs(named + ".minhash", block), problems);
         }
         int before = problems.size();
         List<Object> steps = problems.get(() -> JobFile.list(a, "steps"), null);
@@ -66,26 +66,27 @@ final class StageExpander {
      * A {@code minhash:} block: the four dedup stages of docs/minhash.md, named
      * {@code <name>_signatures}, {@code _buckets}, {@code _cluster}, {@code _filter}, with intermediate
      * files under {@code work_dir}. The signature and filter stages share the reader and task count,
-     * so their ranks see the same documents in the same order.
+     * so their ranks see the same documents in the same order. None when the block has problems.
      */
     private static List<Job.Stage> minhash(String where, String name, int tasks, int workers, List<String> depends,
-                                           StepArgs m) {
-        Map<String, Object> reader = readerArgs(m, "input");
+                                           StepArgs m, Problems problems) {
+        int before = problems.size();
+        List<String> required = new ArrayList<>();
+        Map<String, Object> reader = readerArgs(m, "input", required);
         Object output = m.raw().get("output");
-        m.has("output");
-        if (output == null) {
-            throw m.error("output", "is required: the folder (or write_jsonl arguments) for the kept documents");
+        if (!m.has("output")) {
+            required.add(m.error("output", "is required: the folder (or write_jsonl arguments) for the kept documents").getMessage());
         }
-        Map<String, Object> writer = output instanceof Map<?, ?> ? m.map("output") : new LinkedHashMap<>(Map.of("path", output.toString()));
-        String work = m.requireString("work_dir");
+        Map<String, Object> writer = output instanceof Map<?, ?> ? m.map("output") : new LinkedHashMap<>(Map.of("path", String.valueOf(output)));
+        String work = problems.get(() -> m.requireString("work_dir"), "");
         Map<String, Object> config = new LinkedHashMap<>();
         for (String k : MINHASH_CONFIG_KEYS) {
             if (m.has(k)) {
                 config.put(k, m.raw().get(k));
             }
         }
-        long numBuckets = JobFile.positive(m, "num_buckets", m.integer("num_buckets", 14));
-        int bucketTasks = JobFile.positive(m, "bucket_tasks", m.integer("bucket_tasks", numBuckets));
+        long numBuckets = problems.get(() -> JobFile.positive(m, "num_buckets", m.integer("num_buckets", 14)), 14);
+        int bucketTasks = problems.get(() -> JobFile.positive(m, "bucket_tasks", m.integer("bucket_tasks", numBuckets)), 1);
         Map<String, Object> index = new LinkedHashMap<>(); // deduplicating against another corpus's index
         for (String k : INDEX_KEYS) {
             if (m.has(k)) {
@@ -94,13 +95,15 @@ final class StageExpander {
         }
         Object exclusion = m.raw().get("exclusion_output");
         m.has("exclusion_output");
-        boolean clusterMetadata = m.bool("cluster_metadata", false);
-        String keep = m.choice("keep", "datatrove", "datatrove", "first", "longest");
+        boolean clusterMetadata = problems.get(() -> m.bool("cluster_metadata", false), false);
+        String keep = problems.get(() -> m.choice("keep", "datatrove", "datatrove", "first", "longest"), "datatrove");
         Map<String, Map<String, Object>> stepKeys = new LinkedHashMap<>();
         for (String step : STEP_OVERRIDES) {
-            stepKeys.put(step, m.has(step) ? m.map(step) : Map.of());
+            stepKeys.put(step, m.has(step) ? problems.get(() -> m.map(step), Map.of()) : Map.of());
         }
-        m.requireAllUsed();
+        problems.check(m::requireAllUsed);
+        // after the unknown keys, as StepArgs tells a missing key: an unknown one is often the missing one misspelt
+        required.forEach(problems::add);
 
         String sigs = work + "/signatures";
         String dups = work + "/buckets";
@@ -126,10 +129,13 @@ final class StageExpander {
             filter.put("exclusion_output", exclusion);
         }
         String w = where + ".minhash";
-        addStepKeys(m, "signature", stepKeys.get("signature"), sig);
-        addStepKeys(m, "buckets", stepKeys.get("buckets"), buckets);
-        addStepKeys(m, "cluster", stepKeys.get("cluster"), cluster);
-        addStepKeys(m, "filter", stepKeys.get("filter"), filter);
+        addStepKeys(m, "signature", stepKeys.get("signature"), sig, problems);
+        addStepKeys(m, "buckets", stepKeys.get("buckets"), buckets, problems);
+        addStepKeys(m, "cluster", stepKeys.get("cluster"), cluster, problems);
+        addStepKeys(m, "filter", stepKeys.get("filter"), filter, problems);
+        if (problems.size() > before) {
+            return List.of();
+        }
         String s1 = name + MINHASH_STAGES.get(0);
         String s2 = name + MINHASH_STAGES.get(1);
         String s3 = name + MINHASH_STAGES.get(2);
@@ -157,27 +163,28 @@ final class StageExpander {
     /** Step keys the block sets from keys of its own. */
     private static final List<String> BLOCK_STEP_KEYS = List.of("keep", "cluster_metadata", "exclusion_output");
 
-    private static void addStepKeys(StepArgs block, String step, Map<String, Object> extra, Map<String, Object> args) {
+    private static void addStepKeys(StepArgs block, String step, Map<String, Object> extra, Map<String, Object> args,
+                                    Problems problems) {
         for (Map.Entry<String, Object> e : extra.entrySet()) {
             String key = e.getKey();
             if (MINHASH_CONFIG_KEYS.contains(key) || INDEX_KEYS.contains(key) || BLOCK_STEP_KEYS.contains(key)) {
                 // the MinHash parameters must agree across the four stages
-                throw block.error(step, "sets '" + key + "', which is a key of the minhash: block; give it there,"
-                        + " once for all its stages");
+                problems.add(block.error(step, "sets '" + key + "', which is a key of the minhash: block; give it there,"
+                        + " once for all its stages").getMessage());
+            } else if (args.containsKey(key)) {
+                problems.add(block.error(step, "sets '" + key + "', which the minhash: block sets itself").getMessage());
+            } else {
+                args.put(key, e.getValue());
             }
-            if (args.containsKey(key)) {
-                throw block.error(step, "sets '" + key + "', which the minhash: block sets itself");
-            }
-            args.put(key, e.getValue());
         }
     }
 
-    /** A reader given as a folder path or as read_jsonl arguments. */
-    private static Map<String, Object> readerArgs(StepArgs m, String key) {
+    /** A reader given as a folder path or as read_jsonl arguments; null, noted in {@code required}, when missing. */
+    private static Map<String, Object> readerArgs(StepArgs m, String key, List<String> required) {
         Object v = m.raw().get(key);
-        m.has(key);
-        if (v == null) {
-            throw m.error(key, "is required: the input folder, or read_jsonl arguments such as {path: ..., glob: ...}");
+        if (!m.has(key)) {
+            required.add(m.error(key, "is required: the input folder, or read_jsonl arguments such as {path: ..., glob: ...}").getMessage());
+            return null;
         }
         return v instanceof Map<?, ?> ? m.map(key) : new LinkedHashMap<>(Map.of("path", v.toString()));
     }

@@ -429,6 +429,29 @@ class JobFileTest {
         }
     }
 
+    /** workers: 0 or -5 ran one rank per core, as -1 does, where the user had asked for something else. */
+    @Test
+    void workersIsAtLeastOneOrMinusOne() throws IOException {
+        String stages = """
+                stages:
+                  - name: a
+                    workers: -5
+                    steps: [{read_jsonl: {path: x}}]
+                  - name: dedup
+                    workers: 0
+                    minhash: {input: x, output: y, work_dir: z}
+                """;
+        assertEquals("""
+                3 problems:
+                  job.yaml: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got 0
+                  job.yaml: stages[0]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got -5
+                  job.yaml: stages[1]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got 0""",
+                error("workers: 0\n" + stages));
+        Job job = load("workers: 3\n" + stages.replace("workers: -5", "workers: -1").replace("workers: 0", "workers: 1"));
+        assertEquals(List.of(-1, 1, 1, 1, 1), job.stages().stream().map(Job.Stage::workers).toList());
+        assertEquals(3, job.workers());
+    }
+
     /** A misspelt 'stages' or 'steps' is named alone: "'stages' is required" beside it would be the same mistake. */
     @Test
     void aMisspeltStagesOrStepsIsNotAlsoMissing() throws IOException {
@@ -490,6 +513,10 @@ class JobFileTest {
         assertEquals(null, b.memPerCpu(), "the stage's sbatch_args mem replaces the job's mem_per_cpu");
         assertEquals("job.yaml: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one build runs"
                 + " every stage)", error(yaml.replace("  - name: a\n", "  - name: a\n    slurm: {java_home: /opt/jdk}\n")));
+        // before, java_home stopped the check of the stage's other slurm: keys
+        assertEquals("2 problems:\n  job.yaml: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one"
+                + " build runs every stage)\n  job.yaml: stages[0] (a).slurm: 'cpus_per_task' must be a positive integer, got 0",
+                error(yaml.replace("  - name: a\n", "  - name: a\n    slurm: {java_home: /opt/jdk, cpus_per_task: 0}\n")));
     }
 
     /** YAML's merge rules: a key the mapping sets wins even when set to null, and the first listed mapping wins. */

@@ -86,6 +86,44 @@ class MinhashBlockTest {
                 + " 'memory_limit'?)"), misspelt.getMessage());
     }
 
+    /** Before, only the block's first problem was told, and a later stage's with it: a round of validate each. */
+    @Test
+    void theBlocksProblemsAreToldWithTheJobsOthers() {
+        JobException e = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: dedup
+                    minhash: {input: in, output: out, work_dir: w, num_buckets: 0, keep: shortest, n_gram: 3}
+                  - name: after
+                    steps: [{read_jsonl: {path: out}}, {length_filter: {min_wrds: 3}}]
+                """));
+        List<String> lines = e.getMessage().lines().toList();
+        assertEquals(List.of("4 problems:",
+                "  job.yaml: stages[0] (dedup).minhash: 'num_buckets' must be a positive integer, got 0",
+                "  job.yaml: stages[0] (dedup).minhash: 'keep' must be one of datatrove, first, longest, got 'shortest'"),
+                lines.subList(0, 3), e.getMessage());
+        assertEquals(true, lines.get(3).startsWith("  job.yaml: stages[0] (dedup).minhash: unknown key 'n_gram' (did you mean"
+                + " 'n_grams'?); allowed: input, output, work_dir, "), e.getMessage());
+        assertEquals(true, lines.get(4).startsWith("  job.yaml: stages[1] (after).steps[1] (length_filter): unknown key"
+                + " 'min_wrds' (did you mean 'min_words'?)"), e.getMessage());
+
+        // a missing key after the unknown one, which is often it misspelt; each of a step's keys the block sets
+        e = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: dedup
+                    minhash: {data_folder: in, output: out, work_dir: w, cluster: {seed: 1, keep: first}}
+                """));
+        lines = e.getMessage().lines().toList();
+        assertEquals(5, lines.size(), e.getMessage());
+        assertEquals(true, lines.get(1).startsWith("  job.yaml: stages[0] (dedup).minhash: unknown key 'data_folder'"), e.getMessage());
+        assertEquals(List.of(
+                "  job.yaml: stages[0] (dedup).minhash: 'input' is required: the input folder, or read_jsonl arguments such as"
+                        + " {path: ..., glob: ...}",
+                "  job.yaml: stages[0] (dedup).minhash: 'cluster' sets 'seed', which is a key of the minhash: block; give it"
+                        + " there, once for all its stages",
+                "  job.yaml: stages[0] (dedup).minhash: 'cluster' sets 'keep', which is a key of the minhash: block; give it"
+                        + " there, once for all its stages"), lines.subList(2, 5), e.getMessage());
+    }
+
     @Test
     void unknownKeysInTheBlockAreNamed() {
         JobException e = assertThrows(JobException.class, () -> load("""
