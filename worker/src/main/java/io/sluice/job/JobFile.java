@@ -229,12 +229,14 @@ public final class JobFile {
         int workers = problems.get(() -> workers(top, -1), -1);
         boolean skipCompleted = problems.get(() -> top.bool("skip_completed", true), true);
         double randomize = problems.get(() -> top.number("randomize_start_duration", 0), 0.0);
-        int localTasks = problems.get(() -> (int) top.integer("local_tasks", -1), -1);
-        int localRankOffset = problems.get(() -> (int) top.integer("local_rank_offset", 0), 0);
-        if (localTasks == 0 || localTasks < -1) {
+        long localTasksGiven = problems.get(() -> top.integer("local_tasks", -1), -1L);
+        long localRankOffset = problems.get(() -> top.integer("local_rank_offset", 0), 0L);
+        if (localTasksGiven == 0 || localTasksGiven < -1) {
             problems.add(top.error("local_tasks", "must be at least 1 (the ranks this run takes), or -1 for all; got "
-                    + localTasks + ", which would run nothing").getMessage());
+                    + localTasksGiven + ", which would run nothing").getMessage());
         }
+        // kept as longs until checked: past 32 bits a cast wrapped round (more ranks than any stage has is all of them)
+        int localTasks = (int) Math.max(-1, Math.min(localTasksGiven, Integer.MAX_VALUE));
         int before = problems.size();
         List<Object> stageList = problems.get(() -> list(top, "stages"), null);
         boolean stagesRead = problems.size() == before;
@@ -303,7 +305,7 @@ public final class JobFile {
                     + ": no stage would have a rank to run").getMessage());
         }
         problems.throwIfAny();
-        return new Job(name, loggingDir, tasks, workers, skipCompleted, randomize, localTasks, localRankOffset,
+        return new Job(name, loggingDir, tasks, workers, skipCompleted, randomize, localTasks, (int) localRankOffset,
                 List.copyOf(stages), slurm, Map.copyOf(stageSlurm));
     }
 

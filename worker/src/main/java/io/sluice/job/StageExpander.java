@@ -72,12 +72,17 @@ final class StageExpander {
                                            StepArgs m, Problems problems) {
         int before = problems.size();
         List<String> required = new ArrayList<>();
-        Map<String, Object> reader = readerArgs(m, "input", required);
+        Map<String, Object> reader = problems.get(() -> readerArgs(m, "input", required), null);
         Object output = m.raw().get("output");
         if (!m.has("output")) {
             required.add(m.error("output", "is required: the folder (or write_jsonl arguments) for the kept documents").getMessage());
         }
-        Map<String, Object> writer = output instanceof Map<?, ?> ? m.map("output") : new LinkedHashMap<>(Map.of("path", String.valueOf(output)));
+        Map<String, Object> writer = problems.get(() -> {
+            if (output instanceof List<?>) {
+                throw m.error("output", "must be one folder, or write_jsonl arguments such as {path: ..., compression: ...}; got a list");
+            }
+            return output instanceof Map<?, ?> ? m.map("output") : new LinkedHashMap<>(Map.of("path", m.string("output", "null")));
+        }, null);
         String work = problems.get(() -> m.requireString("work_dir"), "");
         Map<String, Object> config = new LinkedHashMap<>();
         for (String k : MINHASH_CONFIG_KEYS) {
@@ -186,7 +191,10 @@ final class StageExpander {
             required.add(m.error(key, "is required: the input folder, or read_jsonl arguments such as {path: ..., glob: ...}").getMessage());
             return null;
         }
-        return v instanceof Map<?, ?> ? m.map(key) : new LinkedHashMap<>(Map.of("path", v.toString()));
+        if (v instanceof List<?>) { // was read as the folder "[a, b]"
+            throw m.error(key, "must be one folder, or read_jsonl arguments such as {path: ..., glob: ...}; got a list");
+        }
+        return v instanceof Map<?, ?> ? m.map(key) : new LinkedHashMap<>(Map.of("path", m.string(key, "null")));
     }
 
     @SuppressWarnings("unchecked")

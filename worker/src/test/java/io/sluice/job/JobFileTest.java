@@ -313,6 +313,10 @@ class JobFileTest {
         // before, local_tasks: 0 ran nothing and exited 0
         assertEquals("job.yaml: 'local_tasks' must be at least 1 (the ranks this run takes), or -1 for all; got 0, which"
                 + " would run nothing", error("local_tasks: 0\n" + ONE_STAGE));
+        // past 32 bits: the offset was cast round to 1 and accepted; a huge local_tasks is all the ranks
+        assertEquals("job.yaml: 'local_rank_offset' must be from 0 to 3 (the job's largest stage has 4 tasks), got 4294967297:"
+                + " no stage would have a rank to run", error("local_tasks: 2\nlocal_rank_offset: 4294967297\n" + ONE_STAGE));
+        assertEquals(Integer.MAX_VALUE, load("local_tasks: 4294967297\n" + ONE_STAGE).localTasks());
     }
 
     @Test

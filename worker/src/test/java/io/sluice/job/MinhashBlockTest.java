@@ -124,6 +124,24 @@ class MinhashBlockTest {
                         + " there, once for all its stages"), lines.subList(2, 5), e.getMessage());
     }
 
+    /** A list of folders was read as the folder "[a, b]", and a boolean as "true". */
+    @Test
+    void aListOrABooleanIsNoFolder() {
+        JobException e = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: dedup
+                    minhash: {input: [a, b], output: [c], work_dir: true}
+                """));
+        assertEquals(List.of("3 problems:",
+                "  job.yaml: stages[0] (dedup).minhash: 'input' must be one folder, or read_jsonl arguments such as"
+                        + " {path: ..., glob: ...}; got a list",
+                "  job.yaml: stages[0] (dedup).minhash: 'output' must be one folder, or write_jsonl arguments such as"
+                        + " {path: ..., compression: ...}; got a list",
+                "  job.yaml: stages[0] (dedup).minhash: 'work_dir' must be a string, got the boolean true (YAML reads unquoted"
+                        + " yes, no, on, off, true and false as booleans: quote the word, e.g. \"no\")"),
+                e.getMessage().lines().toList(), e.getMessage());
+    }
+
     @Test
     void unknownKeysInTheBlockAreNamed() {
         JobException e = assertThrows(JobException.class, () -> load("""
