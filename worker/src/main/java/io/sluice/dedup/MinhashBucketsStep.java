@@ -143,7 +143,7 @@ public final class MinhashBucketsStep extends FileStageStep implements io.sluice
         List<Path> files = sigFiles(input, bucket);
         List<Path> indexFiles = indexFiles(bucket);
         if (!indexFiles.isEmpty()) {
-            String mismatch = MinhashKeysFile.mismatch(indexFolder, MinhashKeysFile.read(input));
+            String mismatch = MinhashKeysFile.mismatch(indexFolder, MinhashKeysFile.read(input), ownIndexFile());
             if (mismatch != null) {
                 throw new IOException("minhash_buckets: index_folder " + indexFolder + " " + mismatch);
             }

@@ -74,15 +74,16 @@ public final class MinhashKeysFile {
 
     /**
      * Why signatures made with {@code signatureKeys} cannot be matched against the index in {@code index}, or
-     * null (also when either side's keys are unknown).
+     * null: also when either side's keys are unknown, and when the folder holds no index files but those the
+     * step writes itself ({@code own}), which it does not read.
      */
-    public static String mismatch(Path index, MinhashConfig signatureKeys) throws IOException {
+    public static String mismatch(Path index, MinhashConfig signatureKeys, Predicate<String> own) throws IOException {
         MinhashConfig indexKeys = signatureKeys == null ? null : read(index);
-        if (indexKeys == null || indexKeys.hashing().equals(signatureKeys.hashing())) {
+        if (indexKeys == null || indexKeys.hashing().equals(signatureKeys.hashing()) || indexFiles(index, own.negate()).isEmpty()) {
             return null;
         }
-        return "was made with " + indexKeys.hashing() + " (" + index.resolve(NAME) + "), but the signatures matched"
-                + " against it with " + signatureKeys.hashing() + ": no document would match the index";
+        return "was made with " + indexKeys.hashing() + " (" + index.resolve(NAME) + "), but the signatures deduplicated"
+                + " against it were made with " + signatureKeys.hashing() + ": no document would match the index";
     }
 
     /**

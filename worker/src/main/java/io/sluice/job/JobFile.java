@@ -270,6 +270,9 @@ public final class JobFile {
             boolean stageRight = problems.size() == stageBefore;
             if (expanded.isEmpty() && m.get("name") instanceof String unreadName) {
                 unread.add(unreadName);
+                if (m.containsKey("minhash")) { // a later stage may wait for the block's last stage by its name
+                    StageExpander.MINHASH_STAGES.forEach(suffix -> unread.add(unreadName + suffix));
+                }
             }
             if (ownSlurm != null) {
                 Job.SlurmOptions options = stageSlurmOptions(where + " (" + m.get("name") + ")", slurmUnder, ownSlurm, problems);

@@ -238,11 +238,14 @@ public final class Preflight {
             } else if (step instanceof MinhashBuildIndexStep i) {
                 sameConfig(i.input(), i.config(), spec);
                 Made from = signaturesOf(i.input(), i.config(), spec);
-                if (!indexesWritten.containsKey(normal(i.output()))) {
+                Made earlier = indexesWritten.get(normal(i.output()));
+                if (earlier == null) {
                     String problem = MinhashKeysFile.mixProblem(i.output(), from.keys(), i.ownIndexFile());
                     if (problem != null) {
                         throw new JobException(spec.where() + ": output " + normal(i.output()) + " " + problem);
                     }
+                } else {
+                    sameIndexKeys(normal(i.output()), earlier, from, spec);
                 }
                 indexesWritten.putIfAbsent(normal(i.output()), from);
             }
@@ -258,6 +261,18 @@ public final class Preflight {
                 throw new JobException(spec.where() + ": reads " + normal(input) + ", made by " + m.where() + " with "
                         + m.config().layout() + ", but has " + config.layout()
                         + "; give the steps of one MinHash run the same MinHash keys");
+            }
+        }
+
+        /**
+         * Two steps of the job writing index files to one folder must make them from signatures of the same keys
+         * (where both are known): else the second one's ranks failed at run time, on Slurm after the queue.
+         */
+        private static void sameIndexKeys(Path index, Made earlier, Made now, Job.StepSpec spec) {
+            if (earlier.keys() != null && now.keys() != null && !earlier.keys().hashing().equals(now.keys().hashing())) {
+                throw new JobException(spec.where() + ": adds to the index in " + index + " from signatures made by " + now.where()
+                        + " with " + now.keys().hashing() + ", but " + earlier.where() + "'s signatures, indexed there too, were"
+                        + " made with " + earlier.keys().hashing() + ": one index cannot hold both; give it another folder");
             }
         }
 
@@ -288,8 +303,8 @@ public final class Preflight {
             Made ours = signaturesOf(b.input(), b.config(), spec);
             Made theirs = indexesWritten.get(normal(index));
             if (theirs != null) {
-                // n_grams, seed and hash_fc are known only of signatures this job makes: the steps reading
-                // signatures take them without using them
+                // n_grams, seed and hash_fc are known only of signatures this job makes or that record them:
+                // the steps reading signatures take them without using them
                 boolean known = theirs.signatures() && ours.signatures();
                 String indexKeys = known ? theirs.config().hashing() : theirs.config().layout();
                 String ownKeys = known ? ours.config().hashing() : ours.config().layout();
@@ -307,7 +322,7 @@ public final class Preflight {
             } else {
                 String problem = MinhashBuildIndexStep.indexProblem(index, b.config(), b.createsIndex());
                 if (problem == null) {
-                    problem = MinhashKeysFile.mismatch(index, ours.keys());
+                    problem = MinhashKeysFile.mismatch(index, ours.keys(), b.ownIndexFile());
                 }
                 if (problem != null) {
                     throw new JobException(spec.where() + ": index_folder " + normal(index) + " " + problem);

@@ -20,7 +20,7 @@ final class StageExpander {
     /** The stages of one entry, its problems noted in {@code problems}; none when they leave nothing to run. */
     static List<Job.Stage> expand(String where, Map<String, Object> m, int jobTasks, int jobWorkers, Problems problems) {
         StepArgs a = new StepArgs(where, m);
-        String name = a.requireString("name");
+        String name = problems.get(() -> a.requireString("name"), "");
         if (!name.isEmpty() && (name.isBlank() || name.startsWith(".") || name.contains("/") || name.contains("\\"))) {
             // the name is the stage's folder in the logging dir: "../x" or "a/b" would put it elsewhere, and
             // names starting with "." are kept for Sluice's own files there

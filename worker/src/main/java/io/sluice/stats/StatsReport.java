@@ -66,6 +66,9 @@ public final class StatsReport {
         if (p != null && e instanceof AccessDeniedException) {
             return "permission denied in " + p;
         }
+        if (p != null && e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason() + " (" + p + ")"; // "Read-only file system", not of the temporary name
+        }
         return FileErrors.describe(e);
     }
 

@@ -156,7 +156,7 @@ class MinhashIndexTest {
 
         String message = refusal("dedup", dedupB("index_folder: ROOT/idx4")).getMessage();
         assertTrue(message.contains("index_folder " + root.resolve("idx4") + " was made with n_grams 4, seed 1")
-                && message.contains("but the signatures matched against it with n_grams 5, seed 1")
+                && message.contains("but the signatures deduplicated against it were made with n_grams 5, seed 1")
                 && message.contains("no document would match the index"), message);
         // B's signatures made by another job: their keys are read from their folder
         assertTrue(run("sigs_b", signatures(corpusB, "sigs_b2")));
@@ -167,7 +167,7 @@ class MinhashIndexTest {
                       - minhash_buckets: {input: ROOT/sigs_b2, output: ROOT/dups2, index_folder: ROOT/idx4}
                 """;
         message = refusal("buckets", bucketsOnly).getMessage();
-        assertTrue(message.contains("was made with n_grams 4") && message.contains("matched against it with n_grams 5"), message);
+        assertTrue(message.contains("was made with n_grams 4") && message.contains("deduplicated against it were made with n_grams 5"), message);
         // adding corpus B's n_grams 5 index to the n_grams 4 one
         message = refusal("add", buildIndex("sigs_b2", "idx4", "B")).getMessage();
         assertTrue(message.contains("output " + root.resolve("idx4") + " holds index files made with n_grams 4")
@@ -182,6 +182,35 @@ class MinhashIndexTest {
         Files.delete(root.resolve("idx4/minhash_keys.json"));
         assertTrue(run("dedup", dedupB("index_folder: ROOT/idx4")));
         assertEquals(List.of("b0", "b1", "b2", "b3", "b4", "b5"), ids(root.resolve("out")));
+    }
+
+    /**
+     * The keys file speaks for index files of other corpora only. A first crawl that creates its index and is run
+     * again with other keys (after a change, or killed after recording them) reads none of its own files, and
+     * runs; two steps of one job adding to one index from signatures of other keys are refused before running
+     * (the second one's ranks failed).
+     */
+    @Test
+    void onlyOtherCorporasIndexFilesAreHeldToTheRecordedKeys() throws Exception {
+        String createA = signatures(corpusA, "sigs_c") + """
+                  - name: buckets
+                    tasks: 14
+                    steps:
+                      - minhash_buckets: {input: ROOT/sigs_c, output: ROOT/dups_c, index_folder: ROOT/idx_c, create_index_name: A}
+                """;
+        assertTrue(run("create5", createA));
+        String createA4 = createA.replace("sigs_c", "sigs_c4").replace("dups_c", "dups_c4")
+                .replace("{output: ROOT/sigs_c4}", "{output: ROOT/sigs_c4, n_grams: 4}").replace("create_index_name: A}", "create_index_name: A, n_grams: 4}");
+        assertTrue(run("create4", createA4));
+        assertEquals(4, new ObjectMapper().readTree(root.resolve("idx_c/minhash_keys.json").toFile()).get("n_grams").asInt());
+
+        String two = signatures(corpusA, "sigs_x") + buildIndex("sigs_x", "idx_two", "A")
+                + signatures(corpusB, "sigs_y").replace("{output: ROOT/sigs_y}", "{output: ROOT/sigs_y, n_grams: 4}")
+                + buildIndex("sigs_y", "idx_two", "B").replace("name: index", "name: index_b");
+        String message = refusal("two", two).getMessage();
+        assertTrue(message.contains("adds to the index in " + root.resolve("idx_two") + " from signatures made by ")
+                && message.contains("with n_grams 4") && message.contains("were made with n_grams 5")
+                && message.contains("one index cannot hold both"), message);
     }
 
     private io.sluice.job.JobException refusal(String name, String stages) {

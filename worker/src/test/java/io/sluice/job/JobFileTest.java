@@ -305,6 +305,13 @@ class JobFileTest {
                 error(ONE_STAGE + "slurm: {requeue_grace_seconds: -5}\n"));
     }
 
+    /** A stage name of the wrong type is one problem among the others, not the only one told. */
+    @Test
+    void aStageNameOfTheWrongTypeIsToldWithTheOthers() throws IOException {
+        assertEquals("2 problems:\n  job.yaml: 'tasks' must be a positive integer, got 0\n  job.yaml: stages[0]: 'name' must be a"
+                + " string, got a list", error("tasks: 0\nstages:\n  - name: [a]\n    steps: [{read_jsonl: {path: x}}]\n"));
+    }
+
     @Test
     void aLocalRankOffsetPastEveryStageIsAnError() throws IOException {
         assertEquals(2, load("local_tasks: 2\nlocal_rank_offset: 2\n" + ONE_STAGE).localRankOffset());

@@ -124,6 +124,20 @@ class MinhashBlockTest {
                         + " there, once for all its stages"), lines.subList(2, 5), e.getMessage());
     }
 
+    /** A stage waiting for a block with problems by its last stage's name is not told a second time. */
+    @Test
+    void aBlockWithProblemsIsNotAlsoAMissingDependency() {
+        JobException e = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: d
+                    minhash: {input: in, output: out, work_dir: w, keep: bogus}
+                  - name: stats
+                    depends: d_filter
+                    steps: [{read_jsonl: {path: out}}]
+                """));
+        assertEquals("job.yaml: stages[0] (d).minhash: 'keep' must be one of datatrove, first, longest, got 'bogus'", e.getMessage());
+    }
+
     /** A list of folders was read as the folder "[a, b]", and a boolean as "true". */
     @Test
     void aListOrABooleanIsNoFolder() {

@@ -326,8 +326,8 @@ public final class StatusReport {
                 int times = s.requeued().values().stream().mapToInt(Integer::intValue).sum();
                 List<String> shown = new ArrayList<>();
                 s.requeued().entrySet().stream().limit(5).forEach(e -> shown.add(e.getKey() + (e.getValue() > 1 ? " x" + e.getValue() : "")));
-                out.printf("stage %s: Slurm requeued %d array element%s, %d time%s in all (%s%s): near its time limit"
-                        + " (requeue: true), after a node failure or preemption, or by scontrol requeue%n", s.stage(), s.requeued().size(), s.requeued().size() == 1 ? "" : "s", times,
+                out.printf("stage %s: Slurm requeued %d array element%s, %d time%s in all (%s%s): by their own USR1"
+                        + " handler near the time limit (requeue: true), after a node failure or preemption, or by scontrol requeue%n", s.stage(), s.requeued().size(), s.requeued().size() == 1 ? "" : "s", times,
                         times == 1 ? "" : "s", String.join(", ", shown), s.requeued().size() > 5 ? ", ..." : "");
             }
         }

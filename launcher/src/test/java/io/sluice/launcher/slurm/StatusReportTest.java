@@ -174,8 +174,8 @@ class StatusReportTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StatusReport.print(job, stages, new PrintStream(out, true, StandardCharsets.UTF_8));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("stage a: Slurm requeued 2 array elements, 3 times in all"
-                + " (100_1 x2, 100_2): near its time limit (requeue: true), after a node failure or preemption, or by"
-                + " scontrol requeue\n"), out.toString());
+                + " (100_1 x2, 100_2): by their own USR1 handler near the time limit (requeue: true), after a node"
+                + " failure or preemption, or by scontrol requeue\n"), out.toString());
         // squeue's -o output (a Slurm whose --Format cannot be used) has no restarts
         assertEquals(List.of(new ArrayTaskState(new ArrayTaskState.Key("7", 0), "RUNNING", "None", 0)),
                 SlurmCommands.parseQueue("7|0|RUNNING|None\n7|N/A|PENDING|None\n"));
