@@ -91,6 +91,10 @@ final class StageExpander {
             }
         }
         long numBuckets = problems.get(() -> JobFile.positive(m, "num_buckets", m.integer("num_buckets", 14)), 14);
+        // the other MinHash keys once for the block, rather than once for each of the three steps taking them
+        Map<String, Object> hashing = new LinkedHashMap<>(config);
+        hashing.remove("num_buckets");
+        problems.get(() -> io.sluice.dedup.MinhashConfig.fromArgs(new StepArgs(m.where(), hashing)), null);
         int bucketTasks = problems.get(() -> JobFile.positive(m, "bucket_tasks", m.integer("bucket_tasks", numBuckets)), 1);
         Map<String, Object> index = new LinkedHashMap<>(); // deduplicating against another corpus's index
         for (String k : INDEX_KEYS) {

@@ -124,6 +124,17 @@ class MinhashBlockTest {
                         + " there, once for all its stages"), lines.subList(2, 5), e.getMessage());
     }
 
+    /** A bad MinHash key of the block is told once, not once for each of the three steps that take it. */
+    @Test
+    void aBadMinhashKeyIsToldOnce() {
+        JobException e = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: d
+                    minhash: {input: in, output: out, work_dir: w, n_grams: x}
+                """));
+        assertEquals("job.yaml: stages[0] (d).minhash: 'n_grams' must be an integer, got 'x'", e.getMessage());
+    }
+
     /** A stage waiting for a block with problems by its last stage's name is not told a second time. */
     @Test
     void aBlockWithProblemsIsNotAlsoAMissingDependency() {
