@@ -1,6 +1,7 @@
 package io.sluice.launcher;
 
 import io.sluice.stats.StatsReport;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,10 +22,12 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path out = output != null ? output : folder.resolve("report.html");
+        // with -o /dev/stdout the page goes down a pipe: what is said about it goes to stderr
+        java.io.PrintStream say = Files.exists(out) && !Files.isRegularFile(out) ? System.err : System.out;
         int unmerged = StatsReport.write(folder, out).size();
-        System.out.println("report written to " + out);
+        say.println("report written to " + out);
         if (unmerged > 0) {
-            System.out.println("note: " + unmerged + " stat folder(s) hold per-rank files but no metric.json and are"
+            say.println("note: " + unmerged + " stat folder(s) hold per-rank files but no metric.json and are"
                     + " left out of the report; run merge_stats (the page lists them)");
         }
         return 0;

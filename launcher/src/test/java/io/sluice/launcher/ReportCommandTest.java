@@ -156,6 +156,27 @@ class ReportCommandTest {
         assertTrue(Files.readString(dir.resolve("r.html")).contains("<td>a.example.org</td>"));
     }
 
+    /**
+     * A link is written through, and a device is written to, not replaced: the report was renamed over the
+     * path, so "-o /dev/stdout" (run as root) replaced /dev/stdout with a plain file, and a link became a file.
+     */
+    @Test
+    void aLinkOrADeviceIsWrittenThroughNotReplaced() throws IOException {
+        Path stats = dir.resolve("stats");
+        Files.createDirectories(stats.resolve("fqdn/length"));
+        Files.writeString(stats.resolve("fqdn/length/metric.json"), "{\"a.example.org\": {\"total\": 30, \"n\": 3}}");
+        Path real = dir.resolve("real.html");
+        Path link = Files.createSymbolicLink(dir.resolve("link.html"), real.getFileName());
+        assertEquals("", reportErrors(0, stats.toString(), "--output", link.toString()));
+        assertTrue(Files.isSymbolicLink(link));
+        assertTrue(Files.readString(real).contains("<td>a.example.org</td>"));
+
+        Path devNull = Path.of("/dev/null");
+        Assumptions.assumeTrue(Files.exists(devNull) && !Files.isRegularFile(devNull));
+        assertEquals("report written to /dev/null\n", reportErrors(0, stats.toString(), "--output", devNull.toString()));
+        assertTrue(!Files.isRegularFile(devNull) && Files.exists(devNull), "/dev/null is still a device");
+    }
+
     @Test
     void missingFolderIsAnError() {
         CommandLine cli = new CommandLine(new ReportCommand());

@@ -40,11 +40,24 @@ public final class StatsReport {
         List<Path> unmerged = unmerged(folder);
         byte[] page = render(folder, unmerged).getBytes(StandardCharsets.UTF_8);
         try {
-            AtomicFile.write(out, page);
+            if (Files.exists(out) && !Files.isRegularFile(out)) {
+                // a device or pipe (-o /dev/stdout): written through, as renaming over it replaced the device itself
+                Files.write(out, page);
+            } else {
+                AtomicFile.write(realFile(out), page);
+            }
         } catch (IOException e) {
             throw cannotWrite(out, whyNot(out, e));
         }
         return unmerged;
+    }
+
+    /** The file a symbolic link names, which the report replaces: the link itself stays, as with a shell's {@code >}. */
+    private static Path realFile(Path out) throws IOException {
+        if (!Files.isSymbolicLink(out)) {
+            return out;
+        }
+        return Files.exists(out) ? out.toRealPath() : out.toAbsolutePath().getParent().resolve(Files.readSymbolicLink(out));
     }
 
     private static IOException cannotWrite(Path out, String reason) {
