@@ -106,6 +106,17 @@ final class StageExpander {
         m.has("exclusion_output");
         boolean clusterMetadata = problems.get(() -> m.bool("cluster_metadata", false), false);
         String keep = problems.get(() -> m.choice("keep", "datatrove", "datatrove", "first", "longest"), "datatrove");
+        // steps on the kept documents before they are written, as FineWeb runs PIIFormatter: no pass of its own
+        List<Job.StepSpec> afterFilter = new ArrayList<>();
+        List<Object> after = problems.get(() -> JobFile.list(m, "after_filter"), null);
+        for (int i = 0; after != null && i < after.size(); i++) {
+            String stepWhere = where + ".minhash.after_filter[" + i + "]";
+            Object item = after.get(i);
+            Job.StepSpec spec = problems.get(() -> stepSpec(stepWhere, item), null);
+            if (spec != null) {
+                afterFilter.add(spec);
+            }
+        }
         Map<String, Map<String, Object>> stepKeys = new LinkedHashMap<>();
         for (String step : STEP_OVERRIDES) {
             stepKeys.put(step, m.has(step) ? problems.get(() -> m.map(step), Map.of()) : Map.of());
@@ -156,10 +167,17 @@ final class StageExpander {
                         new Job.StepSpec("minhash_buckets", buckets, w + " (minhash_buckets)"))),
                 new Job.Stage(s3, 1, workers, List.of(s2), List.of(
                         new Job.StepSpec("minhash_cluster", cluster, w + " (minhash_cluster)"))),
-                new Job.Stage(name + MINHASH_STAGES.get(3), tasks, workers, List.of(s3), List.of(
-                        new Job.StepSpec("read_jsonl", reader, w + " (read_jsonl)"),
-                        new Job.StepSpec("minhash_filter", filter, w + " (minhash_filter)"),
-                        new Job.StepSpec("write_jsonl", writer, w + ".output (write_jsonl)"))));
+                new Job.Stage(name + MINHASH_STAGES.get(3), tasks, workers, List.of(s3), filterSteps(reader, filter, afterFilter, writer, w)));
+    }
+
+    private static List<Job.StepSpec> filterSteps(Map<String, Object> reader, Map<String, Object> filter,
+                                                  List<Job.StepSpec> afterFilter, Map<String, Object> writer, String w) {
+        List<Job.StepSpec> steps = new ArrayList<>();
+        steps.add(new Job.StepSpec("read_jsonl", reader, w + " (read_jsonl)"));
+        steps.add(new Job.StepSpec("minhash_filter", filter, w + " (minhash_filter)"));
+        steps.addAll(afterFilter);
+        steps.add(new Job.StepSpec("write_jsonl", writer, w + ".output (write_jsonl)"));
+        return List.copyOf(steps);
     }
 
     /**

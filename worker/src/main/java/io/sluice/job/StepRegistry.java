@@ -28,6 +28,8 @@ public final class StepRegistry {
         register("language_filter", io.sluice.filters.LanguageFilter::new);
         register("url_filter", io.sluice.filters.UrlFilter::new);
         // stats
+        register("pii_formatter", io.sluice.formatters.PiiFormatter::new);
+
         register("doc_stats", io.sluice.stats.DocStats::new);
         register("word_stats", io.sluice.stats.WordStats::new);
         register("line_stats", io.sluice.stats.LineStats::new);

@@ -2,6 +2,7 @@ package io.sluice.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -122,6 +123,25 @@ class MinhashBlockTest {
                         + " there, once for all its stages",
                 "  job.yaml: stages[0] (dedup).minhash: 'cluster' sets 'keep', which is a key of the minhash: block; give it"
                         + " there, once for all its stages"), lines.subList(2, 5), e.getMessage());
+    }
+
+    /** Steps after the filter run on the kept documents before the writer, as FineWeb's PIIFormatter. */
+    @Test
+    void stepsAfterTheFilterRunBeforeTheWriter() throws Exception {
+        Job job = load("""
+                stages:
+                  - name: d
+                    minhash: {input: in, output: out, work_dir: w, after_filter: [{pii_formatter: {remove_ips: false}}, {length_filter: {min_words: 5}}]}
+                """);
+        assertEquals(List.of("read_jsonl", "minhash_filter", "pii_formatter", "length_filter", "write_jsonl"),
+                job.stage("d_filter").steps().stream().map(Job.StepSpec::type).toList());
+        JobException e = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: d
+                    minhash: {input: in, output: out, work_dir: w, after_filter: [{pii_formater: {}}]}
+                """));
+        assertTrue(e.getMessage().startsWith("job.yaml: stages[0] (d).minhash.after_filter[0] (pii_formater): unknown step"
+                + " 'pii_formater' (did you mean 'pii_formatter'?)"), e.getMessage());
     }
 
     /** A bad MinHash key of the block is told once, not once for each of the three steps that take it. */
