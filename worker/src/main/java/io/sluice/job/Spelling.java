@@ -74,6 +74,8 @@ public final class Spelling {
             Map.entry("HuggingFaceDatasetReader", "Sluice reads JSONL (plain, .gz, .zst)"),
             Map.entry("Trafilatura", "Sluice reads extracted text as JSONL; extract with datatrove first"),
             Map.entry("C4BadWordsFilter", "not implemented; regex_filter with a word list is the nearest"),
+            Map.entry("FTFYFormatter", "not implemented; fix the text's encoding with ftfy before"),
+            Map.entry("SymbolLinesFormatter", "not implemented"),
             Map.entry("LambdaFilter", "a Python function; regex_filter, length_filter and url_filter cover the usual cases"),
             Map.entry("TokensCounter", "not implemented; documents with token_count metadata get __tokens histograms"));
 
