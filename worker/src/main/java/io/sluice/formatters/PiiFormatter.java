@@ -4,8 +4,6 @@ import io.sluice.job.StepArgs;
 import io.sluice.pipeline.Formatter;
 import java.util.List;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Step {@code pii_formatter} (datatrove's {@code PIIFormatter}): replaces e-mail addresses and IP addresses in
@@ -13,7 +11,8 @@ import java.util.regex.Pattern;
  * (true), {@code email_replacement} and {@code ip_replacement} (a string, or a list used in turn: each match
  * takes the next, the turn running on from document to document through the rank, as in datatrove's task).
  *
- * <p>The patterns are datatrove's, read as Python reads them: an address is matched in lower case only, as
+ * <p>The patterns are datatrove's, matched by hand as Python's {@code re} matches them ({@link EmailAddresses},
+ * {@link IpAddresses}): an address is matched in lower case only, as
  * datatrove's pattern has no ignore-case flag ("Jane@Example.com" stays), and an IP address only when Python's
  * {@code ipaddress} takes it: no octet with a leading zero ("10.01.2.3" stays) and, with
  * {@code only_remove_public_ips}, one that is global (not private, loopback, link-local, documentation,
@@ -26,23 +25,14 @@ public final class PiiFormatter extends Formatter {
     static final List<String> IP_REPLACEMENTS = List.of("22.214.171.124", "126.96.36.199", "188.8.131.52",
             "184.108.40.206", "220.127.116.11", "18.104.22.168");
 
-    // datatrove's, character for character; its last ']' is a literal, as in Python. \b is Unicode-aware, as Python's
-    private static final Pattern EMAIL = Pattern.compile(
-            "\\b[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+"
-                    + "[a-z0-9](?:[a-z0-9-]*[a-z0-9])?|\\[(?:(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\\.){3}(?:25[0-5]|2[0-4][0-9]"
-                    + "|[01]?[0-9][0-9]?|[a-z0-9-]*[a-z0-9]:)])", Pattern.UNICODE_CHARACTER_CLASS);
-
     private final Replacer emails;
     private final Replacer ips;
-    /** Reused from text to text; transparent bounds let {@code \\b} see the character before a window. */
-    private final Matcher emailMatcher = EMAIL.matcher("").useTransparentBounds(true);
-    private String matcherText = "";
 
     public PiiFormatter(StepArgs args) {
         boolean removeEmails = args.bool("remove_emails", true);
         boolean removeIps = args.bool("remove_ips", true);
         boolean publicOnly = args.bool("only_remove_public_ips", true);
-        emails = removeEmails ? new Replacer(this::findEmail, replacements(args, "email_replacement", EMAIL_REPLACEMENTS),
+        emails = removeEmails ? new Replacer(EmailAddresses::find, replacements(args, "email_replacement", EMAIL_REPLACEMENTS),
                 a -> true, "emails_replaced") : null;
         ips = removeIps ? new Replacer(IpAddresses::find, replacements(args, "ip_replacement",
                 IP_REPLACEMENTS), publicOnly ? IpAddresses::isGlobal : IpAddresses::isValid, "ips_replaced") : null;
@@ -65,45 +55,6 @@ public final class PiiFormatter extends Formatter {
             text = ips.replace(text);
         }
         return text;
-    }
-
-    /**
-     * The next address at or after {@code from}, as {@link #EMAIL} finds it scanning the whole text, but tried
-     * only around each '@': an address holds exactly one, and its local part and domain only the characters
-     * scanned over here. The regex engine tried the pattern at every word start of every text. The matcher's
-     * bounds are transparent, so that {@code \b} sees the character before the window.
-     */
-    private long findEmail(String text, int from) {
-        Matcher m = emailMatcher;
-        if (matcherText != text) {
-            m.reset(text);
-            matcherText = text;
-        }
-        for (int at = text.indexOf('@', from); at >= 0; at = text.indexOf('@', at + 1)) {
-            int start = at;
-            while (start > from && (LOCAL.get(text.charAt(start - 1)) || text.charAt(start - 1) == '.')) {
-                start--;
-            }
-            int end = at + 1;
-            while (end < text.length() && DOMAIN.get(text.charAt(end))) {
-                end++;
-            }
-            m.region(start, end);
-            if (m.find()) {
-                return (long) m.start() << 32 | m.end();
-            }
-        }
-        return -1;
-    }
-
-    /** The characters of an address's local part, and of its domain (a name, or an address in brackets). */
-    private static final java.util.BitSet LOCAL = chars("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+/=?^_`{|}~-");
-    private static final java.util.BitSet DOMAIN = chars("abcdefghijklmnopqrstuvwxyz0123456789.-[]:");
-
-    private static java.util.BitSet chars(String s) {
-        java.util.BitSet set = new java.util.BitSet(128);
-        s.chars().forEach(set::set);
-        return set;
     }
 
     /** Finds the next match at or after a position: {@code start << 32 | end}, or -1. */

@@ -113,7 +113,11 @@ final class StageExpander {
             String stepWhere = where + ".minhash.after_filter[" + i + "]";
             Object item = after.get(i);
             Job.StepSpec spec = problems.get(() -> stepSpec(stepWhere, item), null);
-            if (spec != null) {
+            if (spec != null && spec.type().startsWith("minhash_")) {
+                // a second minhash_filter would take positions in the documents the first one kept
+                problems.add(spec.where() + ": the block runs the MinHash steps itself; after_filter is for steps on the"
+                        + " documents it keeps");
+            } else if (spec != null) {
                 afterFilter.add(spec);
             }
         }

@@ -81,6 +81,20 @@ class PiiFormatterTest {
         assertEquals(List.of("22.214.171.124 and 126.96.36.19964"), format(f, "192.0.0.9 and 1.2.3.4564"));
     }
 
+    /**
+     * Python's word characters, not Java's: a combining mark is none (Java's \\b saw one), "²" is one (Java's
+     * did not); and an address of 300,000 labels is matched (Java's regex engine overflowed the stack).
+     */
+    @Test
+    void wordBoundariesArePythonsAndLongAddressesDoNotOverflow() throws IOException {
+        PiiFormatter f = formatter(Map.of("email_replacement", "<E>"));
+        assertEquals(List.of("नमस्ते<E>", "m²info@example.com", "Ⓐ?<E>", "x <E>"),
+                format(f, "नमस्तेinfo@example.com", "m²info@example.com", "Ⓐ?b@c.de",
+                        "x " + "a.".repeat(300_000) + "a@b.c"));
+        assertEquals(List.of("x <E>-."), format(f, "x b@" + "c.".repeat(300_000) + "c-.")); // as Python: the last label stops at its '-'
+
+    }
+
     @Test
     void keysTurnEachPartOffOrGiveTheirOwnReplacements() throws IOException {
         assertEquals(List.of("a@b.io X and X"),

@@ -142,6 +142,13 @@ class MinhashBlockTest {
                 """));
         assertTrue(e.getMessage().startsWith("job.yaml: stages[0] (d).minhash.after_filter[0] (pii_formater): unknown step"
                 + " 'pii_formater' (did you mean 'pii_formatter'?)"), e.getMessage());
+        e = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: d
+                    minhash: {input: in, output: out, work_dir: w, after_filter: [{minhash_filter: {input: w/clusters}}]}
+                """));
+        assertEquals("job.yaml: stages[0] (d).minhash.after_filter[0] (minhash_filter): the block runs the MinHash steps"
+                + " itself; after_filter is for steps on the documents it keeps", e.getMessage());
     }
 
     /** A bad MinHash key of the block is told once, not once for each of the three steps that take it. */
