@@ -30,5 +30,20 @@ class RegexFilterTest {
         assertEquals("regex_match", decide("\\\\(?P<x>a)", "\\a"), "an escaped backslash, then a named group");
         assertEquals(null, decide("end\\Z", "the end\n"), "Python's \\Z is the very end");
         assertEquals("regex_match", decide("end$", "the end\n"), "$ may match before a final newline, as in Python");
+        // Python's word characters are letters, numbers and '_': a combining mark is none, '²' is one
+        assertEquals(null, decide("^\\w+$", "e\u0301"));
+        assertEquals("regex_match", decide("^\\w+$", "m\u00b2"));
+        assertEquals("regex_match", decide("\\bx", "\u0301x"), "a word starts after a combining mark");
+        assertEquals(null, decide("\\bx", "\u00b2x"));
+        assertEquals("regex_match", decide("a\\Bb", "ab"));
+        assertEquals("regex_match", decide("[\\w-]+@", "x\u00b2-y@"), "\\w inside a class");
+        assertEquals("regex_match", decide("^[\\W]$", "\u0301"));
+        // in a Python class '[' and '&&' are literals (Java nests classes and intersects), ']' first is a member,
+        // and \b is a backspace
+        assertEquals("regex_match", decide("[[]", "a[b"));
+        assertEquals("regex_match", decide("[a&&b]", "&"));
+        assertEquals("regex_match", decide("[]x]", "]"));
+        assertEquals("regex_match", decide("[^]x]", "y"));
+        assertEquals("regex_match", decide("[\\b]", "\b"));
     }
 }
