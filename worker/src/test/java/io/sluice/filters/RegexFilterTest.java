@@ -45,5 +45,28 @@ class RegexFilterTest {
         assertEquals("regex_match", decide("[]x]", "]"));
         assertEquals("regex_match", decide("[^]x]", "y"));
         assertEquals("regex_match", decide("[\\b]", "\b"));
+        // lookbehinds after a supplementary character (Java saw only its low half)
+        assertEquals("regex_match", decide("(?<=\\w)x", "\ud840\udc00x"));
+        assertEquals("regex_match", decide("\\b$", "\ud840\udc00"));
+        assertEquals(null, decide("\ud840\udc00\\b", "\ud840\udc00a"));
+        assertEquals(null, decide("(?<!\\d)x", "\ud835\udfcex"), "U+1D7CE is a digit");
+        assertEquals("regex_match", decide("(?<=\\W)x", "\ud83d\ude00x"), "an emoji is no word character");
+        assertEquals("regex_match", decide("[^\\s]", "a"));
+        assertEquals(null, decide("^[^\\s\\w]+$", " a"));
+        assertEquals("regex_match", decide("^[\\sa]+$", " a\u001c"));
+        // a '{' that starts no quantifier is a literal (Java refused the pattern), and {,n} is {0,n}
+        assertEquals("regex_match", decide("function\\s*\\(\\)\\s*{", "function () {"));
+        assertEquals("regex_match", decide("{{.*}}", "a {{ x }} b"));
+        assertEquals("regex_match", decide("^a{,2}b$", "aab"));
+        assertEquals(null, decide("^a{,2}b$", "aaab"));
+        assertEquals("regex_match", decide("a{x}", "a{x}"));
+        assertEquals("regex_match", decide("^a{2}$", "aa"));
+        // Python's spaces (U+001C-U+001F), \v (the vertical tab), octal and \U escapes, comments
+        assertEquals("regex_match", decide("a\\sb", "a\u001cb"));
+        assertEquals(null, decide("\\v", "\n"));
+        assertEquals("regex_match", decide("\\v", "\u000b"));
+        assertEquals("regex_match", decide("\\377", "\u00ff"));
+        assertEquals("regex_match", decide("a\\0", "a\u0000"));
+        assertEquals("regex_match", decide("\\U00000041(?#the letter A)b", "Ab"));
     }
 }
