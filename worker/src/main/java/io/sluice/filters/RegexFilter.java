@@ -47,6 +47,7 @@ public final class RegexFilter extends Filter {
     private static final String NOT_DIGIT = "[^\\d\uD835\uDFCE]";
     private static final String WORD_BOUNDARY = "(?:(?<=" + WORD + ")(?!" + WORD + ")|(?<!" + WORD + ")(?=" + WORD + "))";
     private static final String NOT_WORD_BOUNDARY = "(?:(?<=" + WORD + ")(?=" + WORD + ")|(?<!" + WORD + ")(?!" + WORD + "))";
+    private static final Pattern GLOBAL_FLAGS = Pattern.compile("\\(\\?([aiLmsux]+)\\)");
     private static final Pattern QUANTIFIER = Pattern.compile("\\{(\\d*)(,(\\d*))?}");
 
     /**
@@ -57,7 +58,8 @@ public final class RegexFilter extends Filter {
      * and {@code \\D} read in lookbehinds by code point; {@code \\v} as the vertical tab, octal escapes
      * ({@code \\0}, {@code \\012}, {@code \\377}) and {@code \\U0001F600} as the characters they are; comments
      * {@code (?#...)} left out; a '{' that starts no quantifier as a literal, as Python reads it ("{{.*}}", "\\s*{"),
-     * and {@code {,n}} as {@code {0,n}}; inside a character class, {@code \\b} as backspace, and '[', '&' and a
+     * and {@code {,n}} as {@code {0,n}}; after a leading {@code (?m)}, {@code ^} also at the end after a final
+     * newline; inside a character class, spaces and '#' as members even under {@code (?x)}, {@code \\b} as backspace, and '[', '&' and a
      * leading ']' as the literals they are in Python (Java nests classes and reads "&&" as an intersection).
      * Other escapes are copied as they are.
      */
@@ -66,6 +68,9 @@ public final class RegexFilter extends Filter {
         java.util.Map<String, String> names = new java.util.HashMap<>();
         boolean inClass = false;
         int classStart = -1; // where the current class's members start: a ']' there is one of them
+        // with a leading (?m), Python's ^ also matches at the very end after a final "\n"; Java's does not
+        java.util.regex.Matcher flags = GLOBAL_FLAGS.matcher(regex);
+        boolean multiline = flags.lookingAt() && flags.group(1).indexOf('m') >= 0;
         int i = 0;
         while (i < regex.length()) {
             char c = regex.charAt(i);
@@ -100,6 +105,8 @@ public final class RegexFilter extends Filter {
                 if (c == ']' && i > classStart) {
                     inClass = false;
                     out.append(c);
+                } else if (c == '#' || Character.isWhitespace(c)) {
+                    out.append(String.format("\\x{%x}", (int) c)); // members even under (?x), as in Python
                 } else {
                     out.append(c == '[' || c == '&' || c == ']' ? "\\" + c : String.valueOf(c));
                 }
@@ -113,6 +120,9 @@ public final class RegexFilter extends Filter {
                     i++;
                 }
                 classStart = i;
+            } else if (c == '^' && multiline) {
+                out.append("(?:^|(?<=\\n)\\z)");
+                i++;
             } else if (c == '{') {
                 java.util.regex.Matcher q = QUANTIFIER.matcher(regex).region(i, regex.length());
                 if (!q.lookingAt() || q.end() == i + 2) { // "{}" is a literal too

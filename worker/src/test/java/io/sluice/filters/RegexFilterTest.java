@@ -68,5 +68,11 @@ class RegexFilterTest {
         assertEquals("regex_match", decide("\\377", "\u00ff"));
         assertEquals("regex_match", decide("a\\0", "a\u0000"));
         assertEquals("regex_match", decide("\\U00000041(?#the letter A)b", "Ab"));
+        // under (?x) a space or '#' in a class is a member; after (?m), ^ matches after a final newline too
+        assertEquals("regex_match", decide("(?x)a [ #] b", "a b"));
+        assertEquals("regex_match", decide("(?x)a [ #] b", "a#b"));
+        assertEquals("regex_match", decide("(?m)^$", "a\n"));
+        assertEquals("regex_match", decide("(?m)\\n^", "\n"));
+        assertEquals(null, decide("\\n^", "\n"));
     }
 }
