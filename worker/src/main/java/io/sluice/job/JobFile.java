@@ -224,7 +224,14 @@ public final class JobFile {
         StepArgs top = new StepArgs(fileName, root);
         String name = problems.get(() -> top.string("name", "job"), "job");
         String defaultLogs = "out/" + name + "/logs";
-        Path loggingDir = Path.of(problems.get(() -> top.string("logging_dir", defaultLogs), defaultLogs)).toAbsolutePath().normalize();
+        Path loggingDir = problems.get(() -> {
+            String dir = top.string("logging_dir", defaultLogs);
+            try {
+                return Path.of(dir).toAbsolutePath().normalize();
+            } catch (java.nio.file.InvalidPathException e) { // a NUL: java.nio named the path, not the key
+                throw top.error("logging_dir", "is no path ('" + dir.replace('\0', '?') + "'): " + e.getReason());
+            }
+        }, Path.of(defaultLogs).toAbsolutePath().normalize());
         int tasks = problems.get(() -> positive(top, "tasks", top.integer("tasks", 1)), 1);
         int workers = problems.get(() -> workers(top, -1), -1);
         boolean skipCompleted = problems.get(() -> top.bool("skip_completed", true), true);

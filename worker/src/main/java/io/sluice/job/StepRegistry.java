@@ -82,6 +82,8 @@ public final class StepRegistry {
             step = f.apply(args);
         } catch (JobException e) {
             throw args.missingOr(e);
+        } catch (java.nio.file.InvalidPathException e) { // a NUL in a path: java.nio names the path, not the key
+            throw new JobException(args.where() + ": '" + e.getInput().replace('\0', '?') + "' is no path: " + e.getReason());
         }
         args.requireAllUsed();
         return step;

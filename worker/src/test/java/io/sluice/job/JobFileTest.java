@@ -305,6 +305,14 @@ class JobFileTest {
                 error(ONE_STAGE + "slurm: {requeue_grace_seconds: -5}\n"));
     }
 
+    /** A NUL in a path is told with the key it is in; java.nio's message named neither the key nor the file. */
+    @Test
+    void aPathWithANulNamesItsKey() throws IOException {
+        assertEquals("2 problems:\n  job.yaml: 'logging_dir' is no path ('/tmp/l?g'): Nul character not allowed\n"
+                + "  job.yaml: stages[0] (a).steps[0] (read_jsonl): '/tmp/x?y' is no path: Nul character not allowed",
+                error("logging_dir: \"/tmp/l\\0g\"\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: \"/tmp/x\\0y\"}}]\n"));
+    }
+
     /** A stage name of the wrong type is one problem among the others, not the only one told. */
     @Test
     void aStageNameOfTheWrongTypeIsToldWithTheOthers() throws IOException {
