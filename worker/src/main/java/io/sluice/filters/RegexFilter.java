@@ -12,8 +12,9 @@ import java.util.regex.PatternSyntaxException;
  * {@code keep_matching: true} keeps only those that match. Java regex syntax, read the way Python's
  * {@code re} reads a str pattern, which datatrove uses: {@code \w}, {@code \d}, {@code \s} and {@code \b}
  * are Unicode-aware ("Привет", "٣٤٥") with Python's word characters, only "\n" ends a line for {@code .},
- * {@code ^} and {@code $}, and Python's {@code (?P<name>...)}, {@code (?P=name)} and {@code \Z} are taken for Java's ({@link #fromPython}).
- * Other syntax is Java's where the two differ (possessive quantifiers, {@code \p{...}} classes).
+ * {@code ^} and {@code $}, and Python's {@code (?P<name>...)}, {@code (?P=name)}, {@code \Z} and the like are
+ * taken for Java's ({@link PythonRegex}). Other syntax is Java's where Python has none (possessive quantifiers,
+ * {@code \p{...}} classes).
  */
 public final class RegexFilter extends Filter {
     private final Pattern pattern;
@@ -24,153 +25,11 @@ public final class RegexFilter extends Filter {
         String regex = args.requireString("regex");
         try {
             int flags = Pattern.UNICODE_CHARACTER_CLASS | Pattern.UNIX_LINES;
-            pattern = Pattern.compile(fromPython(regex), args.bool("ignore_case", false) ? flags | Pattern.CASE_INSENSITIVE : flags);
+            pattern = Pattern.compile(PythonRegex.toJava(regex), args.bool("ignore_case", false) ? flags | Pattern.CASE_INSENSITIVE : flags);
         } catch (PatternSyntaxException e) {
             throw args.error("regex", "is not a valid regular expression: " + e.getDescription());
         }
         keepMatching = args.bool("keep_matching", false);
-    }
-
-    /*
-     * Python's classes for a str pattern. \w: letters and numbers of any script, and '_' (Java's Unicode \w adds
-     * combining marks, and not "²"); \s: str.isspace (Java's White_Space lacks U+001C-U+001F); \d: Nd, as Java's.
-     * Each holds a supplementary character it already means (U+10000, a letter; U+1D7CE, a digit) or leaves out
-     * (a space): a class holding one reads whole code points in a lookbehind, where Java otherwise saw the low
-     * half of a pair ("(?<=\w)x" missed "𠀀x", and \b around such a character was wrong).
-     */
-    private static final String WORD_CHARS = "\\p{L}\\p{N}_\uD800\uDC00";
-    private static final String WORD = "[" + WORD_CHARS + "]";
-    private static final String NOT_WORD = "[^" + WORD_CHARS + "]";
-    private static final String SPACE = "[\\s\\x1c-\\x1f&&[^\uD800\uDC00]]";
-    private static final String NOT_SPACE = "[[^\\s\\x1c-\\x1f]\uD800\uDC00]";
-    private static final String DIGIT = "[\\d\uD835\uDFCE]";
-    private static final String NOT_DIGIT = "[^\\d\uD835\uDFCE]";
-    private static final String WORD_BOUNDARY = "(?:(?<=" + WORD + ")(?!" + WORD + ")|(?<!" + WORD + ")(?=" + WORD + "))";
-    private static final String NOT_WORD_BOUNDARY = "(?:(?<=" + WORD + ")(?=" + WORD + ")|(?<!" + WORD + ")(?!" + WORD + "))";
-    private static final Pattern GLOBAL_FLAGS = Pattern.compile("\\(\\?([aiLmsux]+)\\)");
-    private static final Pattern QUANTIFIER = Pattern.compile("\\{(\\d*)(,(\\d*))?}");
-
-    /**
-     * Python's spellings in Java's: {@code (?P<name>...)} as {@code (?<name>...)} and {@code (?P=name)} as
-     * {@code \\k<name>}, with names Java accepts (letters and digits only: "first_name" becomes "g0firstname"),
-     * {@code \\Z} (Python: the very end) as {@code \\z}; {@code \\w}, {@code \\W}, {@code \\b} and {@code \\B}
-     * on Python's word characters, {@code \\s} and {@code \\S} on Python's spaces (see {@link #WORD}), {@code \\d}
-     * and {@code \\D} read in lookbehinds by code point; {@code \\v} as the vertical tab, octal escapes
-     * ({@code \\0}, {@code \\012}, {@code \\377}) and {@code \\U0001F600} as the characters they are; comments
-     * {@code (?#...)} left out; a '{' that starts no quantifier as a literal, as Python reads it ("{{.*}}", "\\s*{"),
-     * and {@code {,n}} as {@code {0,n}}; after a leading {@code (?m)}, {@code ^} also at the end after a final
-     * newline; inside a character class, spaces and '#' as members even under {@code (?x)}, {@code \\b} as backspace, and '[', '&' and a
-     * leading ']' as the literals they are in Python (Java nests classes and reads "&&" as an intersection).
-     * Other escapes are copied as they are.
-     */
-    static String fromPython(String regex) {
-        StringBuilder out = new StringBuilder(regex.length() + 16);
-        java.util.Map<String, String> names = new java.util.HashMap<>();
-        boolean inClass = false;
-        int classStart = -1; // where the current class's members start: a ']' there is one of them
-        // with a leading (?m), Python's ^ also matches at the very end after a final "\n"; Java's does not
-        java.util.regex.Matcher flags = GLOBAL_FLAGS.matcher(regex);
-        boolean multiline = flags.lookingAt() && flags.group(1).indexOf('m') >= 0;
-        int i = 0;
-        while (i < regex.length()) {
-            char c = regex.charAt(i);
-            if (c == '\\' && i + 1 < regex.length()) {
-                char next = regex.charAt(i + 1);
-                int octal = octalLength(regex, i + 1);
-                if (octal > 0) {
-                    out.append(String.format("\\x{%x}", Integer.parseInt(regex.substring(i + 1, i + 1 + octal), 8)));
-                    i += 1 + octal;
-                    continue;
-                }
-                if (next == 'U' && i + 10 <= regex.length() && regex.substring(i + 2, i + 10).matches("[0-9a-fA-F]{8}")) {
-                    out.append("\\x{").append(regex, i + 2, i + 10).append('}');
-                    i += 10;
-                    continue;
-                }
-                out.append(switch (next) {
-                    case 'w' -> inClass ? WORD_CHARS : WORD;
-                    case 'W' -> NOT_WORD;
-                    case 's' -> SPACE;
-                    case 'S' -> NOT_SPACE;
-                    case 'd' -> DIGIT;
-                    case 'D' -> NOT_DIGIT;
-                    case 'v' -> "\\x0b";
-                    case 'b' -> inClass ? "\\x08" : WORD_BOUNDARY;
-                    case 'B' -> inClass ? "\\B" : NOT_WORD_BOUNDARY;
-                    case 'Z' -> inClass ? "\\Z" : "\\z";
-                    default -> "\\" + next;
-                });
-                i += 2;
-            } else if (inClass) {
-                if (c == ']' && i > classStart) {
-                    inClass = false;
-                    out.append(c);
-                } else if (c == '#' || Character.isWhitespace(c)) {
-                    out.append(String.format("\\x{%x}", (int) c)); // members even under (?x), as in Python
-                } else {
-                    out.append(c == '[' || c == '&' || c == ']' ? "\\" + c : String.valueOf(c));
-                }
-                i++;
-            } else if (c == '[') {
-                inClass = true;
-                out.append(c);
-                i++;
-                if (i < regex.length() && regex.charAt(i) == '^') {
-                    out.append('^');
-                    i++;
-                }
-                classStart = i;
-            } else if (c == '^' && multiline) {
-                out.append("(?:^|(?<=\\n)\\z)");
-                i++;
-            } else if (c == '{') {
-                java.util.regex.Matcher q = QUANTIFIER.matcher(regex).region(i, regex.length());
-                if (!q.lookingAt() || q.end() == i + 2) { // "{}" is a literal too
-                    out.append("\\{");
-                    i++;
-                } else {
-                    String min = q.group(1).isEmpty() ? "0" : q.group(1);
-                    out.append('{').append(min).append(q.group(2) == null ? "" : "," + q.group(3)).append('}');
-                    i = q.end();
-                }
-            } else if (regex.startsWith("(?#", i) && regex.indexOf(')', i) > 0) {
-                i = regex.indexOf(')', i) + 1;
-            } else if (regex.startsWith("(?P<", i) && regex.indexOf('>', i) > 0) {
-                int close = regex.indexOf('>', i);
-                String name = regex.substring(i + 4, close);
-                out.append("(?<").append(names.computeIfAbsent(name, n -> javaName(n, names.size()))).append('>');
-                i = close + 1;
-            } else if (regex.startsWith("(?P=", i) && regex.indexOf(')', i) > 0) {
-                int close = regex.indexOf(')', i);
-                String name = regex.substring(i + 4, close);
-                out.append("\\k<").append(names.getOrDefault(name, name)).append('>');
-                i = close + 1;
-            } else {
-                out.append(c);
-                i++;
-            }
-        }
-        return out.toString();
-    }
-
-    /**
-     * How many characters from {@code at} (just after a backslash) Python reads as an octal escape: "0" and up
-     * to two more octal digits, or three octal digits (else one or two digits are a group reference); 0 if none.
-     */
-    private static int octalLength(String regex, int at) {
-        int n = 0;
-        while (n < 3 && at + n < regex.length() && regex.charAt(at + n) >= '0' && regex.charAt(at + n) <= '7') {
-            n++;
-        }
-        if (n > 0 && regex.charAt(at) == '0') {
-            return n;
-        }
-        return n == 3 && Integer.parseInt(regex.substring(at, at + 3), 8) <= 0377 ? 3 : 0;
-    }
-
-    /** A group name Java takes (ASCII letters and digits, a letter first) for Python's {@code name}, the n-th. */
-    private static String javaName(String name, int n) {
-        return name.matches("[a-zA-Z][a-zA-Z0-9]*") ? name : "g" + n + name.replaceAll("[^a-zA-Z0-9]", "");
     }
 
     @Override
