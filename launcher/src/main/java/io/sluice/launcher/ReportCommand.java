@@ -1,7 +1,6 @@
 package io.sluice.launcher;
 
 import io.sluice.stats.StatsReport;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -23,7 +22,7 @@ public final class ReportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path out = output != null ? output : folder.resolve("report.html");
         // with -o /dev/stdout the page goes down a pipe: what is said about it goes to stderr
-        java.io.PrintStream say = Files.exists(out) && !Files.isRegularFile(out) ? System.err : System.out;
+        java.io.PrintStream say = StatsReport.isDevice(out) ? System.err : System.out;
         int unmerged = StatsReport.write(folder, out).size();
         say.println("report written to " + out);
         if (unmerged > 0) {

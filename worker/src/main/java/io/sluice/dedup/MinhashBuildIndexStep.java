@@ -54,6 +54,33 @@ public final class MinhashBuildIndexStep extends FileStageStep implements io.slu
         return config;
     }
 
+    private static final java.util.regex.Pattern BUCKET_DIR = java.util.regex.Pattern.compile("bucket_(\\d{3,})");
+
+    /**
+     * The index files ({@code bucket_XXX/*.minhash.index}) in {@code folder} whose names {@code which} accepts,
+     * bucket folder by bucket folder, sorted; none when it is no folder.
+     */
+    static List<Path> indexFiles(Path folder, java.util.function.Predicate<String> which) throws IOException {
+        List<Path> found = new ArrayList<>();
+        if (!Files.isDirectory(folder)) {
+            return found;
+        }
+        try (java.util.stream.Stream<Path> buckets = Files.list(folder)) {
+            for (Path dir : (Iterable<Path>) buckets.sorted()::iterator) {
+                if (!BUCKET_DIR.matcher(dir.getFileName().toString()).matches() || !Files.isDirectory(dir)) {
+                    continue;
+                }
+                try (java.util.stream.Stream<Path> in = Files.list(dir)) {
+                    in.filter(f -> {
+                        String name = f.getFileName().toString();
+                        return name.endsWith(INDEX_SUFFIX) && which.test(name);
+                    }).sorted().forEach(found::add);
+                }
+            }
+        }
+        return found;
+    }
+
     /**
      * Why the index files in {@code folder} (made by another job, or by datatrove) cannot be what a step with
      * {@code config} reads, or null: none at all (then every document matches nothing, silently), a bucket
@@ -61,36 +88,24 @@ public final class MinhashBuildIndexStep extends FileStageStep implements io.slu
      * show, such as n_grams or seed, are compared by {@link MinhashKeysFile}.) {@code mayBeEmpty}: a step adding to the
      * index (create_index_name) may start it.
      */
-    private static final java.util.regex.Pattern BUCKET_DIR = java.util.regex.Pattern.compile("bucket_(\\d{3,})");
-
     public static String indexProblem(Path folder, MinhashConfig config, boolean mayBeEmpty) throws IOException {
         int recordBytes = config.hashesPerBucket() * config.hashBytes();
-        int files = 0;
-        try (java.util.stream.Stream<Path> buckets = Files.list(folder)) {
-            for (Path dir : (Iterable<Path>) buckets.sorted()::iterator) {
-                java.util.regex.Matcher m = BUCKET_DIR.matcher(dir.getFileName().toString());
-                if (!m.matches() || !Files.isDirectory(dir)) {
-                    continue;
-                }
-                try (java.util.stream.Stream<Path> in = Files.list(dir)) {
-                    for (Path f : (Iterable<Path>) in.filter(p -> p.getFileName().toString().endsWith(INDEX_SUFFIX)).sorted()::iterator) {
-                        if (Integer.parseInt(m.group(1)) >= config.numBuckets()) {
-                            return "holds " + folder.relativize(f) + ", past the " + config.numBuckets() + " buckets of this"
-                                    + " step: the index was made with more buckets; give the step the MinHash keys it was made with";
-                        }
-                        long size = Files.size(f);
-                        if (size % recordBytes != 0) {
-                            return "holds " + folder.relativize(f) + " of " + size + " bytes, not a whole number of this step's"
-                                    + " index records (" + config.hashesPerBucket() + " hashes of " + config.hashBytes() + " bytes):"
-                                    + " the index was made with other hashes_per_bucket or precision";
-                        }
-                        files++;
-                    }
-                }
+        List<Path> files = indexFiles(folder, name -> true);
+        for (Path f : files) {
+            java.util.regex.Matcher bucket = BUCKET_DIR.matcher(f.getParent().getFileName().toString());
+            if (bucket.matches() && Integer.parseInt(bucket.group(1)) >= config.numBuckets()) {
+                return "holds " + folder.relativize(f) + ", past the " + config.numBuckets() + " buckets of this"
+                        + " step: the index was made with more buckets; give the step the MinHash keys it was made with";
+            }
+            long size = Files.size(f);
+            if (size % recordBytes != 0) {
+                return "holds " + folder.relativize(f) + " of " + size + " bytes, not a whole number of this step's"
+                        + " index records (" + config.hashesPerBucket() + " hashes of " + config.hashBytes() + " bytes):"
+                        + " the index was made with other hashes_per_bucket or precision";
             }
         }
-        return files > 0 || mayBeEmpty ? null : "holds no index files (bucket_NNN/<name>" + INDEX_SUFFIX + "): every document would match"
-                + " nothing in it";
+        return !files.isEmpty() || mayBeEmpty ? null : "holds no index files (bucket_NNN/<name>" + INDEX_SUFFIX + "): every"
+                + " document would match nothing in it";
     }
 
     /** The index file {@code name} of one bucket, as datatrove names it. */

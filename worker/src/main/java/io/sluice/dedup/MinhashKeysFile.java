@@ -6,16 +6,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sluice.io.AtomicFile;
 import io.sluice.text.TextNormConfig;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The MinHash keys a signature or index folder was made with, as {@code <folder>/minhash_keys.json}.
@@ -27,7 +23,6 @@ import java.util.stream.Stream;
 public final class MinhashKeysFile {
     public static final String NAME = "minhash_keys.json";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final Pattern BUCKET_DIR = Pattern.compile("bucket_\\d{3,}");
 
     private MinhashKeysFile() {
     }
@@ -79,7 +74,8 @@ public final class MinhashKeysFile {
      */
     public static String mismatch(Path index, MinhashConfig signatureKeys, Predicate<String> own) throws IOException {
         MinhashConfig indexKeys = signatureKeys == null ? null : read(index);
-        if (indexKeys == null || indexKeys.hashing().equals(signatureKeys.hashing()) || indexFiles(index, own.negate()).isEmpty()) {
+        if (indexKeys == null || indexKeys.hashing().equals(signatureKeys.hashing())
+                || MinhashBuildIndexStep.indexFiles(index, own.negate()).isEmpty()) {
             return null;
         }
         return "was made with " + indexKeys.hashing() + " (" + index.resolve(NAME) + "), but the signatures deduplicated"
@@ -96,10 +92,13 @@ public final class MinhashKeysFile {
         if (recorded == null || recorded.hashing().equals(keys.hashing())) {
             return null;
         }
-        List<Path> others = indexFiles(index, own.negate());
-        return others.isEmpty() ? null : "holds index files made with " + recorded.hashing() + " ("
-                + index.relativize(others.getFirst()) + "), but the new ones are made from signatures of " + keys.hashing()
-                + ": one index cannot hold both; give it another folder";
+        List<Path> others = MinhashBuildIndexStep.indexFiles(index, own.negate());
+        return others.isEmpty() ? null : mixed(index, recorded, keys, others.getFirst());
+    }
+
+    private static String mixed(Path index, MinhashConfig recorded, MinhashConfig keys, Path other) {
+        return "holds index files made with " + recorded.hashing() + " (" + index.relativize(other) + "), but the new ones"
+                + " are made from signatures of " + keys.hashing() + ": one index cannot hold both; give it another folder";
     }
 
     /**
@@ -113,43 +112,19 @@ public final class MinhashKeysFile {
             return "the signatures in " + signatures + " record no MinHash keys (no " + NAME + ": made by datatrove or"
                     + " an older Sluice), so the index records none";
         }
-        String problem = mixProblem(index, keys, own);
-        if (problem != null) {
-            throw new IOException("index folder " + index + " " + problem);
-        }
         MinhashConfig recorded = read(index);
-        if (recorded == null) {
-            List<Path> others = indexFiles(index, own.negate());
-            if (!others.isEmpty()) {
-                return index + " already holds index files of unknown keys (" + index.relativize(others.getFirst())
-                        + "), so the index records none";
-            }
+        if (recorded != null && recorded.hashing().equals(keys.hashing())) {
+            return null;
         }
-        if (!keys.equals(recorded)) {
-            write(index, keys);
+        List<Path> others = MinhashBuildIndexStep.indexFiles(index, own.negate());
+        if (!others.isEmpty() && recorded == null) {
+            return index + " already holds index files of unknown keys (" + index.relativize(others.getFirst())
+                    + "), so the index records none";
         }
+        if (!others.isEmpty()) {
+            throw new IOException("index folder " + index + " " + mixed(index, recorded, keys, others.getFirst()));
+        }
+        write(index, keys);
         return null;
-    }
-
-    /** The {@code .minhash.index} files of every bucket folder of {@code index} whose names {@code which} accepts. */
-    private static List<Path> indexFiles(Path index, Predicate<String> which) throws IOException {
-        List<Path> found = new ArrayList<>();
-        if (!Files.isDirectory(index)) {
-            return found;
-        }
-        try (Stream<Path> buckets = Files.list(index)) {
-            for (Path dir : (Iterable<Path>) buckets.sorted()::iterator) {
-                if (!BUCKET_DIR.matcher(dir.getFileName().toString()).matches() || !Files.isDirectory(dir)) {
-                    continue;
-                }
-                try (Stream<Path> files = Files.list(dir)) {
-                    files.filter(f -> {
-                        String name = f.getFileName().toString();
-                        return name.endsWith(MinhashBuildIndexStep.INDEX_SUFFIX) && which.test(name);
-                    }).sorted().forEach(found::add);
-                }
-            }
-        }
-        return found;
     }
 }

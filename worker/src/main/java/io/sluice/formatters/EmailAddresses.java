@@ -52,10 +52,7 @@ final class EmailAddresses {
         int lastDot = -1;
         int q = p;
         while (true) {
-            int run = q;
-            while (run < n && isLabel(s.charAt(run))) {
-                run++;
-            }
+            int run = labelEnd(s, q);
             if (run > q && isAlnum(s.charAt(q)) && isAlnum(s.charAt(run - 1)) && run < n && s.charAt(run) == '.') {
                 labels++;
                 lastDot = run;
@@ -68,11 +65,9 @@ final class EmailAddresses {
             return -1;
         }
         if (q < n && isAlnum(s.charAt(q))) {
-            int end = q + 1;
-            for (int k = q + 1; k < n && isLabel(s.charAt(k)); k++) {
-                if (isAlnum(s.charAt(k))) {
-                    end = k + 1;
-                }
+            int end = labelEnd(s, q);
+            while (!isAlnum(s.charAt(end - 1))) { // back to its last A: a '-' cannot end it
+                end--;
             }
             return end;
         }
@@ -83,40 +78,27 @@ final class EmailAddresses {
     /** After "[": three octets each followed by '.', then an octet or B*A followed by ':', then ']'. */
     private static int bracketEnd(String s, int q) {
         int n = s.length();
-        for (int octet = 0; octet < 3; octet++) {
-            int digits = octetDigits(s, q);
-            if (digits < 0 || q + digits >= n || s.charAt(q + digits) != '.') {
-                return -1;
-            }
-            q += digits + 1;
+        q = IpAddresses.afterDottedOctets(s, q);
+        if (q < 0) {
+            return -1;
         }
-        int digits = octetDigits(s, q);
+        int digits = IpAddresses.octetDigits(s, q);
         if (digits > 0 && q + digits < n && s.charAt(q + digits) == ']') {
             return q + digits + 1;
         }
-        int run = q;
-        while (run < n && isLabel(s.charAt(run))) {
-            run++;
-        }
+        int run = labelEnd(s, q);
         if (run > q && isAlnum(s.charAt(run - 1)) && run + 1 < n && s.charAt(run) == ':' && s.charAt(run + 1) == ']') {
             return run + 2;
         }
         return -1;
     }
 
-    /** The length of the run of digits at {@code q} when it is an octet (one or two digits, or three up to 255), else -1. */
-    private static int octetDigits(String s, int q) {
-        int run = 0;
-        while (run < 4 && q + run < s.length() && isDigit(s.charAt(q + run))) {
-            run++;
+    /** The end of the run of B = [a-z0-9-] from {@code q}. */
+    private static int labelEnd(String s, int q) {
+        while (q < s.length() && isLabel(s.charAt(q))) {
+            q++;
         }
-        if (run == 0 || run == 4) {
-            return -1;
-        }
-        if (run == 3 && (s.charAt(q) - '0') * 100 + (s.charAt(q + 1) - '0') * 10 + (s.charAt(q + 2) - '0') > 255) {
-            return -1;
-        }
-        return run;
+        return q;
     }
 
     private static final String LOCAL_SYMBOLS = "!#$%&'*+/=?^_`{|}~-";
@@ -126,15 +108,11 @@ final class EmailAddresses {
     }
 
     private static boolean isAlnum(char c) {
-        return (c >= 'a' && c <= 'z') || isDigit(c);
+        return (c >= 'a' && c <= 'z') || IpAddresses.isDigit(c);
     }
 
     private static boolean isLabel(char c) {
         return isAlnum(c) || c == '-';
-    }
-
-    private static boolean isDigit(char c) {
-        return c >= '0' && c <= '9';
     }
 
     /** Python's {@code \w} for a str pattern: a letter or a number of any script, or '_'. */

@@ -28,9 +28,8 @@ final class IpAddresses {
      * The next match of datatrove's IP pattern, {@code (?:OCTET\\.){3}OCTET} with
      * {@code OCTET = 25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?}, in {@code text} at or after {@code from}, as Python's
      * {@code re} finds it: {@code start << 32 | end}, or -1. By hand, as the regex engine tried the pattern at
-     * every position of every text (18 MB/s). Each of the first three octets must be followed by its '.', so it
-     * is the whole run of digits up to it: one to three digits, at most 255 when three. The last is the first
-     * of the alternatives that matches, as the engine takes it.
+     * every position of every text (18 MB/s). The last octet is the first of the alternatives that matches, as
+     * the engine takes it.
      */
     static long find(String text, int from) {
         int n = text.length();
@@ -46,19 +45,8 @@ final class IpAddresses {
     }
 
     private static int matchAt(String s, int start, int n) {
-        int p = start;
-        for (int octet = 0; octet < 3; octet++) {
-            int run = 0;
-            while (run < 4 && p + run < n && isDigit(s.charAt(p + run))) {
-                run++;
-            }
-            if (run == 0 || run == 4 || p + run >= n || s.charAt(p + run) != '.'
-                    || (run == 3 && (s.charAt(p) - '0') * 100 + (s.charAt(p + 1) - '0') * 10 + (s.charAt(p + 2) - '0') > 255)) {
-                return -1;
-            }
-            p += run + 1;
-        }
-        if (p >= n || !isDigit(s.charAt(p))) {
+        int p = afterDottedOctets(s, start);
+        if (p < 0 || p >= n || !isDigit(s.charAt(p))) {
             return -1;
         }
         char c0 = s.charAt(p);
@@ -73,7 +61,37 @@ final class IpAddresses {
         return p + (isDigit(c1) ? 2 : 1); // [0-9][0-9]?
     }
 
-    private static boolean isDigit(char c) {
+    /**
+     * Where three octets, each followed by its '.', end from {@code p} ({@code (?:OCTET\\.){3}}), or -1. Each is the
+     * whole run of digits up to its '.', as the '.' must follow: a shorter alternative of the pattern never fits.
+     */
+    static int afterDottedOctets(String s, int p) {
+        for (int octet = 0; octet < 3; octet++) {
+            int digits = octetDigits(s, p);
+            if (digits < 0 || p + digits >= s.length() || s.charAt(p + digits) != '.') {
+                return -1;
+            }
+            p += digits + 1;
+        }
+        return p;
+    }
+
+    /** The length of the run of digits at {@code q} when it is an octet (one or two digits, or three up to 255), else -1. */
+    static int octetDigits(String s, int q) {
+        int run = 0;
+        while (run < 4 && q + run < s.length() && isDigit(s.charAt(q + run))) {
+            run++;
+        }
+        if (run == 0 || run == 4) {
+            return -1;
+        }
+        if (run == 3 && (s.charAt(q) - '0') * 100 + (s.charAt(q + 1) - '0') * 10 + (s.charAt(q + 2) - '0') > 255) {
+            return -1;
+        }
+        return run;
+    }
+
+    static boolean isDigit(char c) {
         return c >= '0' && c <= '9';
     }
 

@@ -34,8 +34,7 @@ public final class ProcessLock implements AutoCloseable {
 
     /** The lock of {@code file} (created with its folder if need be), or null when another holder has it. */
     public static ProcessLock tryAcquire(Path file) throws IOException {
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel ch = open(file);
         FileLock lock;
         try {
             lock = ch.tryLock();
@@ -49,6 +48,11 @@ public final class ProcessLock implements AutoCloseable {
             return null;
         }
         return named(ch, lock);
+    }
+
+    private static FileChannel open(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
     /** The lock, with this process's name written in its file for {@link #holder}. */
@@ -69,8 +73,7 @@ public final class ProcessLock implements AutoCloseable {
      * granted unlocked on a file system without locks.
      */
     public static ProcessLock acquire(Path file) throws IOException {
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel ch = open(file);
         FileLock lock;
         try {
             lock = ch.lock();

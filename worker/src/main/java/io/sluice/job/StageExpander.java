@@ -47,16 +47,21 @@ final class StageExpander {
             }
             return List.of();
         }
+        return List.of(new Job.Stage(name, tasks, workers, depends, stepSpecs(named + ".steps", steps, problems)));
+    }
+
+    /** The steps of a list (a stage's {@code steps}, a block's {@code after_filter}), each problem noted. */
+    private static List<Job.StepSpec> stepSpecs(String where, List<Object> items, Problems problems) {
         List<Job.StepSpec> specs = new ArrayList<>();
-        for (int i = 0; i < steps.size(); i++) {
-            String stepWhere = named + ".steps[" + i + "]";
-            Object item = steps.get(i);
+        for (int i = 0; i < items.size(); i++) {
+            String stepWhere = where + "[" + i + "]";
+            Object item = items.get(i);
             Job.StepSpec spec = problems.get(() -> stepSpec(stepWhere, item), null);
             if (spec != null) {
                 specs.add(spec);
             }
         }
-        return List.of(new Job.Stage(name, tasks, workers, depends, List.copyOf(specs)));
+        return List.copyOf(specs);
     }
 
     private static final List<String> MINHASH_CONFIG_KEYS =
@@ -107,18 +112,13 @@ final class StageExpander {
         boolean clusterMetadata = problems.get(() -> m.bool("cluster_metadata", false), false);
         String keep = problems.get(() -> m.choice("keep", "datatrove", "datatrove", "first", "longest"), "datatrove");
         // steps on the kept documents before they are written, as FineWeb runs PIIFormatter: no pass of its own
-        List<Job.StepSpec> afterFilter = new ArrayList<>();
         List<Object> after = problems.get(() -> JobFile.list(m, "after_filter"), null);
-        for (int i = 0; after != null && i < after.size(); i++) {
-            String stepWhere = where + ".minhash.after_filter[" + i + "]";
-            Object item = after.get(i);
-            Job.StepSpec spec = problems.get(() -> stepSpec(stepWhere, item), null);
-            if (spec != null && spec.type().startsWith("minhash_")) {
+        List<Job.StepSpec> afterFilter = after == null ? List.of() : stepSpecs(m.where() + ".after_filter", after, problems);
+        for (Job.StepSpec spec : afterFilter) {
+            if (spec.type().startsWith("minhash_")) {
                 // a second minhash_filter would take positions in the documents the first one kept
                 problems.add(spec.where() + ": the block runs the MinHash steps itself; after_filter is for steps on the"
                         + " documents it keeps");
-            } else if (spec != null) {
-                afterFilter.add(spec);
             }
         }
         Map<String, Map<String, Object>> stepKeys = new LinkedHashMap<>();

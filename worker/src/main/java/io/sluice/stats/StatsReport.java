@@ -40,8 +40,8 @@ public final class StatsReport {
         List<Path> unmerged = unmerged(folder);
         byte[] page = render(folder, unmerged).getBytes(StandardCharsets.UTF_8);
         try {
-            if (Files.exists(out) && !Files.isRegularFile(out)) {
-                // a device or pipe (-o /dev/stdout): written through, as renaming over it replaced the device itself
+            if (isDevice(out)) {
+                // written through, as renaming over it replaced the device itself
                 Files.write(out, page);
             } else {
                 AtomicFile.write(realFile(out), page);
@@ -50,6 +50,11 @@ public final class StatsReport {
             throw cannotWrite(out, whyNot(out, e));
         }
         return unmerged;
+    }
+
+    /** Whether {@code out} is a device or a pipe ("-o /dev/stdout"), which the page is written into, not renamed over. */
+    public static boolean isDevice(Path out) {
+        return Files.exists(out) && !Files.isRegularFile(out);
     }
 
     /** The file a symbolic link names, which the report replaces: the link itself stays, as with a shell's {@code >}. */

@@ -21,6 +21,11 @@ class MinhashBlockTest {
         return JobFile.load(f);
     }
 
+    /** The message a job file with problems is refused with. */
+    private String refusal(String yaml) {
+        return assertThrows(JobException.class, () -> load(yaml)).getMessage();
+    }
+
     @Test
     void expandsIntoFourChainedStages() throws IOException {
         Job job = load("""
@@ -90,39 +95,39 @@ class MinhashBlockTest {
     /** Before, only the block's first problem was told, and a later stage's with it: a round of validate each. */
     @Test
     void theBlocksProblemsAreToldWithTheJobsOthers() {
-        JobException e = assertThrows(JobException.class, () -> load("""
+        String message = refusal("""
                 stages:
                   - name: dedup
                     minhash: {input: in, output: out, work_dir: w, num_buckets: 0, keep: shortest, n_gram: 3}
                   - name: after
                     steps: [{read_jsonl: {path: out}}, {length_filter: {min_wrds: 3}}]
-                """));
-        List<String> lines = e.getMessage().lines().toList();
+                """);
+        List<String> lines = message.lines().toList();
         assertEquals(List.of("4 problems:",
                 "  job.yaml: stages[0] (dedup).minhash: 'num_buckets' must be a positive integer, got 0",
                 "  job.yaml: stages[0] (dedup).minhash: 'keep' must be one of datatrove, first, longest, got 'shortest'"),
-                lines.subList(0, 3), e.getMessage());
+                lines.subList(0, 3), message);
         assertEquals(true, lines.get(3).startsWith("  job.yaml: stages[0] (dedup).minhash: unknown key 'n_gram' (did you mean"
-                + " 'n_grams'?); allowed: input, output, work_dir, "), e.getMessage());
+                + " 'n_grams'?); allowed: input, output, work_dir, "), message);
         assertEquals(true, lines.get(4).startsWith("  job.yaml: stages[1] (after).steps[1] (length_filter): unknown key"
-                + " 'min_wrds' (did you mean 'min_words'?)"), e.getMessage());
+                + " 'min_wrds' (did you mean 'min_words'?)"), message);
 
         // a missing key after the unknown one, which is often it misspelt; each of a step's keys the block sets
-        e = assertThrows(JobException.class, () -> load("""
+        message = refusal("""
                 stages:
                   - name: dedup
                     minhash: {data_folder: in, output: out, work_dir: w, cluster: {seed: 1, keep: first}}
-                """));
-        lines = e.getMessage().lines().toList();
-        assertEquals(5, lines.size(), e.getMessage());
-        assertEquals(true, lines.get(1).startsWith("  job.yaml: stages[0] (dedup).minhash: unknown key 'data_folder'"), e.getMessage());
+                """);
+        lines = message.lines().toList();
+        assertEquals(5, lines.size(), message);
+        assertEquals(true, lines.get(1).startsWith("  job.yaml: stages[0] (dedup).minhash: unknown key 'data_folder'"), message);
         assertEquals(List.of(
                 "  job.yaml: stages[0] (dedup).minhash: 'input' is required: the input folder, or read_jsonl arguments such as"
                         + " {path: ..., glob: ...}",
                 "  job.yaml: stages[0] (dedup).minhash: 'cluster' sets 'seed', which is a key of the minhash: block; give it"
                         + " there, once for all its stages",
                 "  job.yaml: stages[0] (dedup).minhash: 'cluster' sets 'keep', which is a key of the minhash: block; give it"
-                        + " there, once for all its stages"), lines.subList(2, 5), e.getMessage());
+                        + " there, once for all its stages"), lines.subList(2, 5), message);
     }
 
     /** Steps after the filter run on the kept documents before the writer, as FineWeb's PIIFormatter. */
@@ -135,55 +140,55 @@ class MinhashBlockTest {
                 """);
         assertEquals(List.of("read_jsonl", "minhash_filter", "pii_formatter", "length_filter", "write_jsonl"),
                 job.stage("d_filter").steps().stream().map(Job.StepSpec::type).toList());
-        JobException e = assertThrows(JobException.class, () -> load("""
+        String message = refusal("""
                 stages:
                   - name: d
                     minhash: {input: in, output: out, work_dir: w, after_filter: [{pii_formater: {}}]}
-                """));
-        assertTrue(e.getMessage().startsWith("job.yaml: stages[0] (d).minhash.after_filter[0] (pii_formater): unknown step"
-                + " 'pii_formater' (did you mean 'pii_formatter'?)"), e.getMessage());
-        e = assertThrows(JobException.class, () -> load("""
+                """);
+        assertTrue(message.startsWith("job.yaml: stages[0] (d).minhash.after_filter[0] (pii_formater): unknown step"
+                + " 'pii_formater' (did you mean 'pii_formatter'?)"), message);
+        message = refusal("""
                 stages:
                   - name: d
                     minhash: {input: in, output: out, work_dir: w, after_filter: [{minhash_filter: {input: w/clusters}}]}
-                """));
+                """);
         assertEquals("job.yaml: stages[0] (d).minhash.after_filter[0] (minhash_filter): the block runs the MinHash steps"
-                + " itself; after_filter is for steps on the documents it keeps", e.getMessage());
+                + " itself; after_filter is for steps on the documents it keeps", message);
     }
 
     /** A bad MinHash key of the block is told once, not once for each of the three steps that take it. */
     @Test
     void aBadMinhashKeyIsToldOnce() {
-        JobException e = assertThrows(JobException.class, () -> load("""
+        String message = refusal("""
                 stages:
                   - name: d
                     minhash: {input: in, output: out, work_dir: w, n_grams: x}
-                """));
-        assertEquals("job.yaml: stages[0] (d).minhash: 'n_grams' must be an integer, got 'x'", e.getMessage());
+                """);
+        assertEquals("job.yaml: stages[0] (d).minhash: 'n_grams' must be an integer, got 'x'", message);
     }
 
     /** A stage waiting for a block with problems by its last stage's name is not told a second time. */
     @Test
     void aBlockWithProblemsIsNotAlsoAMissingDependency() {
-        JobException e = assertThrows(JobException.class, () -> load("""
+        String message = refusal("""
                 stages:
                   - name: d
                     minhash: {input: in, output: out, work_dir: w, keep: bogus}
                   - name: stats
                     depends: d_filter
                     steps: [{read_jsonl: {path: out}}]
-                """));
-        assertEquals("job.yaml: stages[0] (d).minhash: 'keep' must be one of datatrove, first, longest, got 'bogus'", e.getMessage());
+                """);
+        assertEquals("job.yaml: stages[0] (d).minhash: 'keep' must be one of datatrove, first, longest, got 'bogus'", message);
     }
 
     /** A list of folders was read as the folder "[a, b]", and a boolean as "true". */
     @Test
     void aListOrABooleanIsNoFolder() {
-        JobException e = assertThrows(JobException.class, () -> load("""
+        String message = refusal("""
                 stages:
                   - name: dedup
                     minhash: {input: [a, b], output: [c], work_dir: true}
-                """));
+                """);
         assertEquals(List.of("3 problems:",
                 "  job.yaml: stages[0] (dedup).minhash: 'input' must be one folder, or read_jsonl arguments such as"
                         + " {path: ..., glob: ...}; got a list",
@@ -191,17 +196,17 @@ class MinhashBlockTest {
                         + " {path: ..., compression: ...}; got a list",
                 "  job.yaml: stages[0] (dedup).minhash: 'work_dir' must be a string, got the boolean true (YAML reads unquoted"
                         + " yes, no, on, off, true and false as booleans: quote the word, e.g. \"no\")"),
-                e.getMessage().lines().toList(), e.getMessage());
+                message.lines().toList(), message);
     }
 
     @Test
     void unknownKeysInTheBlockAreNamed() {
-        JobException e = assertThrows(JobException.class, () -> load("""
+        String message = refusal("""
                 stages:
                   - name: dedup
                     minhash: {input: in, output: out, work_dir: w, n_gram: 3}
-                """));
-        assertEquals(true, e.getMessage().startsWith("job.yaml: stages[0] (dedup).minhash: unknown key 'n_gram' (did you mean 'n_grams'?); allowed: "),
-                e.getMessage());
+                """);
+        assertEquals(true, message.startsWith("job.yaml: stages[0] (dedup).minhash: unknown key 'n_gram' (did you mean 'n_grams'?); allowed: "),
+                message);
     }
 }

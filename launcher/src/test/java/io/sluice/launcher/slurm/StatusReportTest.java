@@ -24,14 +24,20 @@ class StatusReportTest {
     @TempDir
     Path tmp;
 
+    /** A Slurm that has taken the job's submission: array jobs from 100 up, a stats merge job per stage. */
+    private static RecordingSlurm submitted(Job job) {
+        RecordingSlurm slurm = new RecordingSlurm();
+        new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
+                        job.loggingDir().resolve("job.json")), s -> { });
+        return slurm;
+    }
+
     @Test
     void countsEachRankOnceAndShowsTheLogTailOfFailedRanks() throws IOException {
         Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(2, 10, 1001, false, null, Map.of()),
                 TestJobs.stage("a", 8), TestJobs.stage("merge", 1));
-        RecordingSlurm slurm = new RecordingSlurm();
-        Submitter submitter = new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        submitter.submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
-                job.loggingDir().resolve("job.json")), s -> { });
+        RecordingSlurm slurm = submitted(job);
         // job 100 runs a: elements 0..3 = ranks 0-1, 2-3, 4-5, 6-7; 101 merges a's stats; job 102 runs merge
         Path a = job.loggingDir().resolve("a");
         for (int r : new int[] {0, 1, 2}) {
@@ -90,10 +96,7 @@ class StatusReportTest {
     void theOutputOfAnElementIsShownOnceForItsRanks() throws IOException {
         Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(2, 0, 1001, false, null, Map.of()),
                 TestJobs.stage("a", 2));
-        RecordingSlurm slurm = new RecordingSlurm();
-        new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-                .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
-                        job.loggingDir().resolve("job.json")), s -> { });
+        RecordingSlurm slurm = submitted(job);
         ArrayTaskState.Key element = new ArrayTaskState.Key("100", 0);
         Path slurmOut = StageFiles.of(job, job.stage("a")).slurmLog(element);
         Files.createDirectories(slurmOut.getParent());
@@ -112,10 +115,7 @@ class StatusReportTest {
     void aStatsMergeThatFailedIsShown() throws IOException {
         Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 0, 1001, false, null, Map.of()),
                 TestJobs.stage("a", 1), TestJobs.stage("b", 1));
-        RecordingSlurm slurm = new RecordingSlurm();
-        new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-                .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
-                        job.loggingDir().resolve("job.json")), s -> { });
+        RecordingSlurm slurm = submitted(job);
         // 100 runs a, 101 merges its stats; 102 runs b, 103 merges its stats
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("101", 0), "OUT_OF_MEMORY", "OutOfMemory"));
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("103", 0), "CANCELLED", "DependencyNeverSatisfied"));
@@ -134,10 +134,7 @@ class StatusReportTest {
     void pendingRanksAreCountedPerReason() throws IOException {
         Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(2, 10, 1001, false, null, Map.of()),
                 TestJobs.stage("a", 8));
-        RecordingSlurm slurm = new RecordingSlurm();
-        Submitter submitter = new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        submitter.submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
-                job.loggingDir().resolve("job.json")), s -> { });
+        RecordingSlurm slurm = submitted(job);
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 0), "PENDING", "Priority"));
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 1), "PENDING", "Priority"));
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 2), "SUSPENDED", "None"));
@@ -155,10 +152,7 @@ class StatusReportTest {
     void requeuedElementsAreNamedWithHowOften() throws IOException {
         Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(2, 10, 1001, false, null, Map.of()),
                 TestJobs.stage("a", 8));
-        RecordingSlurm slurm = new RecordingSlurm();
-        new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-                .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
-                        job.loggingDir().resolve("job.json")), s -> { });
+        RecordingSlurm slurm = submitted(job);
         // elements 0..3 hold ranks 0-1, 2-3, 4-5, 6-7
         slurm.queue.addAll(SlurmCommands.parseQueue("""
                 100|0|COMPLETED|None|0
@@ -185,10 +179,7 @@ class StatusReportTest {
     void elementsSqueueHasForgottenTakeTheirStateFromAccountingOrAreReportedEnded() throws IOException {
         Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 10, 1001, false, null, Map.of()),
                 TestJobs.stage("a", 3));
-        RecordingSlurm slurm = new RecordingSlurm();
-        new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-                .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
-                        job.loggingDir().resolve("job.json")), s -> { });
+        RecordingSlurm slurm = submitted(job);
         Completions.markComplete(job.loggingDir().resolve("a"), 0);
         ArrayTaskState.Key timedOut = new ArrayTaskState.Key("100", 1);
         slurm.accounting.put(timedOut, new ArrayTaskState(timedOut, "TIMEOUT", "None"));
@@ -224,10 +215,7 @@ class StatusReportTest {
     void aCompletedElementWhoseMarkerWasRemovedSaysSo() throws IOException {
         Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 10, 1001, false, null, Map.of()),
                 TestJobs.stage("a", 1));
-        RecordingSlurm slurm = new RecordingSlurm();
-        new Submitter(slurm, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-                .submit(Submitter.plan(job, WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN),
-                        job.loggingDir().resolve("job.json")), s -> { });
+        RecordingSlurm slurm = submitted(job);
         ArrayTaskState.Key element = new ArrayTaskState.Key("100", 0);
         Path out = StageFiles.of(job, job.stage("a")).slurmLog(element);
         Files.createDirectories(out.getParent());
