@@ -70,6 +70,13 @@ public final class Preflight {
                 }
                 if (step instanceof MergeStats m) {
                     waitsForWriters(job, stage, written.stagesWriting(m.input()), spec);
+                    if (stage.tasks() > 1 && written.stagesWriting(m.input()).contains(stage.name())) {
+                        // each rank merged the files the others had written so far: n 264 of 726, and no error
+                        throw new JobException(spec.where() + ": merges the stats that this stage's own "
+                                + stage.tasks() + " ranks write, and a rank merges before the others have written"
+                                + " theirs; put merge_stats in a stage of its own that depends on '" + stage.name()
+                                + "' (or give this stage tasks: 1)");
+                    }
                     if (written.stagesWriting(m.input()).isEmpty() && !Files.isDirectory(m.input())) {
                         throw new JobException(spec.where() + ": input folder " + m.input().toAbsolutePath()
                                 + " does not exist and no earlier step writes it");

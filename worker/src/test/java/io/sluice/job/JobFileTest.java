@@ -241,6 +241,25 @@ class JobFileTest {
         Preflight.check(JobFile.load(f));
     }
 
+    @Test
+    void mergeStatsInTheStageOfSeveralRanksThatWritesItsInputIsRefused() throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\": \"x\"}\n");
+        String job = ("logging_dir: LOGS\nstages:\n  - {name: s, tasks: TASKS, steps: [{read_jsonl: {path: IN}},"
+                + " {doc_stats: {output: STATS}}, {merge_stats: {input: STATS}}]}\n")
+                .replace("LOGS", dir.resolve("logs").toString()).replace("IN", dir.resolve("in").toString())
+                .replace("STATS", dir.resolve("stats").toString());
+        Path f = dir.resolve("job.yaml");
+        // before, validate and run passed, and each rank merged what the others had written so far
+        Files.writeString(f, job.replace("TASKS", "4"));
+        JobException e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
+        assertEquals("job.yaml: stages[0] (s).steps[2] (merge_stats): merges the stats that this stage's own 4 ranks"
+                + " write, and a rank merges before the others have written theirs; put merge_stats in a stage of its own"
+                + " that depends on 's' (or give this stage tasks: 1)", e.getMessage());
+        Files.writeString(f, job.replace("TASKS", "1"));
+        Preflight.check(JobFile.load(f));
+    }
+
     private Job roundTrip(Job job) throws IOException {
         JobFile.writeResolved(job, dir.resolve("resolved.json"));
         return JobFile.load(dir.resolve("resolved.json"));
