@@ -61,6 +61,9 @@ public final class Document {
     /** datatrove's media field of the line, once looked up ({@link #media}). */
     private Object media;
     private boolean mediaLookedUp;
+    /** A value a step derived for this document for later steps to reuse, under its key ({@link #note}). */
+    private Object noteKey;
+    private Object noteValue;
     private String sourceFile;
     private long sourceLine;
     private long sourceByte;
@@ -279,6 +282,19 @@ public final class Document {
     /** "document 'ID'" and where it was read, for log and error messages. */
     public String describe() {
         return "document '" + id + "'" + (sourceFile == null ? "" : " (" + source() + ")");
+    }
+
+    /**
+     * What a step noted for this document under {@code key} ({@link #putNote}), or null: a value derived from
+     * the document that later steps may reuse, never written out. One note a document; a new key replaces it.
+     */
+    public Object note(Object key) {
+        return noteKey != null && noteKey.equals(key) ? noteValue : null;
+    }
+
+    public void putNote(Object key, Object value) {
+        noteKey = key;
+        noteValue = value;
     }
 
     /** Decodes every field and copies the original line out of the reader's buffer, so the document may be kept. */

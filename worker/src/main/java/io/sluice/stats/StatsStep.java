@@ -261,32 +261,44 @@ public abstract class StatsStep implements Step {
     }
 
     /**
-     * The document's fqdn or suffix: from its metadata if present, else from its URL (then cached there).
-     * A document without a URL is left out of the domain groups, counted ({@code no_url_<group>}) and,
-     * the first time, logged: corpora that mix web pages with other text stay measurable. (datatrove stops
-     * there with a KeyError.) A URL with no registrable host, the empty string included, has the key "", as
-     * in datatrove.
+     * The document's fqdn or suffix: from its metadata if present, else from its URL (then put there, as
+     * datatrove does, under the group's name only). A document without a URL is left out of the domain groups,
+     * counted ({@code no_url_<group>}) and, the first time, logged: corpora that mix web pages with other text
+     * stay measurable. (datatrove stops there with a KeyError.) A URL with no registrable host, the empty string
+     * included, has the key "", as in datatrove.
+     *
+     * <p>A split made here is noted on the document with its {@code url_key}, so the other domain group and the
+     * next stats steps reuse it; a step with another {@code url_key} makes its own rather than reading the
+     * first one's metadata (a later step counted 761 documents under suffixes when 61 had its URL key).
      */
     private String domainKey(Document doc, String group) {
-        Object cached = doc.metadataValue(group);
-        if (cached instanceof String s) {
-            return s;
+        Object noted = doc.note(DomainNote.class);
+        DomainParts.Split split = noted instanceof DomainNote d && d.urlKey().equals(urlKey.toString()) ? d.split() : null;
+        if (split == null && noted == null && doc.metadataValue(group) instanceof String s) {
+            return s; // from the input (or a step of another kind): datatrove reads it as given
         }
-        Object url = urlKey.valueIn(doc);
-        if (!(url instanceof String u)) {
-            boolean fqdnGroup = group.equals("fqdn");
-            if ((fqdnGroup ? noUrlFqdn++ : noUrlSuffix++) == 0) {
-                String what = url == null ? " has no URL in metadata '" + urlKey + "'" + urlKey.hintWhereAbsent(doc)
-                        : " has " + kindOf(url) + " in metadata '" + urlKey + "', not a text URL";
-                ctx.log().warn(doc.describe() + what + "; documents without one are left out of the '" + group
-                        + "' group and counted as no_url_" + group);
+        if (split == null) {
+            Object url = urlKey.valueIn(doc);
+            if (!(url instanceof String u)) {
+                boolean fqdnGroup = group.equals("fqdn");
+                if ((fqdnGroup ? noUrlFqdn++ : noUrlSuffix++) == 0) {
+                    String what = url == null ? " has no URL in metadata '" + urlKey + "'" + urlKey.hintWhereAbsent(doc)
+                            : " has " + kindOf(url) + " in metadata '" + urlKey + "', not a text URL";
+                    ctx.log().warn(doc.describe() + what + "; documents without one are left out of the '" + group
+                            + "' group and counted as no_url_" + group);
+                }
+                return null;
             }
-            return null;
+            split = DomainParts.split(u);
+            doc.putNote(DomainNote.class, new DomainNote(urlKey.toString(), split));
         }
-        DomainParts.Split split = DomainParts.split(u);
-        doc.putMetadata("fqdn", split.fqdn());
-        doc.putMetadata("suffix", split.suffix());
-        return group.equals("fqdn") ? split.fqdn() : split.suffix();
+        String key = group.equals("fqdn") ? split.fqdn() : split.suffix();
+        doc.putMetadata(group, key);
+        return key;
+    }
+
+    /** A document's URL split into fqdn and suffix, and the metadata key the URL was read from. */
+    private record DomainNote(String urlKey, DomainParts.Split split) {
     }
 
     private static String kindOf(Object value) {

@@ -275,6 +275,35 @@ class StatBlocksTest {
         assertTrue(Files.readString(tmp.resolve("summary/length/00000.json")).contains("\"total\": 20"));
     }
 
+    @Test
+    void aBlockWithAnotherUrlKeyDoesNotTakeTheDomainAnEarlierBlockFound() throws IOException {
+        Step first = StatsRun.create("doc_stats", Map.of("output", tmp.resolve("a").toString(), "groups", List.of("fqdn"),
+                "url_key", "metadata.metadata.url"));
+        Step second = StatsRun.create("line_stats", Map.of("output", tmp.resolve("b").toString(), "groups", List.of("fqdn", "suffix")));
+        io.sluice.pipeline.StepContext firstCtx = StatsRun.context(0, 1, tmp);
+        io.sluice.pipeline.StepContext secondCtx = StatsRun.context(0, 1, tmp);
+        first.open(firstCtx);
+        second.open(secondCtx);
+        Document nested = new Document("nested", "text", new LinkedHashMap<>(Map.of("metadata", Map.of("url", "https://a.example.com/"))));
+        Document flat = new Document("flat", "text", new LinkedHashMap<>(Map.of("url", "https://b.example.org/")));
+        for (Document d : List.of(nested, flat)) {
+            first.process(d, x -> second.process(x, y -> { }));
+        }
+        first.finish(x -> { });
+        second.finish(x -> { });
+        // before, line_stats counted "nested" under a.example.com and its suffix "com", from doc_stats' finding
+        assertEquals(1, firstCtx.stats().get("no_url_fqdn"), "flat");
+        assertEquals(1, secondCtx.stats().get("no_url_fqdn"), "nested");
+        assertEquals(1, secondCtx.stats().get("no_url_suffix"), "nested");
+        String fqdn = Files.readString(tmp.resolve("b/fqdn/n_lines/00000.json"));
+        assertFalse(fqdn.contains("a.example.com"), fqdn);
+        assertTrue(fqdn.contains("b.example.org"), fqdn);
+        // as datatrove: only the groups computed go into the metadata
+        assertEquals("a.example.com", nested.metadata().get("fqdn"));
+        assertFalse(nested.metadata().containsKey("suffix"));
+        assertEquals("org", flat.metadata().get("suffix"));
+    }
+
     /** A URL that is not text is said to be so; before, the log said the document had none. */
     @Test
     void aUrlThatIsNotTextIsNamedInTheLog() throws IOException {
