@@ -236,9 +236,12 @@ public final class StageRunner {
     /**
      * Per-rank stats in the stage's stats outputs that no stats step of the job writes (other groups or
      * thresholds of an earlier run, another job's): merge_stats sums every stat folder it finds, so the
-     * report would show them beside this run's. Not removed, as nothing says whose they are.
+     * report would show them beside this run's. Not removed, as nothing says whose they are; those an earlier
+     * run of this stage wrote are left out, as the stage removes them before it runs with its new settings.
+     * At a merge_stats: merged stats with no per-rank files, of stats no step of the job writes (an earlier run's
+     * other thresholds), which the report would show too.
      */
-    private void printStaleStatsNote(Job.Stage stage, List<Step> steps) {
+    private void printStaleStatsNote(Job.Stage stage, List<Step> steps) throws IOException {
         if (jobStatFolders == null) { // once per job: building every step of every stage for each stage added up
             jobStatFolders = new java.util.HashSet<>();
             for (Job.Stage s : job.stages()) {
@@ -249,6 +252,7 @@ public final class StageRunner {
                 }
             }
         }
+        java.util.Set<Path> ownEarlier = new java.util.HashSet<>(RankFiles.noted(stageDir(stage)));
         java.util.Set<Path> outputs = new java.util.LinkedHashSet<>();
         for (Step step : steps) {
             if (step instanceof StatsStep st) {
@@ -259,19 +263,42 @@ public final class StageRunner {
             List<String> stale = new ArrayList<>();
             try {
                 for (Path f : MergeStats.foldersWithRankFiles(output)) {
-                    if (!jobStatFolders.contains(f.toAbsolutePath().normalize())) {
-                        stale.add(output.relativize(f.toAbsolutePath().normalize()).toString());
+                    Path folder = f.toAbsolutePath().normalize();
+                    if (!jobStatFolders.contains(folder) && !MergeStats.rankFiles(folder).stream().allMatch(ownEarlier::contains)) {
+                        stale.add(output.relativize(folder).toString());
                     }
                 }
             } catch (IOException | UncheckedIOException e) {
                 continue; // the folder changed while listed: a note is not worth a failure
             }
-            if (!stale.isEmpty()) {
-                console.printf("[%s] note: %s holds per-rank stats in %d folder(s) no step of this job writes (%s%s),"
-                        + " from an earlier run or another job: merge_stats will merge them too; delete them if they"
-                        + " are stale%n", stage.name(), output, stale.size(),
-                        String.join(", ", stale.subList(0, Math.min(3, stale.size()))), stale.size() > 3 ? ", ..." : "");
+            printStale(stage, output, "per-rank stats", stale, "merge_stats will merge them too");
+        }
+        for (Step step : steps) {
+            if (step instanceof MergeStats merge) {
+                Path in = merge.input().toAbsolutePath().normalize();
+                Path out = merge.output().toAbsolutePath().normalize();
+                List<String> stale = new ArrayList<>();
+                try {
+                    for (String folder : MergeStats.foldersMergedOnly(out)) {
+                        if (!jobStatFolders.contains(in.resolve(folder).normalize())) {
+                            stale.add(folder);
+                        }
+                    }
+                } catch (IOException | UncheckedIOException e) {
+                    continue;
+                }
+                printStale(stage, out, "merged stats", stale, "launcher report will show them beside this run's");
             }
+        }
+    }
+
+    private void printStale(Job.Stage stage, Path folder, String what, List<String> stale, String consequence) {
+        if (!stale.isEmpty()) {
+            stale.sort(null);
+            console.printf("[%s] note: %s holds %s in %d folder(s) no step of this job writes (%s%s), from an earlier"
+                    + " run or another job: %s; delete them if they are stale%n", stage.name(), folder, what, stale.size(),
+                    String.join(", ", stale.subList(0, Math.min(3, stale.size()))), stale.size() > 3 ? ", ..." : "",
+                    consequence);
         }
     }
 

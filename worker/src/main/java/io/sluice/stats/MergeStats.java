@@ -204,8 +204,27 @@ public final class MergeStats implements Step {
         List<Path> out = new ArrayList<>();
         if (Files.isDirectory(root)) {
             for (String folder : leafFolders(root)) {
-                if (!list(root.resolve(folder), StatsStep.RANK_FILE).isEmpty()) {
+                if (!rankFiles(root.resolve(folder)).isEmpty()) {
                     out.add(root.resolve(folder));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The per-rank files of a stat folder. */
+    public static List<Path> rankFiles(Path statFolder) throws IOException {
+        return list(statFolder, StatsStep.RANK_FILE);
+    }
+
+    /** The stat folders under {@code root}, relative to it, that hold a merged file and no per-rank files. */
+    public static List<String> foldersMergedOnly(Path root) throws IOException {
+        List<String> out = new ArrayList<>();
+        if (Files.isDirectory(root)) {
+            for (String folder : leafFolders(root)) {
+                Path dir = root.resolve(folder);
+                if (Files.exists(dir.resolve(MERGED_NAME)) && rankFiles(dir).isEmpty()) {
+                    out.add(folder);
                 }
             }
         }
@@ -215,7 +234,7 @@ public final class MergeStats implements Step {
     /** Whether any folder of the input still holds a per-rank file. */
     private static boolean holdsRankFiles(Path input, List<String> folders) throws IOException {
         for (String folder : folders) {
-            if (!list(input.resolve(folder), StatsStep.RANK_FILE).isEmpty()) {
+            if (!rankFiles(input.resolve(folder)).isEmpty()) {
                 return true;
             }
         }
@@ -228,7 +247,7 @@ public final class MergeStats implements Step {
      */
     private boolean mergeFolder(String folder, List<Path> pending, List<Path> consumed) throws IOException {
         Path dir = input.resolve(folder);
-        List<Path> rankFiles = list(dir, StatsStep.RANK_FILE);
+        List<Path> rankFiles = rankFiles(dir);
         if (rankFiles.isEmpty()) {
             return false;
         }

@@ -658,6 +658,31 @@ class LocalExecutorTest {
     }
 
     @Test
+    void statsThatTheStageRemovesAreNotNotedButStaleMergedStatsAre() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 4);
+        String stats = JobFixture.CLEAN_JOB.replace("      - write_jsonl: {path: $ROOT/out}",
+                "      - line_stats: {output: $ROOT/stats, groups: [summary], max_k_chars_per_line_tresholds: [10]}\n"
+                        + "      - write_jsonl: {path: $ROOT/out}")
+                + "  - {name: merge, tasks: 1, depends: [clean], steps: [{merge_stats: {input: $ROOT/stats}}]}\n";
+        assertTrue(run(fx.job(stats)));
+        assertTrue(Files.exists(root.resolve("stats/summary/short_line_ratio_chars_10/metric.json")));
+        console.reset();
+        // a new threshold, run again as the refusal says: the stage removes its _10 files, which before it also
+        // noted as to be merged; the merged _10 stats stay, and now that is said
+        TestFiles.deleteRecursively(root.resolve("logs/clean"));
+        TestFiles.deleteRecursively(root.resolve("logs/merge"));
+        assertTrue(run(fx.job(stats.replace("[10]", "[20]"))));
+        String out = console.toString();
+        assertFalse(out.contains("holds per-rank stats"), out);
+        assertTrue(out.contains("[merge] note: " + root.resolve("stats") + " holds merged stats in 1 folder(s) no step of"
+                + " this job writes (summary/short_line_ratio_chars_10), from an earlier run or another job: launcher"
+                + " report will show them beside this run's; delete them if they are stale"), out);
+        assertTrue(Files.exists(root.resolve("stats/summary/short_line_ratio_chars_20/metric.json")));
+        assertEquals(List.of(), io.sluice.stats.MergeStats.rankFiles(root.resolve("stats/summary/short_line_ratio_chars_10")));
+    }
+
+    @Test
     void preflightRejectsAnOutputThatAReaderOfTheJobWouldReadBack() throws IOException {
         String noGlob = JobFixture.CLEAN_JOB.replace(", glob: \"*.jsonl.gz\"", "");
         // before, validate passed and a second run (new logging_dir) read the first run's output: twice the documents
