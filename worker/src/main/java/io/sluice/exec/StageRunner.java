@@ -203,10 +203,10 @@ public final class StageRunner {
         }
         noteFilesNotInPlan(stage);
         noteGoneOutputs(stage);
-        printStaleStatsNote(stage, steps);
         // no rank's journal: the files already there under this stage's names are from a run this logging dir
         // does not know (it was deleted, or is another), and those this run does not write again would stay
         boolean unknownRun = Completions.completedRanks(stageDir(stage)).isEmpty() && RankFiles.noted(stageDir(stage)).isEmpty();
+        printStaleStatsNote(stage, steps, unknownRun);
         for (Step step : steps) {
             if (step instanceof DocumentOutput.Writer w) {
                 for (DocumentOutput o : w.documentOutputs()) {
@@ -239,9 +239,10 @@ public final class StageRunner {
      * report would show them beside this run's. Not removed, as nothing says whose they are; those an earlier
      * run of this stage wrote are left out, as the stage removes them before it runs with its new settings.
      * At a merge_stats: merged stats with no per-rank files, of stats no step of the job writes (an earlier run's
-     * other thresholds), which the report would show too.
+     * other thresholds), which the report would show too. With {@code unknownRun}, per-rank stats already in the
+     * folders the stage writes are another job's or a deleted logging dir's: this run replaces its ranks' files.
      */
-    private void printStaleStatsNote(Job.Stage stage, List<Step> steps) throws IOException {
+    private void printStaleStatsNote(Job.Stage stage, List<Step> steps, boolean unknownRun) throws IOException {
         if (jobStatFolders == null) { // once per job: building every step of every stage for each stage added up
             jobStatFolders = new java.util.HashSet<>();
             for (Job.Stage s : job.stages()) {
@@ -261,17 +262,27 @@ public final class StageRunner {
         }
         for (Path output : outputs) {
             List<String> stale = new ArrayList<>();
+            int others = 0;
             try {
                 for (Path f : MergeStats.foldersWithRankFiles(output)) {
                     Path folder = f.toAbsolutePath().normalize();
                     if (!jobStatFolders.contains(folder) && !MergeStats.rankFiles(folder).stream().allMatch(ownEarlier::contains)) {
                         stale.add(output.relativize(folder).toString());
+                    } else if (unknownRun && jobStatFolders.contains(folder)) {
+                        others++;
                     }
                 }
             } catch (IOException | UncheckedIOException e) {
                 continue; // the folder changed while listed: a note is not worth a failure
             }
             printStale(stage, output, "per-rank stats", stale, "merge_stats will merge them too");
+            if (others > 0) {
+                // two jobs with one stats output replaced each other's files without a word
+                console.printf("[%s] note: %s already holds per-rank stats in %d of the folders this stage writes, from"
+                        + " a run this logging dir has no record of (another job's, or a deleted logging dir): this run"
+                        + " replaces its ranks' files, and merge_stats would sum any others with them%n", stage.name(),
+                        output, others);
+            }
         }
         for (Step step : steps) {
             if (step instanceof MergeStats merge) {

@@ -655,6 +655,9 @@ class LocalExecutorTest {
         assertTrue(run(fx.job(stats.replace("groups: [summary, histogram]", "groups: [summary]"))));
         assertTrue(console.toString().contains("[clean] note: " + root.resolve("stats") + " holds per-rank stats in 20"
                 + " folder(s) no step of this job writes (histogram/"), console.toString());
+        // the summary files this run replaces were a run's the logging dir does not know (another job's, say)
+        assertTrue(console.toString().contains("[clean] note: " + root.resolve("stats") + " already holds per-rank stats"
+                + " in 10 of the folders this stage writes, from a run this logging dir has no record of"), console.toString());
     }
 
     @Test
