@@ -25,6 +25,32 @@ final class RankLock {
         return ProcessLock.tryAcquire(file(stageDir, rank));
     }
 
+    /**
+     * The rank's lock, waiting while another process on this host holds it: a second local run of the job
+     * (the OS releases the lock when that process ends, however it ends). Null when a process on another host
+     * holds it, whose lock a network file system may keep after a crash, or this process.
+     */
+    static ProcessLock acquireUnlessHeldElsewhere(Path stageDir, int rank) throws IOException {
+        Path file = file(stageDir, rank);
+        for (int attempt = 0; ; attempt++) {
+            ProcessLock lock = tryAcquire(stageDir, rank);
+            if (lock != null) {
+                return lock;
+            }
+            if (ProcessLock.holderNamed(file) || attempt == NAME_WAITS) {
+                return ProcessLock.heldByAnotherOnThisHost(file) ? ProcessLock.acquire(file) : null;
+            }
+            try {
+                Thread.sleep(20); // locked, but its holder has not yet written its name
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+    }
+
+    private static final int NAME_WAITS = 50;
+
     /** Who holds the lock of a rank ("pid 123 on node7"). */
     static String holder(Path stageDir, int rank) {
         return ProcessLock.holder(file(stageDir, rank));

@@ -40,13 +40,15 @@ final class RankRunner {
 
     /**
      * Runs the rank under its {@link RankLock}; null when, once locked, the rank turns out complete and
-     * {@code skipCompleted}: another run of the job finished it in the meantime.
+     * {@code skipCompleted}: another run of the job finished it in the meantime. A rank another run on this
+     * host is running is waited for (before, both runs of a job started twice failed, each on the other's
+     * ranks); one held by a process on another host fails the rank, as that lock may outlive a crashed node.
      */
     static PipelineStats run(Job.Stage stage, Path stageDir, int rank, List<InputPiece> pieces,
                              ProgressCounter progress, boolean skipCompleted) throws RankFailure {
         io.sluice.io.ProcessLock lock;
         try {
-            lock = RankLock.tryAcquire(stageDir, rank);
+            lock = RankLock.acquireUnlessHeldElsewhere(stageDir, rank);
         } catch (IOException e) {
             throw new RankFailure(rank, "cannot create the rank's lock file in " + stageDir + ": " + e.getMessage(), e);
         }

@@ -70,20 +70,34 @@ public final class ProcessLock implements AutoCloseable {
 
     /**
      * The lock of {@code file} (created with its folder if need be), waiting while another process holds it;
-     * granted unlocked on a file system without locks.
+     * granted unlocked on a file system without locks. Waits by trying again, not in a blocking lock: the
+     * kernel owns POSIX locks by process, so two runs whose threads each waited for a lock the other run held
+     * (rank 0 here, rank 1 there) were told "deadlock", as if one thread waited on both, and the rank ran unlocked
+     * in both at once.
      */
     public static ProcessLock acquire(Path file) throws IOException {
-        FileChannel ch = open(file);
-        FileLock lock;
-        try {
-            lock = ch.lock();
-        } catch (OverlappingFileLockException e) {
+        for (long waitMillis = 10; ; waitMillis = Math.min(500, waitMillis * 2)) {
+            FileChannel ch = open(file);
+            FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (OverlappingFileLockException e) {
+                ch.close();
+                throw new IllegalStateException(file + " is locked by this process already", e);
+            } catch (IOException e) {
+                return new ProcessLock(ch, null); // no locks on this file system
+            }
+            if (lock != null) {
+                return named(ch, lock); // a later waiter names this holder, not the one before it
+            }
             ch.close();
-            throw new IllegalStateException(file + " is locked by this process already", e);
-        } catch (IOException e) {
-            return new ProcessLock(ch, null); // no locks on this file system
+            try {
+                Thread.sleep(waitMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while waiting for the lock of " + file);
+            }
         }
-        return named(ch, lock); // a later waiter names this holder, not the one before it
     }
 
     /** Who holds the lock of {@code file}, as its holder wrote it ("pid 123 on node7"). */
@@ -94,6 +108,18 @@ public final class ProcessLock implements AutoCloseable {
         } catch (IOException e) {
             return "another process";
         }
+    }
+
+    /** Whether the lock's file names a holder (its holder writes its name just after it takes the lock). */
+    public static boolean holderNamed(Path file) {
+        return holder(file).startsWith("pid ");
+    }
+
+    /** Whether the holder of {@code file}'s lock, as its file names it, is another process on this host. */
+    public static boolean heldByAnotherOnThisHost(Path file) {
+        String holder = holder(file);
+        return holder.startsWith("pid ") && holder.endsWith(WHO_AM_I.substring(WHO_AM_I.indexOf(" on ")))
+                && !holder.equals(WHO_AM_I);
     }
 
     private static String whoAmI() {
@@ -109,7 +135,7 @@ public final class ProcessLock implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
-            if (lock != null) {
+            if (lock != null && lock.isValid()) { // closing twice is closing once
                 lock.release();
             }
         } finally {

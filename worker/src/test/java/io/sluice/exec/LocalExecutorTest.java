@@ -550,19 +550,25 @@ class LocalExecutorTest {
         assertTrue(console.toString().contains("done: 1 rank(s) run, 2 skipped"), console.toString());
     }
 
+    /** Another process holding a rank's lock, named in the lock file as {@code holder}; it lets go after {@code seconds}. */
+    private static Process holdRankLock(Path lockFile, String holder, int seconds) throws IOException {
+        Files.createDirectories(lockFile.getParent());
+        // a POSIX record lock, as a second launcher's JVM takes
+        Process other = new ProcessBuilder("python3", "-c", "import fcntl, os, sys, time\n"
+                + "open(sys.argv[1], 'a').close()\nf = open(sys.argv[1], 'r+')\n"
+                + "fcntl.lockf(f, fcntl.LOCK_EX)\nf.truncate(0)\nf.write(sys.argv[2].replace('PID', str(os.getpid())))\n"
+                + "f.flush()\nprint('locked', flush=True)\ntime.sleep(int(sys.argv[3]))\n", lockFile.toString(), holder,
+                String.valueOf(seconds)).start();
+        assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(other.getInputStream())).readLine());
+        return other;
+    }
+
     @Test
-    void aRankLockedByAnotherProcessIsLeftToIt() throws Exception {
+    void aRankLockedByAProcessOnAnotherHostIsLeftToIt() throws Exception {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 8);
-        Path lockFile = root.resolve("logs/clean/locks/00001.lock");
-        Files.createDirectories(lockFile.getParent());
-        // another process (a POSIX record lock, as a second launcher's JVM takes) holds rank 1
-        Process other = new ProcessBuilder("python3", "-c", "import fcntl, sys, time\n"
-                + "open(sys.argv[1], 'a').close()\nf = open(sys.argv[1], 'r+')\n"
-                + "fcntl.lockf(f, fcntl.LOCK_EX)\nf.truncate(0)\nf.write('pid 4242 on node7')\nf.flush()\n"
-                + "print('locked', flush=True)\ntime.sleep(120)\n", lockFile.toString()).start();
+        Process other = holdRankLock(root.resolve("logs/clean/locks/00001.lock"), "pid 4242 on node7", 120);
         try {
-            assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(other.getInputStream())).readLine());
             assertFalse(run(fx.job(JobFixture.CLEAN_JOB)));
             assertTrue(console.toString().contains("rank 1: is being run by pid 4242 on node7: another run of this job"),
                     console.toString());
@@ -573,6 +579,25 @@ class LocalExecutorTest {
         }
         // its process gone, the lock is too
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB)), console.toString());
+        assertEquals(3, TestFiles.files(root.resolve("out")).size());
+    }
+
+    @Test
+    void aRankAnotherRunOnThisHostHoldsIsWaitedFor() throws Exception {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        String host = java.net.InetAddress.getLocalHost().getHostName();
+        // another local run of the job holds rank 1 for a moment, then ends without completing it; before, this
+        // run failed the rank at once (and the other run failed the ranks this one held)
+        Process other = holdRankLock(root.resolve("logs/clean/locks/00001.lock"), "pid PID on " + host, 2);
+        try {
+            assertTrue(run(fx.job(JobFixture.CLEAN_JOB)), console.toString());
+            assertFalse(other.isAlive(), "the run waited for the other process's lock");
+        } finally {
+            other.destroy();
+            other.waitFor();
+        }
+        assertTrue(console.toString().contains("done: 3 rank(s) run, 0 skipped"), console.toString());
         assertEquals(3, TestFiles.files(root.resolve("out")).size());
     }
 
