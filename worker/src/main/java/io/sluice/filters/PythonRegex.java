@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * {@code (a|b)*} over a megabyte of text overflows the stack (Java's engine recurses), and Python 3.11's
  * {@code \B} does not match an empty text.
  */
-final class PythonRegex {
+public final class PythonRegex {
     private PythonRegex() {
     }
 
@@ -139,8 +139,9 @@ final class PythonRegex {
     /**
      * How many characters from {@code at} (just after a backslash) Python reads as an octal escape: "0" and up
      * to two more octal digits, or three octal digits (else one or two digits are a group reference); 0 if none.
+     * A replacement of {@code re.sub} reads its octal escapes so too.
      */
-    private static int octalLength(String regex, int at) {
+    public static int octalLength(String regex, int at) {
         int n = 0;
         while (n < 3 && at + n < regex.length() && regex.charAt(at + n) >= '0' && regex.charAt(at + n) <= '7') {
             n++;

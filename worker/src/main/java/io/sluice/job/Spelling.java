@@ -39,6 +39,7 @@ public final class Spelling {
             Map.entry("MinhashDedupCluster", List.of("minhash_cluster")),
             Map.entry("MinhashDedupFilter", List.of("minhash_filter")),
             Map.entry("MinhashBuildIndex", List.of("minhash_build_index")), Map.entry("PIIFormatter", List.of("pii_formatter")),
+            Map.entry("SymbolLinesFormatter", List.of("symbol_lines_formatter")),
             // SlurmPipelineExecutor's arguments, as keys of the slurm: block
             Map.entry("mem_per_cpu_gb", List.of("mem_per_cpu")), Map.entry("pipeline", List.of("steps")),
             Map.entry("max_array_launch_parallel", List.of("array_parallelism")),
@@ -75,7 +76,6 @@ public final class Spelling {
             Map.entry("Trafilatura", "Sluice reads extracted text as JSONL; extract with datatrove first"),
             Map.entry("C4BadWordsFilter", "not implemented; regex_filter with a word list is the nearest"),
             Map.entry("FTFYFormatter", "not implemented; fix the text's encoding with ftfy before"),
-            Map.entry("SymbolLinesFormatter", "not implemented"),
             Map.entry("LambdaFilter", "a Python function; regex_filter, length_filter and url_filter cover the usual cases"),
             Map.entry("TokensCounter", "not implemented; documents with token_count metadata get __tokens histograms"));
 

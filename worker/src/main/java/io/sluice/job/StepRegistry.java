@@ -27,9 +27,10 @@ public final class StepRegistry {
         register("fineweb_quality", io.sluice.filters.FineWebQualityFilter::new);
         register("language_filter", io.sluice.filters.LanguageFilter::new);
         register("url_filter", io.sluice.filters.UrlFilter::new);
-        // stats
+        // formatters
         register("pii_formatter", io.sluice.formatters.PiiFormatter::new);
-
+        register("symbol_lines_formatter", io.sluice.formatters.SymbolLinesFormatter::new);
+        // stats
         register("doc_stats", io.sluice.stats.DocStats::new);
         register("word_stats", io.sluice.stats.WordStats::new);
         register("line_stats", io.sluice.stats.LineStats::new);

@@ -13,9 +13,7 @@ import io.sluice.job.StepArgs;
 import io.sluice.pipeline.StepContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -24,7 +22,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -113,12 +110,8 @@ class PiiFormatterTest {
      */
     @Test
     void everyCorpusAsPythonFormatsIt() throws Exception {
-        Path corpus = Path.of(System.getProperty("sluice.shared", "../shared")).resolve("data/corpus");
-        Assumptions.assumeTrue(Files.isDirectory(corpus), "shared data not present");
-        List<String> reference;
-        try (InputStream in = PiiFormatterTest.class.getResourceAsStream("pii_reference.tsv")) {
-            reference = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        }
+        Path corpus = PythonReference.corpus();
+        List<String> reference = PythonReference.lines("pii_reference.tsv");
         List<String> ours = new ArrayList<>();
         for (String line : reference) {
             String file = line.split("\t")[0];
@@ -127,11 +120,7 @@ class PiiFormatterTest {
             int[] docs = new int[1];
             for (Document doc : JsonlReader.readAll(corpus.resolve(file))) {
                 docs[0]++;
-                f.process(doc, d -> {
-                    for (char c : (d.text() + "\0").toCharArray()) {
-                        digest.update(new byte[] {(byte) c, (byte) (c >>> 8)});
-                    }
-                });
+                f.process(doc, d -> digest.update(PythonReference.utf16(d.text() + "\0")));
             }
             ours.add(String.join("\t", file, Integer.toString(docs[0]), Long.toString(ctx(f).get("formatted")),
                     Long.toString(ctx(f).get("emails_replaced")), Long.toString(ctx(f).get("ips_replaced")),

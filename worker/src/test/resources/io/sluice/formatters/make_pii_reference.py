@@ -5,15 +5,14 @@ Each corpus file is one rank: its documents in file order, the replacements take
 Per file: documents, documents changed, e-mail and IP replacements, and the SHA-256 of every formatted text's
 UTF-16 code units in order, each followed by a 0 code unit.
 
-    python3 make_pii_reference.py ../../../../../../../shared/data/corpus > pii_reference.tsv
+    python3 make_pii_reference.py ../../../../../../../../shared/data/corpus > pii_reference.tsv
 """
 import hashlib
 import ipaddress
-import json
 import re
-import subprocess
 import sys
-from pathlib import Path
+
+from reference_corpus import corpus_files
 
 EMAIL = re.compile(
     r"\b[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+"
@@ -37,8 +36,7 @@ def is_global(s):
 
 
 def main(folder):
-    for path in sorted(Path(folder).glob("*.jsonl.zst")):
-        lines = subprocess.run(["zstd", "-dc", str(path)], check=True, capture_output=True).stdout.decode("utf-8")
+    for path, texts in corpus_files(folder):
         turn = {"email": 0, "ip": 0}
         counts = {"email": 0, "ip": 0}
         docs = changed = 0
@@ -54,12 +52,7 @@ def main(folder):
                 return r
             return replace
 
-        for line in lines.split("\n"):  # not splitlines(): a text may hold U+2028
-            if not line.strip():
-                continue
-            text = json.loads(line)["text"]
-            if not text:
-                continue  # the reader skips documents with empty text
+        for text in texts:
             docs += 1
             out = EMAIL.sub(replacer("email", EMAILS, lambda s: True), text)
             out = IP.sub(replacer("ip", IPS, is_global), out)
