@@ -178,12 +178,29 @@ public final class StatsReport {
             h.append("</td>");
             if (s == null) {
                 boolean perRank = unmergedSummaries.stream().anyMatch(f -> f.getFileName().toString().equals(stat));
-                h.append("<td colspan=\"8\">").append(perRank ? "(summary not merged)" : "(no summary group)")
-                        .append("</td></tr>\n");
+                long docs = histogramCount(folder, stat);
+                if (perRank || docs < 0) {
+                    h.append("<td colspan=\"8\">").append(perRank ? "(summary not merged)" : "(no summary group)")
+                            .append("</td></tr>\n");
+                    continue;
+                }
+                // no summary group: the histogram's documents and percentiles, its mean and spread unknown
+                h.append(td(fmt(docs))).append("<td colspan=\"3\" class=\"note\">(no summary group)</td>");
+                for (double v : q) {
+                    h.append(td(fmt(v)));
+                }
+                h.append(td("")).append("</tr>\n");
                 continue;
             }
-            // the sketch counts exactly; metric.json stores an all-zero metric as a bare 0, which has no count
-            long docs = sketchCount(folder, stat, s.n());
+            // the sketch counts exactly; so does the histogram group. datatrove's metric.json stores an all-zero
+            // metric as a bare 0, which has no count (the report said 1 document of 700)
+            long docs = sketchCount(folder, stat, -1);
+            if (docs < 0) {
+                docs = histogramCount(folder, stat);
+            }
+            if (docs < 0) {
+                docs = s.n();
+            }
             h.append(td(fmt(docs))).append(td(fmt(s.mean()))).append(td(fmt(s.stdDev())))
                     .append(td(fmt(s.min())));
             for (double v : q) {
@@ -239,6 +256,23 @@ public final class StatsReport {
         return Files.exists(f) ? MergeStats.readSketch(f).count() : dflt;
     }
 
+    /** The documents the merged histogram group counts, -1 when there is none. */
+    private static long histogramCount(Path folder, String stat) throws IOException {
+        Path f = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
+        if (!Files.exists(f)) {
+            return -1;
+        }
+        return documents(histogramPoints(MergeStats.readDict(f)));
+    }
+
+    private static long documents(List<double[]> histogramPoints) {
+        long count = 0;
+        for (double[] p : histogramPoints) {
+            count += (long) p[1];
+        }
+        return count;
+    }
+
     /** p50, p90, p99 from quantiles.json; NaN when absent. */
     private static double[] quantiles(Path folder, String stat) throws IOException {
         Path f = folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_QUANTILES);
@@ -260,10 +294,7 @@ public final class StatsReport {
             return q;
         }
         List<double[]> points = histogramPoints(MergeStats.readDict(f));
-        long count = 0;
-        for (double[] p : points) {
-            count += (long) p[1];
-        }
+        long count = documents(points);
         double[] at = {0.5, 0.9, 0.99};
         for (int i = 0; i < at.length && count > 0; i++) {
             long rank = (long) Math.floor(at[i] * (count - 1));
@@ -362,7 +393,9 @@ public final class StatsReport {
             h.append("<tr><td>").append(key.isEmpty() ? "<i>(none)</i>" : esc(key)).append("</td>")
                     .append(td(fmt(s.n()))).append(td(fmt(s.mean()))).append("</tr>\n");
         }
-        h.append("</table>\n<p class=\"note\">").append(fmt(d.size())).append(" distinct keys");
+        // the merged file keeps merge_stats' top_k keys by documents, not necessarily every key of the corpus
+        h.append("</table>\n<p class=\"note\">").append(fmt(d.size())).append(" keys in the merged file (merge_stats keeps"
+                + " its top_k by documents)");
         h.append(d.size() > TOP_DOMAINS ? ", top " + TOP_DOMAINS + " shown" : "").append(".</p>\n");
     }
 

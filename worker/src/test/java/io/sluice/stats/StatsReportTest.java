@@ -85,8 +85,17 @@ class StatsReportTest {
         assertTrue(html.contains("<td>3</td><td>3</td><td>7</td><td>40</td><td>40</td></tr>"), html);
         assertTrue(html.contains("&dagger; No sketch"), html);
 
-        // a summary still in per-rank files is said to be so, not to be a group the stats lack
+        // datatrove writes an all-zero metric as a bare 0, without its count: the histogram has it (before: 1 document)
+        Files.writeString(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_NAME), "{\"summary\": 0}");
+        html = StatsReport.render(dir);
+        assertTrue(html.contains("n_lines</a> &dagger;</td><td>200</td><td>0</td>"), html);
+        // no summary group: the histogram's documents and percentiles, no blank row under a dagger
         Files.delete(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_NAME));
+        html = StatsReport.render(dir);
+        assertTrue(html.contains("n_lines</a> &dagger;</td><td>200</td><td colspan=\"3\" class=\"note\">(no summary group)</td>"
+                + "<td>3</td><td>7</td><td>40</td><td></td></tr>"), html);
+
+        // a summary still in per-rank files is said to be so, not to be a group the stats lack
         Files.writeString(dir.resolve("summary/n_lines/00000.json"), d.toJson());
         assertTrue(StatsReport.render(dir).contains("(summary not merged)"));
     }
