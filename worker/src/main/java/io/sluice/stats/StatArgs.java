@@ -10,7 +10,8 @@ final class StatArgs {
     }
 
     /**
-     * A list of non-negative integers (a single integer is a one-element list).
+     * A list of non-negative integers (a single integer is a one-element list), each once: a threshold given
+     * twice names one stat, as in datatrove.
      *
      * @param emptyMeansDefault datatrove's {@code x or [default]}: an empty list also gives the default
      */
@@ -31,7 +32,7 @@ final class StatArgs {
             }
             out[i] = n.intValue();
         }
-        return out;
+        return java.util.Arrays.stream(out).distinct().toArray();
     }
 
     /** Flags for a stat list whose first entry is a count (int) and the rest ratios (float). */

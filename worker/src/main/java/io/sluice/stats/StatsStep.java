@@ -69,7 +69,9 @@ public abstract class StatsStep implements Step {
 
     protected StatsStep(StepArgs args) {
         output = Path.of(args.requireString("output"));
-        groups = args.strings("groups", ALL_GROUPS);
+        // a group or threshold named twice counts once, as in datatrove (a dict of groups); before, the step was
+        // refused as writing the same files as itself
+        groups = args.strings("groups", ALL_GROUPS).stream().distinct().toList();
         for (String g : groups) {
             if (!ALL_GROUPS.contains(g)) {
                 throw args.error("groups", "must be a subset of " + String.join(", ", ALL_GROUPS) + ", got '" + g + "'"

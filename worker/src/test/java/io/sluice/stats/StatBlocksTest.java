@@ -188,6 +188,12 @@ class StatBlocksTest {
         JobException e = assertThrows(JobException.class,
                 () -> StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("summary", "words"))));
         assertTrue(e.getMessage().contains("groups"), e.getMessage());
+        // named twice, counted once, as datatrove's dict of groups; before, refused as clashing with itself
+        StatsStep twice = (StatsStep) StatsRun.create("line_stats", Map.of("output", tmp.toString(),
+                "groups", List.of("summary", "summary"), "max_k_chars_per_line_tresholds", List.of(5, 5),
+                "min_k_chars_per_line_thresholds", List.of()));
+        assertEquals(((StatsStep) s).statNames(), twice.statNames());
+        assertEquals(((StatsStep) s).statNames().size(), twice.statFolders().size());
     }
 
     /**
