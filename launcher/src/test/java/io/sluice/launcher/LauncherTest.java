@@ -268,6 +268,11 @@ class LauncherTest {
         assertEquals(2, Launcher.execute("validate", soon.toString()));
         assertTrue(err.toString().contains(soon + ": slurm.time: 'soon' is not a Slurm time limit"),
                 "the message names the job file, as every other job-file error: " + err);
+        // an unquoted number, which sbatch reads as minutes (3600 meant as seconds asked for 60 hours)
+        Path number = job("slurm: {time: 3600}\n" + stages);
+        assertEquals(2, Launcher.execute("validate", number.toString()));
+        assertTrue(err.toString().contains(number.getFileName() + ": slurm: 'time' is a number (3600), which sbatch reads as minutes;"
+                + " write it as Slurm does, quoted: \"01:00:00\" for an hour, or \"3600\" if you mean 3600 minutes"), err.toString());
         for (String time : new String[] {"90", "30:00", "2:00:00", "1-0", "1-12:00", "1-12:00:00", "UNLIMITED"}) {
             assertEquals(0, Launcher.execute("validate", job("slurm: {time: '" + time + "'}\n" + stages).toString()), time);
         }

@@ -442,7 +442,7 @@ public final class JobFile {
         }
         Job.SlurmOptions o = new Job.SlurmOptions(
                 problems.get(() -> a.string("partition", null), null),
-                problems.get(() -> a.string("time", null), null),
+                problems.get(() -> slurmTime(a), null),
                 cpus,
                 problems.get(() -> memPerCpu(a, m, sbatchArgs), null),
                 problems.get(() -> positive(a, "local_tasks", a.integer("local_tasks", 1)), 1),
@@ -459,6 +459,20 @@ public final class JobFile {
                 sbatchArgs);
         problems.check(a::requireAllUsed);
         return o;
+    }
+
+    /**
+     * {@code time}, given to {@code sbatch --time} as it is (the launcher checks its form). An unquoted number is
+     * refused: sbatch reads a bare number as minutes, so {@code time: 3600}, meant as seconds, asked for 60 hours.
+     */
+    private static String slurmTime(StepArgs a) {
+        Object raw = a.raw().get("time");
+        String time = a.string("time", null);
+        if (raw instanceof Number) {
+            throw a.error("time", "is a number (" + raw + "), which sbatch reads as minutes; write it as Slurm does, quoted:"
+                    + " \"01:00:00\" for an hour, or \"" + raw + "\" if you mean " + raw + " minutes");
+        }
+        return time;
     }
 
     /**
