@@ -62,8 +62,8 @@ public record ArrayPlan(int tasks, int localTasks, List<Integer> pendingRanks, L
         List<Block> blocks = new ArrayList<>();
         for (int from = 0; from < pending.size(); from += localTasks) {
             if (contiguous) {
-                // same arithmetic as the script; the last block may reach past the stage (worker skips those)
-                blocks.add(new Block(pending.getFirst() + from, localTasks));
+                // same arithmetic as the script: blocks of local_tasks ranks, the last one cut at the last rank
+                blocks.add(new Block(pending.getFirst() + from, Math.min(localTasks, pending.size() - from)));
             } else {
                 int to = Math.min(from + localTasks, pending.size()) - 1;
                 blocks.add(new Block(pending.get(from), pending.get(to) - pending.get(from) + 1));

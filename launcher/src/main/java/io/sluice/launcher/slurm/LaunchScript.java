@@ -74,7 +74,14 @@ public final class LaunchScript {
         if (plan.contiguous()) {
             b.append("first_rank=$(( ").append(plan.blocks().getFirst().firstRank()).append(" + block * ")
                     .append(plan.localTasks()).append(" ))\n");
-            b.append("ranks=").append(plan.localTasks()).append('\n');
+            ArrayPlan.Block last = plan.blocks().getLast();
+            if (last.ranks() == plan.localTasks()) {
+                b.append("ranks=").append(plan.localTasks()).append('\n');
+            } else { // the last block is shorter: its log said "ranks 4..5" of a stage of 5
+                int end = last.firstRank() + last.ranks();
+                b.append("ranks=$(( ").append(end).append(" - first_rank < ").append(plan.localTasks()).append(" ? ")
+                        .append(end).append(" - first_rank : ").append(plan.localTasks()).append(" ))\n");
+            }
         } else {
             b.append("# first_rank:ranks of each block\n");
             b.append("blocks=(\n");

@@ -15,7 +15,7 @@ class ArrayPlanTest {
     void freshStageIsContiguousBlocksOfLocalTasks() {
         ArrayPlan p = ArrayPlan.of(5, Set.of(), 2, 100, 1001);
         assertTrue(p.contiguous());
-        assertEquals(List.of(new ArrayPlan.Block(0, 2), new ArrayPlan.Block(2, 2), new ArrayPlan.Block(4, 2)),
+        assertEquals(List.of(new ArrayPlan.Block(0, 2), new ArrayPlan.Block(2, 2), new ArrayPlan.Block(4, 1)),
                 p.blocks());
         assertEquals(List.of(new ArrayPlan.Submission(0, 3, 100, -1)), p.submissions());
         assertEquals("0-2%100", p.submissions().getFirst().arraySpec());

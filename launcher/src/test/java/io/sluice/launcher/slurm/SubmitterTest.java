@@ -47,6 +47,12 @@ class SubmitterTest {
         assertTrue(out.contains("stage clean: 6 of 6 ranks to run, 2 array elements of up to 4 ranks,"), out);
         // before: "1 array element of 4 ranks", local_tasks rather than the stage's one rank
         assertTrue(out.contains("stage merge: 1 of 1 ranks to run, 1 array element of 1 rank,"), out);
+        // the script's last block stops at the stage's last rank; before, its log said "ranks 4..7" of 6, and the
+        // merge element "ranks 0..3"
+        String clean = out.substring(out.indexOf("clean/slurm/launch_script.slurm"));
+        assertTrue(clean.contains("first_rank=$(( 0 + block * 4 ))\nranks=$(( 6 - first_rank < 4 ? 6 - first_rank : 4 ))\n"), clean);
+        String merge = out.substring(out.indexOf("merge/slurm/launch_script.slurm"));
+        assertTrue(merge.contains("first_rank=$(( 0 + block * 4 ))\nranks=$(( 1 - first_rank < 4 ? 1 - first_rank : 4 ))\n"), merge);
     }
 
     @Test
