@@ -48,6 +48,14 @@ public final class Preflight {
                     if (spec == stage.steps().get(0)) {
                         savedPlan(stage, job.loggingDir().resolve(stage.name()), src);
                     }
+                    String statsWriter = written.statsWriterOf(src.root());
+                    if (statsWriter != null) {
+                        // before, validate passed and the run failed on the first stats file, read as JSONL
+                        throw new JobException(spec.where() + ": reads " + src.root().toAbsolutePath().normalize()
+                                + ", where stage '" + statsWriter + "' writes statistics (<group>/<stat>/*.json), not"
+                                + " documents; read the documents the stats steps saw instead, or merge the stats with"
+                                + " merge_stats");
+                    }
                     waitsForWriters(job, stage, written.stagesWriting(src.root()), spec);
                     written.checkListed(src, spec.where());
                     if (written.stagesWriting(src.root()).isEmpty()) {
@@ -69,6 +77,12 @@ public final class Preflight {
                     statsFolders.add(st, spec);
                 }
                 if (step instanceof MergeStats m) {
+                    if (Files.exists(m.input().resolve("job.json"))) {
+                        // before, validate passed and the rank failed on "expected an object of key to metric"
+                        throw new JobException(spec.where() + ": input " + m.input().toAbsolutePath().normalize()
+                                + " is a logging dir (it holds job.json); merge_stats' input is the output folder of"
+                                + " the stats steps");
+                    }
                     waitsForWriters(job, stage, written.stagesWriting(m.input()), spec);
                     if (stage.tasks() > 1 && written.stagesWriting(m.input()).contains(stage.name())) {
                         // each rank merged the files the others had written so far: n 264 of 726, and no error

@@ -22,6 +22,8 @@ public final class WrittenFolders {
     private final Map<Path, List<String>> stagesOf = new LinkedHashMap<>();
     /** Per folder, the document outputs writing it, with their stages (a statistics folder has none). */
     private final Map<Path, List<Written>> documentOutputs = new LinkedHashMap<>();
+    /** Per statistics folder (stats steps' outputs, merge_stats' outputs), the stage writing it first. */
+    private final Map<Path, String> statsFolders = new LinkedHashMap<>();
     /** The job's logging dir, beside whose stage folders the ranks note the files they wrote. */
     private final Path loggingDir;
 
@@ -44,7 +46,25 @@ public final class WrittenFolders {
         }
         if (step instanceof StatsStep st) {
             addStage(normal(st.output()), stage);
+            statsFolders.putIfAbsent(normal(st.output()), stage);
         }
+        if (step instanceof io.sluice.stats.MergeStats m) {
+            statsFolders.putIfAbsent(normal(m.output()), stage);
+        }
+    }
+
+    /**
+     * The stage writing statistics into {@code folder} or a folder holding it, or null: a reader there would read
+     * per-rank stats files as documents.
+     */
+    public String statsWriterOf(Path folder) {
+        Path in = normal(folder);
+        for (Map.Entry<Path, String> e : statsFolders.entrySet()) {
+            if (in.startsWith(e.getKey())) {
+                return e.getValue();
+            }
+        }
+        return null;
     }
 
     private void addStage(Path folder, String stage) {

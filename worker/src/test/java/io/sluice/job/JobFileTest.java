@@ -260,6 +260,32 @@ class JobFileTest {
         Preflight.check(JobFile.load(f));
     }
 
+    @Test
+    void aReaderOfStatisticsAndAMergeOfALoggingDirAreRefused() throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\": \"x\"}\n");
+        String job = ("logging_dir: LOGS\nstages:\n  - {name: s, steps: [{read_jsonl: {path: IN}}, {doc_stats: {output: STATS}}]}\n"
+                + "  - {name: t, depends: [s], steps: [{read_jsonl: {path: READ}}, {write_jsonl: {path: OUT}}]}\n")
+                .replace("LOGS", dir.resolve("logs").toString()).replace("IN", dir.resolve("in").toString())
+                .replace("STATS", dir.resolve("stats").toString()).replace("OUT", dir.resolve("out").toString());
+        Path f = dir.resolve("job.yaml");
+        // before, validate passed and the run failed on the first stats file, read as JSONL
+        Files.writeString(f, job.replace("READ", dir.resolve("stats/summary").toString()));
+        JobException e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
+        assertEquals("job.yaml: stages[1] (t).steps[0] (read_jsonl): reads " + dir.resolve("stats/summary") + ", where stage"
+                + " 's' writes statistics (<group>/<stat>/*.json), not documents; read the documents the stats steps saw"
+                + " instead, or merge the stats with merge_stats", e.getMessage());
+        // a logging dir given to merge_stats: before, the rank failed on "expected an object of key to metric, got ARRAY"
+        Files.createDirectories(dir.resolve("old/logs/s/stats"));
+        Files.writeString(dir.resolve("old/logs/job.json"), "{}");
+        Files.writeString(dir.resolve("old/logs/s/stats/00000.json"), "[]");
+        Files.writeString(f, "logging_dir: " + dir.resolve("logs2") + "\nstages:\n  - {name: m, steps: [{merge_stats: {input: "
+                + dir.resolve("old/logs") + "}}]}\n");
+        e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
+        assertEquals("job.yaml: stages[0] (m).steps[0] (merge_stats): input " + dir.resolve("old/logs") + " is a logging dir"
+                + " (it holds job.json); merge_stats' input is the output folder of the stats steps", e.getMessage());
+    }
+
     private Job roundTrip(Job job) throws IOException {
         JobFile.writeResolved(job, dir.resolve("resolved.json"));
         return JobFile.load(dir.resolve("resolved.json"));
