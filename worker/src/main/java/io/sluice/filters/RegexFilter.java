@@ -13,8 +13,9 @@ import java.util.regex.PatternSyntaxException;
  * {@code re} reads a str pattern, which datatrove uses: {@code \w}, {@code \d}, {@code \s} and {@code \b}
  * are Unicode-aware ("Привет", "٣٤٥") with Python's word characters, only "\n" ends a line for {@code .},
  * {@code ^} and {@code $}, and Python's {@code (?P<name>...)}, {@code (?P=name)}, {@code \Z} and the like are
- * taken for Java's ({@link PythonRegex}). Other syntax is Java's where Python has none (possessive quantifiers,
- * {@code \p{...}} classes).
+ * taken for Java's ({@link PythonRegex}). A pattern Python's {@code re} refuses is refused, with Python's message
+ * ("bad escape \z at position 3"), as datatrove fails at start-up ({@link PythonRegexCheck}); so is one of the few
+ * Python constructs Java's engine has none of (conditional groups), with a message saying so.
  */
 public final class RegexFilter extends Filter {
     private final Pattern pattern;
@@ -23,11 +24,19 @@ public final class RegexFilter extends Filter {
     public RegexFilter(StepArgs args) {
         super(args);
         String regex = args.requireString("regex");
+        PythonRegexCheck.Result python = PythonRegexCheck.check(regex);
+        if (python.refusal() != null) {
+            throw args.error("regex", "is not a valid Python regular expression (datatrove's re.compile refuses it): "
+                    + python.refusal());
+        }
+        if (python.unsupported() != null) {
+            throw args.error("regex", "cannot be run by Sluice: " + python.unsupported());
+        }
         try {
             int flags = Pattern.UNICODE_CHARACTER_CLASS | Pattern.UNIX_LINES;
             pattern = Pattern.compile(PythonRegex.toJava(regex), args.bool("ignore_case", false) ? flags | Pattern.CASE_INSENSITIVE : flags);
         } catch (PatternSyntaxException e) {
-            throw args.error("regex", "is not a valid regular expression: " + e.getDescription());
+            throw args.error("regex", "is refused by Java's regex engine, which Sluice runs it with: " + e.getDescription());
         }
         keepMatching = args.bool("keep_matching", false);
     }

@@ -74,5 +74,14 @@ class RegexFilterTest {
         assertEquals("regex_match", decide("(?m)^$", "a\n"));
         assertEquals("regex_match", decide("(?m)\\n^", "\n"));
         assertEquals(null, decide("\\n^", "\n"));
+        assertEquals("regex_match", decide("(?m)^", ""), "an empty text is a line's start too");
+        // \N{...}, an octal escape in a class, and a supplementary character in a look-behind (Java refused the
+        // first two; the third, written \U0001F600, matched nothing)
+        assertEquals("regex_match", decide("a\\N{EM DASH}b", "a\u2014b"));
+        assertEquals("regex_match", decide("[\\N{em dash}]", "\u2014"));
+        assertEquals("regex_match", decide("^[\\1]$", "\u0001"));
+        assertEquals("regex_match", decide("^[\\18]+$", "\u00018"));
+        assertEquals("regex_match", decide("(?<=\\U0001F600)x", "\ud83d\ude00x"));
+        assertEquals("regex_match", decide("(?<=\\N{GRINNING FACE})x", "\ud83d\ude00x"));
     }
 }
