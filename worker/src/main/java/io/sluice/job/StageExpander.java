@@ -32,6 +32,7 @@ final class StageExpander {
         int workers = problems.get(() -> JobFile.workers(a, jobWorkers), jobWorkers);
         // null: after the stage before; []: after none
         List<String> depends = problems.get(() -> a.strings("depends", null), null);
+        a.readElsewhere("slurm"); // JobFile reads a stage's slurm block
         if (a.has("minhash")) {
             Map<String, Object> block = problems.get(() -> a.map("minhash"), null);
             problems.check(a::requireAllUsed);

@@ -216,6 +216,11 @@ public final class StepArgs {
         throw error(key, "must be one of " + String.join(", ", allowed) + ", got '" + s + "'");
     }
 
+    /** Counts {@code key} as one of these arguments, read elsewhere (a stage's slurm block), for the list of allowed keys. */
+    public void readElsewhere(String key) {
+        known.add(key);
+    }
+
     /** Fails on keys no getter read (all of them named, each with a hint), then on a missing required key. */
     public void requireAllUsed() {
         List<String> unknown = new ArrayList<>();

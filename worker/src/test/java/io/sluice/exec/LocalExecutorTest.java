@@ -427,6 +427,10 @@ class LocalExecutorTest {
         JobException e = assertThrows(JobException.class, () -> run(fx.job(yaml)));
         assertTrue(e.getMessage().contains("(write_jsonl): path: output folder " + root.resolve("afile/out") + " is not writable"),
                 e.getMessage());
+        // the logging dir's problem names the job file too, as every other one does
+        e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB.replace("$ROOT/logs", "$ROOT/afile/logs"))));
+        assertTrue(e.getMessage().matches("[^ ]+\\.yaml: logging_dir: output folder " + java.util.regex.Pattern.quote(
+                root.resolve("afile/logs").toString()) + " is not writable .*"), e.getMessage());
     }
 
     private String preflightError(String yaml) throws IOException {

@@ -481,7 +481,7 @@ class JobFileTest {
                 "job.yaml: stages[0]: 'tasks' must be an integer, got 'many'",
                 "job.yaml: stages[0] (a).steps[0] (read_jsonl): unknown key 'data_folder' (datatrove's name; here it is 'path')",
                 "job.yaml: stages[0] (a).steps[1] (gopher_quality): unknown key 'exclusion_writer'",
-                "job.yaml: stages[1]: unknown key 'colour'; allowed: name, tasks, workers, depends, minhash, steps",
+                "job.yaml: stages[1]: unknown key 'colour'; allowed: name, tasks, workers, depends, slurm, minhash, steps",
                 "job.yaml: stages[1] (b): depends on 'c', which is not an earlier stage; earlier stages: [a]",
                 "job.yaml: stages[1] (b).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?)",
                 "job.yaml: stages[2]: stage name 'a' is used twice");
