@@ -253,7 +253,11 @@ public final class MergeStats implements Step {
         }
         MetricStatsDict stat = new MetricStatsDict();
         for (Path file : rankFiles) {
-            stat.merge(readDict(file));
+            try {
+                stat.merge(readDict(file));
+            } catch (IOException e) {
+                throw new IOException(e.getMessage() + "; " + REMAKE_HINT.formatted(StatsStep.rankOf(file.getFileName().toString())), e);
+            }
         }
         String group = Path.of(folder).getParent() == null ? "" : Path.of(folder).getParent().getFileName().toString();
         if (group.equals("fqdn") || group.equals("suffix")) {
@@ -266,7 +270,11 @@ public final class MergeStats implements Step {
         if (!sketchFiles.isEmpty()) {
             QuantileSketch sketch = new QuantileSketch();
             for (Path file : sketchFiles) {
-                sketch.merge(readSketch(file));
+                try {
+                    sketch.merge(readSketch(file));
+                } catch (IOException e) {
+                    throw new IOException(e.getMessage() + "; " + REMAKE_HINT.formatted(StatsStep.rankOf(file.getFileName().toString())), e);
+                }
             }
             writePending(outDir.resolve(MERGED_QUANTILES + PENDING), quantilesJson(sketch), pending);
         }
@@ -281,6 +289,10 @@ public final class MergeStats implements Step {
     }
 
     private static final String PENDING = ".pending";
+
+    /** How a damaged per-rank file is made again: its rank, run again (the stats step removes its old files first). */
+    private static final String REMAKE_HINT = "rank %1$d of the stats stage that wrote it makes it again: delete"
+            + " completions/%1$05d in that stage's folder of the logging dir and run the job again";
 
     /** The merged sketch, preceded by its p50, p90 and p99 for readers that only want those. */
     static String quantilesJson(QuantileSketch sketch) {

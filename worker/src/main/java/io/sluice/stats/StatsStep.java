@@ -404,7 +404,7 @@ public abstract class StatsStep implements Step {
     }
 
     /** The rank of a per-rank stats or sketch file name, else -1. */
-    private static int rankOf(String fileName) {
+    static int rankOf(String fileName) {
         Matcher m = RANK_FILE.matcher(fileName);
         if (!m.matches()) {
             m = RANK_SKETCH.matcher(fileName);

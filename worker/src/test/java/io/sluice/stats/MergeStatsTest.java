@@ -105,7 +105,9 @@ class MergeStatsTest {
         for (Map.Entry<String, String> bad : impossible.entrySet()) {
             Files.writeString(folder.resolve("00001.json"), bad.getKey());
             e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
-            assertEquals(folder.resolve("00001.json") + ": malformed stats file: key 'summary': " + bad.getValue(), e.getMessage());
+            assertEquals(folder.resolve("00001.json") + ": malformed stats file: key 'summary': " + bad.getValue() + "; rank 1"
+                    + " of the stats stage that wrote it makes it again: delete completions/00001 in that stage's folder of"
+                    + " the logging dir and run the job again", e.getMessage());
         }
         assertFalse(Files.exists(folder.resolve("metric.json")));
 
