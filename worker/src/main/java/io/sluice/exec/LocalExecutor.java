@@ -67,7 +67,9 @@ public final class LocalExecutor {
             }
             console.printf("[%s] done: %d rank(s) run, %d skipped; stats in %s%n", stage.name(), r.ran(), r.skipped(),
                     runner.stageDir(stage).resolve("stats.json"));
-            printDroppedAll(stage, r.stats()); // the sums runBlock just wrote, not read and written again
+            if (r.ran() > 0) { // said when the ranks ran, not again on every run that skips them
+                printDroppedAll(stage, r.stats()); // the sums runBlock just wrote, not read and written again
+            }
         }
         return true;
     }

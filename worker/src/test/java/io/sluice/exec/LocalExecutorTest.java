@@ -669,6 +669,10 @@ class LocalExecutorTest {
         assertTrue(runCleanJobWith(new JobFixture(root), "doc_stats: {output: $ROOT/stats, groups: [summary, fqdn]}"));
         assertTrue(console.toString().contains("[clean] note: no URL in 10 of 10 documents, counted by doc_stats as no_url_fqdn;"
                 + " url_key says where it is looked for"), console.toString());
+        // run again, every rank skipped: said once, not on every run
+        console.reset();
+        assertTrue(runCleanJobWith(new JobFixture(root), "doc_stats: {output: $ROOT/stats, groups: [summary, fqdn]}"));
+        assertFalse(console.toString().contains("no URL"), console.toString());
     }
 
     @Test
