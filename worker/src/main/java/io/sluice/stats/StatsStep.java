@@ -282,12 +282,18 @@ public abstract class StatsStep implements Step {
         if (split == null) {
             Object url = urlKey.valueIn(doc);
             if (!(url instanceof String u)) {
-                boolean fqdnGroup = group.equals("fqdn");
-                if ((fqdnGroup ? noUrlFqdn++ : noUrlSuffix++) == 0) {
+                if (noUrlFqdn + noUrlSuffix == 0) { // one line a step, not one a group
+                    List<String> domainGroups = groups.stream().filter(g -> g.equals("fqdn") || g.equals("suffix")).toList();
                     String what = url == null ? " has no URL in metadata '" + urlKey + "'" + urlKey.hintWhereAbsent(doc)
                             : " has " + kindOf(url) + " in metadata '" + urlKey + "', not a text URL";
-                    ctx.log().warn(doc.describe() + what + "; documents without one are left out of the '" + group
-                            + "' group and counted as no_url_" + group);
+                    ctx.log().warn(doc.describe() + what + "; documents without one are left out of the '"
+                            + String.join("' and '", domainGroups) + "' group" + (domainGroups.size() > 1 ? "s" : "")
+                            + " and counted as " + String.join(" and ", domainGroups.stream().map(g -> "no_url_" + g).toList()));
+                }
+                if (group.equals("fqdn")) {
+                    noUrlFqdn++;
+                } else {
+                    noUrlSuffix++;
                 }
                 return null;
             }

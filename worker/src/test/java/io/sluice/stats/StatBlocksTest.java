@@ -321,6 +321,17 @@ class StatBlocksTest {
         s.finish(x -> { });
         assertTrue(log.toString().contains("document 'doc-1' has the number 123 in metadata 'metadata.url', not a text URL;"
                 + " documents without one are left out of the 'fqdn' group and counted as no_url_fqdn"), log.toString());
+        // both domain groups, two documents without a URL: one line (before, one a group, ten a rank for five blocks)
+        log.reset();
+        Step both = StatsRun.create("doc_stats", Map.of("output", tmp.resolve("b").toString(), "groups", List.of("fqdn", "suffix")));
+        both.open(new io.sluice.pipeline.StepContext(0, 1, new io.sluice.pipeline.StepStats("test"),
+                io.sluice.pipeline.TaskLog.toStream(new java.io.PrintStream(log, true)), tmp, new io.sluice.pipeline.ProgressCounter()));
+        both.process(new Document("doc-2", "text", new LinkedHashMap<>()), d -> { });
+        both.process(new Document("doc-3", "text", new LinkedHashMap<>()), d -> { });
+        both.finish(x -> { });
+        assertEquals(1, log.toString().lines().filter(l -> l.contains("has no URL")).count(), log.toString());
+        assertTrue(log.toString().contains("document 'doc-2' has no URL in metadata 'metadata.url'; documents without one are"
+                + " left out of the 'fqdn' and 'suffix' groups and counted as no_url_fqdn and no_url_suffix"), log.toString());
         RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
                 () -> StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("sumary"))));
         assertTrue(e.getMessage().endsWith("must be a subset of summary, histogram, fqdn, suffix, got 'sumary' (did you mean"
