@@ -279,7 +279,7 @@ class LauncherTest {
     }
 
     @Test
-    void aFailedRankGivesExitCode1() throws IOException {
+    void aFailedRankGivesExitCode1() throws IOException, InterruptedException {
         input("{\"text\":\"x\"}\nnot json\n");
         Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n");
         assertEquals(1, Launcher.execute("run", f.toString()));
@@ -287,12 +287,24 @@ class LauncherTest {
         // status of a job run here: the failed rank with its log, where it said "not submitted" and nothing more
         out.reset();
         assertEquals(1, Launcher.execute("status", f.toString()));
-        // a job never submitted has no Slurm columns: done, failed, not run
-        assertTrue(out.toString().contains("stage                       done  failed  not run\na                            0/1       1        0\n"),
-                out.toString());
+        // a job never submitted has no Slurm columns: done, running (here), failed, not run
+        assertTrue(out.toString().contains("stage                       done  running  failed  not run\n"
+                + "a                            0/1        0       1        0\n"), out.toString());
         assertTrue(out.toString().contains("stage a rank 0 failed in a local run; last lines of "
                 + dir.resolve("logs/a/logs/task_00000.log") + ":"), out.toString());
         assertTrue(out.toString().contains("a.jsonl:2 (byte 13): malformed JSON"), out.toString());
+        // a run of it going on here: its rank lock names a live process of this host (before: "not run")
+        Process other = new ProcessBuilder("sleep", "60").start();
+        try {
+            Files.writeString(dir.resolve("logs/a/locks/00000.lock"), "pid " + other.pid() + " on "
+                    + java.net.InetAddress.getLocalHost().getHostName());
+            out.reset();
+            Launcher.execute("status", f.toString());
+            assertTrue(out.toString().contains("a                            0/1        1       0        0\n"), out.toString());
+        } finally {
+            other.destroy();
+            other.waitFor();
+        }
     }
 
     /** An input gone since the plan was made: the console says so, where it said only the file's path. */

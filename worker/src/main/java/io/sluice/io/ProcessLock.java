@@ -122,6 +122,23 @@ public final class ProcessLock implements AutoCloseable {
                 && !holder.equals(WHO_AM_I);
     }
 
+    /**
+     * Whether the holder {@code file} names is a live process on this host other than this one: what a status
+     * report can tell without taking the lock (which a rank starting that moment would then find taken).
+     */
+    public static boolean namesALiveProcessHere(Path file) {
+        if (!Files.exists(file) || !heldByAnotherOnThisHost(file)) {
+            return false;
+        }
+        String holder = holder(file);
+        try {
+            long pid = Long.parseLong(holder.substring("pid ".length(), holder.indexOf(' ', "pid ".length())));
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            return false;
+        }
+    }
+
     private static String whoAmI() {
         String host;
         try {

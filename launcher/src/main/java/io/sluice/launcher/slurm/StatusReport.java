@@ -86,7 +86,10 @@ public final class StatusReport {
                 ArrayTaskState.Key element = elementOfRank.get(rank);
                 if (element == null) {
                     Path log = f.rankLog(rank);
-                    if (lastRunFailed(log, rank)) {
+                    if (io.sluice.io.ProcessLock.namesALiveProcessHere(job.stageDir(stage).resolve("locks")
+                            .resolve(String.format("%05d.lock", rank)))) {
+                        running++; // launcher run, running now: its rank lock names a live process here
+                    } else if (lastRunFailed(log, rank)) {
                         // launcher run: no Slurm state, but the log says what went wrong
                         failed.add(new FailedRank(rank, null, "local run", log, tail(log, LOG_TAIL_LINES), null,
                                 List.of()));
@@ -299,9 +302,10 @@ public final class StatusReport {
         out.printf("job %s, logging dir %s%n", job.name(), job.loggingDir());
         if (stages.stream().allMatch(s -> s.jobIds().isEmpty())) {
             // never submitted: a job run here, where a rank not done has not run, or was stopped as it ran
-            out.printf("%-20s %11s %7s %8s%n", "stage", "done", "failed", "not run");
+            out.printf("%-20s %11s %8s %7s %8s%n", "stage", "done", "running", "failed", "not run");
             for (StageStatus s : stages) {
-                out.printf("%-20s %11s %7d %8d%n", s.stage(), s.done() + "/" + s.tasks(), s.failed().size(), s.notSubmitted());
+                out.printf("%-20s %11s %8d %7d %8d%n", s.stage(), s.done() + "/" + s.tasks(), s.running(), s.failed().size(),
+                        s.notSubmitted());
             }
         } else {
             out.printf("%-20s %11s %8s %8s %7s %10s %14s  %s%n", "stage", "done", "running", "pending", "failed",
