@@ -66,6 +66,8 @@ public abstract class StatsStep implements Step {
     private Map<String, MetricStats[]> suffix;
     private int rank;
     private long documents;
+    /** Documents whose token_count metadata is there but not a number. */
+    private long tokenCountNotANumber;
 
     protected StatsStep(StepArgs args) {
         output = Path.of(args.requireString("output"));
@@ -257,9 +259,22 @@ public abstract class StatsStep implements Step {
         return Double.doubleToLongBits(PyJson.round(v, roundDigits));
     }
 
-    private static Long tokenCount(Document doc) {
+    /**
+     * The document's {@code token_count} metadata, for the {@code __tokens} histograms; null when it has none. One
+     * that is not a number (datatrove fails on it) is left out, counted as {@code token_count_not_a_number} and, the
+     * first time, logged: before, it was left out without a word.
+     */
+    private Long tokenCount(Document doc) {
         Object t = doc.metadataValue("token_count");
-        return t instanceof Number num ? num.longValue() : null;
+        if (t == null || t instanceof Number) {
+            return t == null ? null : ((Number) t).longValue();
+        }
+        if (tokenCountNotANumber++ == 0) {
+            ctx.log().warn(doc.describe() + " has " + (t instanceof String str ? "the string '" + str + "'" : kindOf(t))
+                    + " as metadata 'token_count', not a number; such documents are left out of the __tokens histograms"
+                    + " and counted as token_count_not_a_number");
+        }
+        return null;
     }
 
     /**
@@ -317,6 +332,9 @@ public abstract class StatsStep implements Step {
 
     @Override
     public void finish(DocumentSink next) throws IOException {
+        if (tokenCountNotANumber > 0) {
+            ctx.stats().add("token_count_not_a_number", tokenCountNotANumber);
+        }
         if (noUrlFqdn > 0) {
             ctx.stats().add("no_url_fqdn", noUrlFqdn);
         }

@@ -310,6 +310,22 @@ class StatBlocksTest {
         assertEquals("org", flat.metadata().get("suffix"));
     }
 
+    @Test
+    void tokenCountsGoToTheTokensHistogramAndOnesThatAreNotNumbersAreCounted() throws IOException {
+        Step s = StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("histogram")));
+        io.sluice.pipeline.StepContext ctx = StatsRun.context(0, 1, tmp);
+        s.open(ctx);
+        s.process(new Document("a", "abc", new LinkedHashMap<>(Map.of("token_count", 7))), d -> { });
+        s.process(new Document("b", "abc", new LinkedHashMap<>(Map.of("token_count", "3"))), d -> { });
+        s.process(new Document("c", "abcd", new LinkedHashMap<>()), d -> { });
+        s.finish(x -> { });
+        // as datatrove's {"tokens": token_count} beside "" and "chars": the tokens of the documents of each bin
+        assertEquals("{\"3\": {\"total\": 7, \"n\": 1, \"mean\": 7.0, \"unit\": \"task\"}}",
+                Files.readString(tmp.resolve("histogram/length__tokens/00000.json")));
+        // before, "3" was left out without a word (datatrove fails on it)
+        assertEquals(1, ctx.stats().get("token_count_not_a_number"));
+    }
+
     /** A URL that is not text is said to be so; before, the log said the document had none. */
     @Test
     void aUrlThatIsNotTextIsNamedInTheLog() throws IOException {
