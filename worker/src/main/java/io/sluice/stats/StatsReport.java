@@ -166,7 +166,8 @@ public final class StatsReport {
         for (String stat : stats) {
             MetricStats s = summary(folder, stat);
             double[] q = quantiles(folder, stat);
-            h.append("<tr><td><a href=\"#").append(esc(stat)).append("\">").append(esc(stat)).append("</a>");
+            h.append("<tr><td><a href=\"#").append(esc(stat)).append("\" title=\"").append(esc(MetricDescriptions.of(stat)))
+                    .append("\">").append(esc(stat)).append("</a>");
             if (Double.isNaN(q[0])) {
                 q = histogramQuantiles(folder, stat);
                 if (!Double.isNaN(q[0])) {
@@ -223,6 +224,10 @@ public final class StatsReport {
         h.append("<h2>Histograms</h2>\n<div class=\"grid\">\n");
         for (String stat : stats) {
             h.append("<figure id=\"").append(esc(stat)).append("\"><figcaption>").append(esc(stat)).append("</figcaption>");
+            String description = MetricDescriptions.of(stat);
+            if (!description.isEmpty()) {
+                h.append("<p class=\"desc\">").append(esc(description)).append("</p>");
+            }
             Path hist = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
             if (Files.exists(hist)) {
                 h.append(histogramSvg(MergeStats.readDict(hist), percentiles.get(stat)[2]));
@@ -446,7 +451,7 @@ public final class StatsReport {
             a{color:#1f5fa8;text-decoration:none}
             .grid{display:flex;flex-wrap:wrap;gap:12px}
             figure{margin:0;padding:8px;border:1px solid #e3e3e3;border-radius:6px;width:360px}
-            figcaption{font-weight:600;margin-bottom:4px}
+            figcaption{font-weight:600;margin-bottom:2px}.desc{color:#666;font-size:12px;margin:0 0 4px}
             svg rect{fill:#3b7dd8}svg .axis{stroke:#999}svg text{font-size:11px;fill:#555}svg text.max{fill:#999}
             """;
 }

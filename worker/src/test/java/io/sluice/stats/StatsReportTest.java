@@ -99,4 +99,27 @@ class StatsReportTest {
         Files.writeString(dir.resolve("summary/n_lines/00000.json"), d.toJson());
         assertTrue(StatsReport.render(dir).contains("(summary not merged)"));
     }
+
+    /** Every stat of the five blocks says what it is, in the table's tooltip and under its histogram. */
+    @Test
+    void everyStatOfTheBlocksIsDescribed(@TempDir Path dir) throws IOException {
+        for (String block : java.util.List.of("doc_stats", "word_stats", "line_stats", "paragraph_stats", "sentence_stats")) {
+            StatsStep step = (StatsStep) StatsRun.create(block, java.util.Map.of("output", dir.toString()));
+            for (String stat : step.statNames()) {
+                org.junit.jupiter.api.Assertions.assertFalse(MetricDescriptions.of(stat).isEmpty(), block + " " + stat);
+            }
+        }
+        assertEquals("share of the lines of at least 10000 characters", MetricDescriptions.of("long_line_ratio_chars_10000"));
+        assertEquals("share of the words of at most 3 characters", MetricDescriptions.of("short_word_ratio_3"));
+        MetricStatsDict d = new MetricStatsDict();
+        MetricStats s = new MetricStats();
+        s.add(0.25);
+        d.put("summary", s);
+        Files.createDirectories(dir.resolve("summary/line_char_duplicates"));
+        Files.writeString(dir.resolve("summary/line_char_duplicates").resolve(MergeStats.MERGED_NAME), d.toJson());
+        String html = StatsReport.render(dir);
+        assertTrue(html.contains("<a href=\"#line_char_duplicates\" title=\"share of the characters in lines that repeat an"
+                + " earlier line\">"), html);
+        assertTrue(html.contains("<p class=\"desc\">share of the characters in lines that repeat an earlier line</p>"), html);
+    }
 }
