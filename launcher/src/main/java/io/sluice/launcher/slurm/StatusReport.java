@@ -33,7 +33,13 @@ public final class StatusReport {
     /** Slurm's output file of a rank that has its own log: the worker's exit status, the OOM killer, a time limit. */
     public static final int SLURM_TAIL_LINES = 4;
     private static final String DEPENDENCY_FAILED = "DependencyNeverSatisfied";
-    private static final Pattern STACK_FRAME = Pattern.compile("\\s+(at \\S.*|\\.\\.\\. \\d+ more)");
+    /**
+     * A Java stack trace's lines in a task log: its frames, and the exception's own line and causes
+     * ("java.io.IOException: ...", "Caused by: com.fasterxml..."), which repeat the message of the log line before
+     * them in Java's words; the tail a user reads keeps that message.
+     */
+    private static final Pattern STACK_FRAME = Pattern.compile("\\s+(at \\S.*|\\.\\.\\. \\d+ more)"
+            + "|(Caused by: )?([a-z][\\w$]*\\.)+[A-Z][\\w$]*(Exception|Error)(: .*)?");
 
     /** A rank whose array element ended without completing it; {@code element} null for a rank of a local run. */
     public record FailedRank(int rank, ArrayTaskState.Key element, String state, Path log, List<String> logTail,

@@ -67,9 +67,8 @@ class StatusReportTest {
         assertEquals("100_1", f.element().toString());
         assertEquals("FAILED NonZeroExitCode", f.state());
         assertEquals(10, f.logTail().size());
-        assertEquals(List.of("ERROR corrupt.jsonl.gz: not in gzip format at byte 0",
-                "java.io.IOException: corrupt.jsonl.gz: not in gzip format at byte 0"),
-                f.logTail().subList(8, 10), "stack frames are left out");
+        assertEquals(List.of("line 14", "ERROR corrupt.jsonl.gz: not in gzip format at byte 0"),
+                f.logTail().subList(8, 10), "stack frames, and the exception's own line that repeats the message, are left out");
         assertEquals(List.of("sluice: stage a, ranks 2..3, on node1", "sluice: the worker was killed by signal 9 (exit status 137)"),
                 f.slurmTail(), "what the rank's own log cannot say");
         StatusReport.StageStatus merge = stages.get(1);
@@ -253,5 +252,21 @@ class StatusReportTest {
         assertEquals("PartitionTimeLimit (will not start: its time exceeds the partition's limit; lower slurm.time)",
                 StatusReport.explainPending("PartitionTimeLimit"));
         assertEquals("AssocGrpCpuLimit", StatusReport.explainPending("AssocGrpCpuLimit"), "an unknown reason as Slurm gives it");
+    }
+
+    @Test
+    void aLogTailLeavesOutTheJavaStackTrace(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path log = dir.resolve("task_00001.log");
+        Files.writeString(log, """
+                2026-11-27 17:39:49.409 ERROR rank 1: rank 1 failed: out/00001.json: malformed stats file (truncated)
+                java.io.IOException: out/00001.json: malformed stats file (truncated)
+                	at io.sluice.stats.MergeStats.readDict(MergeStats.java:307)
+                	at java.base/java.lang.Thread.run(Thread.java:1474)
+                Caused by: com.fasterxml.jackson.core.io.JsonEOFException: Unexpected end-of-input
+                	... 12 more
+                """);
+        // before, the tail showed the exception's own line and its cause, in Java's words
+        assertEquals(List.of("2026-11-27 17:39:49.409 ERROR rank 1: rank 1 failed: out/00001.json: malformed stats file"
+                + " (truncated)"), StatusReport.tail(log, 10));
     }
 }
