@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -284,16 +285,19 @@ public abstract class StatsStep implements Step {
      * stay measurable. (datatrove stops there with a KeyError.) A URL with no registrable host, the empty string
      * included, has the key "", as in datatrove.
      *
-     * <p>A split made here is noted on the document with its {@code url_key}, so the other domain group and the
-     * next stats steps reuse it; a step with another {@code url_key} makes its own rather than reading the
-     * first one's metadata (a later step counted 761 documents under suffixes when 61 had its URL key).
+     * <p>The metadata's value is used as given, as datatrove reads it (from the input, or from the stats steps of
+     * an earlier job, which put it there), unless a stats step of this pipeline put it there from another
+     * {@code url_key}: a later step with its own key counted 761 documents under suffixes when 61 had that key.
+     * Who put what, and the URL splits made, are noted on the document.
      */
     private String domainKey(Document doc, String group) {
-        Object noted = doc.note(DomainNote.class);
-        DomainParts.Split split = noted instanceof DomainNote d && d.urlKey().equals(urlKey.toString()) ? d.split() : null;
-        if (split == null && noted == null && doc.metadataValue(group) instanceof String s) {
-            return s; // from the input (or a step of another kind): datatrove reads it as given
+        DomainNote note = doc.note(DomainNote.class) instanceof DomainNote n ? n : null;
+        String key = urlKey.toString();
+        String putBy = note == null ? null : note.putBy().get(group);
+        if (doc.metadataValue(group) instanceof String s && (putBy == null || putBy.equals(key))) {
+            return s;
         }
+        DomainParts.Split split = note == null ? null : note.splits().get(key);
         if (split == null) {
             Object url = urlKey.valueIn(doc);
             if (!(url instanceof String u)) {
@@ -313,15 +317,20 @@ public abstract class StatsStep implements Step {
                 return null;
             }
             split = DomainParts.split(u);
-            doc.putNote(DomainNote.class, new DomainNote(urlKey.toString(), split));
         }
-        String key = group.equals("fqdn") ? split.fqdn() : split.suffix();
-        doc.putMetadata(group, key);
-        return key;
+        if (note == null) {
+            note = new DomainNote(new HashMap<>(2), new HashMap<>(2));
+            doc.putNote(DomainNote.class, note);
+        }
+        note.splits().put(key, split);
+        String value = group.equals("fqdn") ? split.fqdn() : split.suffix();
+        doc.putMetadata(group, value);
+        note.putBy().put(group, key);
+        return value;
     }
 
-    /** A document's URL split into fqdn and suffix, and the metadata key the URL was read from. */
-    private record DomainNote(String urlKey, DomainParts.Split split) {
+    /** Per domain group, the url_key of the stats step that put it in the metadata; per url_key, its URL's split. */
+    private record DomainNote(Map<String, String> putBy, Map<String, DomainParts.Split> splits) {
     }
 
     private static String kindOf(Object value) {

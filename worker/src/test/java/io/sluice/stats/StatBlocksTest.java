@@ -308,6 +308,18 @@ class StatBlocksTest {
         assertEquals("a.example.com", nested.metadata().get("fqdn"));
         assertFalse(nested.metadata().containsKey("suffix"));
         assertEquals("org", flat.metadata().get("suffix"));
+
+        // a suffix the input gives is used as given, as datatrove reads it, after another block too (the first
+        // version of the note above took the URL's instead)
+        Step third = StatsRun.create("line_stats", Map.of("output", tmp.resolve("c").toString(), "groups", List.of("suffix")));
+        io.sluice.pipeline.StepContext thirdCtx = StatsRun.context(0, 1, tmp);
+        first.open(StatsRun.context(0, 1, tmp));
+        third.open(thirdCtx);
+        Document given = new Document("given", "text", new LinkedHashMap<>(Map.of("url", "http://www.example.com/a",
+                "suffix", "bogus", "metadata", Map.of("url", "http://www.example.com/a"))));
+        first.process(given, x -> third.process(x, y -> { }));
+        third.finish(x -> { });
+        assertTrue(Files.readString(tmp.resolve("c/suffix/n_lines/00000.json")).startsWith("{\"bogus\": "));
     }
 
     @Test
