@@ -468,9 +468,12 @@ public final class JobFile {
     private static String slurmTime(StepArgs a) {
         Object raw = a.raw().get("time");
         String time = a.string("time", null);
-        if (raw instanceof Number) {
-            throw a.error("time", "is a number (" + raw + "), which sbatch reads as minutes; write it as Slurm does, quoted:"
-                    + " \"01:00:00\" for an hour, or \"" + raw + "\" if you mean " + raw + " minutes");
+        if (raw instanceof Number n) {
+            boolean minutes = n.doubleValue() >= 0 && n.doubleValue() == Math.rint(n.doubleValue()) && !(raw instanceof Double);
+            throw a.error("time", "is a number (" + raw + "), " + (minutes
+                    ? "which sbatch reads as minutes; write it as Slurm does, quoted: \"01:00:00\" for an hour, or \"" + raw
+                            + "\" if you mean " + raw + " minutes"
+                    : "not a Slurm time limit; write one, quoted: \"01:00:00\" for an hour, \"90\" for 90 minutes"));
         }
         return time;
     }

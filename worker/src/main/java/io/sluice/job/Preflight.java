@@ -48,13 +48,13 @@ public final class Preflight {
                     if (spec == stage.steps().get(0)) {
                         savedPlan(stage, job.loggingDir().resolve(stage.name()), src);
                     }
-                    String statsWriter = written.statsWriterOf(src.root());
+                    String statsWriter = written.statsWriterReadBy(src);
                     if (statsWriter != null) {
                         // before, validate passed and the run failed on the first stats file, read as JSONL
                         throw new JobException(spec.where() + ": reads " + src.root().toAbsolutePath().normalize()
-                                + ", where stage '" + statsWriter + "' writes statistics (<group>/<stat>/*.json), not"
-                                + " documents; read the documents the stats steps saw instead, or merge the stats with"
-                                + " merge_stats");
+                                + ", where stage '" + statsWriter + "' writes statistics (<group>/<stat>/*.json), which"
+                                + " are not documents; point it at the documents (or give it a glob that leaves the"
+                                + " statistics out)");
                     }
                     waitsForWriters(job, stage, written.stagesWriting(src.root()), spec);
                     written.checkListed(src, spec.where());
@@ -77,11 +77,11 @@ public final class Preflight {
                     statsFolders.add(st, spec);
                 }
                 if (step instanceof MergeStats m) {
-                    if (Files.exists(m.input().resolve("job.json"))) {
+                    Path in = m.input().toAbsolutePath().normalize();
+                    if (Files.exists(in.resolve("job.json")) || (in.getParent() != null && Files.exists(in.getParent().resolve("job.json")))) {
                         // before, validate passed and the rank failed on "expected an object of key to metric"
-                        throw new JobException(spec.where() + ": input " + m.input().toAbsolutePath().normalize()
-                                + " is a logging dir (it holds job.json); merge_stats' input is the output folder of"
-                                + " the stats steps");
+                        throw new JobException(spec.where() + ": input " + in + " is a logging dir or a stage's folder"
+                                + " in one (job.json is there); merge_stats' input is the output folder of the stats steps");
                     }
                     waitsForWriters(job, stage, written.stagesWriting(m.input()), spec);
                     if (stage.tasks() > 1 && written.stagesWriting(m.input()).contains(stage.name())) {

@@ -54,13 +54,14 @@ public final class WrittenFolders {
     }
 
     /**
-     * The stage writing statistics into {@code folder} or a folder holding it, or null: a reader there would read
-     * per-rank stats files as documents.
+     * The stage writing statistics that {@code reader} would read (inside its folder, or its folder inside theirs,
+     * its glob matching their files), or null: it would read per-rank stats files as documents.
      */
-    public String statsWriterOf(Path folder) {
-        Path in = normal(folder);
+    public String statsWriterReadBy(DocumentSource reader) {
+        Path in = normal(reader.root());
         for (Map.Entry<Path, String> e : statsFolders.entrySet()) {
-            if (in.startsWith(e.getKey())) {
+            if (in.startsWith(e.getKey())
+                    || (e.getKey().startsWith(in) && reader.lists(e.getKey().resolve("summary/length/00000.json")))) {
                 return e.getValue();
             }
         }

@@ -273,8 +273,15 @@ class JobFileTest {
         Files.writeString(f, job.replace("READ", dir.resolve("stats/summary").toString()));
         JobException e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
         assertEquals("job.yaml: stages[1] (t).steps[0] (read_jsonl): reads " + dir.resolve("stats/summary") + ", where stage"
-                + " 's' writes statistics (<group>/<stat>/*.json), not documents; read the documents the stats steps saw"
-                + " instead, or merge the stats with merge_stats", e.getMessage());
+                + " 's' writes statistics (<group>/<stat>/*.json), which are not documents; point it at the documents (or"
+                + " give it a glob that leaves the statistics out)", e.getMessage());
+        // the folder holding the stats, read with no glob: the same (a glob that leaves them out is read)
+        Files.writeString(f, job.replace("READ", dir.toString()).replace("{read_jsonl: {path: " + dir + "}}",
+                "{read_jsonl: {path: " + dir + ", glob: 'in/*.jsonl'}}"));
+        Preflight.check(JobFile.load(f));
+        Files.writeString(f, job.replace("READ", dir.toString()));
+        e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("(read_jsonl): reads " + dir + ", where stage 's' writes statistics"), e.getMessage());
         // a logging dir given to merge_stats: before, the rank failed on "expected an object of key to metric, got ARRAY"
         Files.createDirectories(dir.resolve("old/logs/s/stats"));
         Files.writeString(dir.resolve("old/logs/job.json"), "{}");
@@ -283,7 +290,12 @@ class JobFileTest {
                 + dir.resolve("old/logs") + "}}]}\n");
         e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
         assertEquals("job.yaml: stages[0] (m).steps[0] (merge_stats): input " + dir.resolve("old/logs") + " is a logging dir"
-                + " (it holds job.json); merge_stats' input is the output folder of the stats steps", e.getMessage());
+                + " or a stage's folder in one (job.json is there); merge_stats' input is the output folder of the stats"
+                + " steps", e.getMessage());
+        Files.writeString(f, "logging_dir: " + dir.resolve("logs2") + "\nstages:\n  - {name: m, steps: [{merge_stats: {input: "
+                + dir.resolve("old/logs/s") + "}}]}\n");
+        e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("is a logging dir or a stage's folder in one"), e.getMessage());
     }
 
     private Job roundTrip(Job job) throws IOException {
