@@ -291,7 +291,8 @@ public final class StageRunner {
                 List<String> stale = new ArrayList<>();
                 try {
                     for (String folder : MergeStats.foldersMergedOnly(out)) {
-                        if (!jobStatFolders.contains(in.resolve(folder).normalize())) {
+                        Path source = in.resolve(folder).normalize(); // what this merge makes it from, when out != in
+                        if (!jobStatFolders.contains(source) && (!Files.isDirectory(source) || MergeStats.rankFiles(source).isEmpty())) {
                             stale.add(folder);
                         }
                     }

@@ -694,6 +694,22 @@ class LocalExecutorTest {
     }
 
     @Test
+    void aMergeIntoAnotherFolderRunAgainNotesNothing() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 4);
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("      - write_jsonl: {path: $ROOT/out}",
+                "      - line_stats: {output: $ROOT/stats, groups: [summary]}\n      - write_jsonl: {path: $ROOT/out}"))));
+        String merge = "name: m\nlogging_dir: $ROOT/mlogs\nstages:\n  - {name: m, tasks: 1, steps: [{merge_stats: {input:"
+                + " $ROOT/stats, output: $ROOT/merged}}]}\n";
+        assertTrue(run(fx.job(merge)));
+        Files.delete(root.resolve("mlogs/m/completions/00000"));
+        console.reset();
+        assertTrue(run(fx.job(merge)));
+        // before, the folders this run makes again were noted as stale merged stats no step of the job writes
+        assertFalse(console.toString().contains("holds merged stats"), console.toString());
+    }
+
+    @Test
     void statsThatTheStageRemovesAreNotNotedButStaleMergedStatsAre() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
