@@ -293,14 +293,23 @@ class LauncherTest {
         assertTrue(out.toString().contains("stage a rank 0 failed in a local run; last lines of "
                 + dir.resolve("logs/a/logs/task_00000.log") + ":"), out.toString());
         assertTrue(out.toString().contains("a.jsonl:2 (byte 13): malformed JSON"), out.toString());
-        // a run of it going on here: its rank lock names a live process of this host (before: "not run")
+        // a run of it going on here: its rank lock names a live process of this host, and its log has started
+        // afresh (before: "not run"); a rank whose last run failed stays failed while its process runs others
         Process other = new ProcessBuilder("sleep", "60").start();
         try {
+            Files.writeString(dir.resolve("logs/a/logs/task_00000.log"), "INFO rank 0: starting stage 'a' rank 0/1\n",
+                    java.nio.file.StandardOpenOption.APPEND);
             Files.writeString(dir.resolve("logs/a/locks/00000.lock"), "pid " + other.pid() + " on "
                     + java.net.InetAddress.getLocalHost().getHostName());
             out.reset();
             Launcher.execute("status", f.toString());
             assertTrue(out.toString().contains("a                            0/1        1       0        0\n"), out.toString());
+            // it fails while its process goes on with other ranks: failed, not running (before: running)
+            Files.writeString(dir.resolve("logs/a/logs/task_00000.log"), "ERROR rank 0: rank 0 failed: boom\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+            out.reset();
+            Launcher.execute("status", f.toString());
+            assertTrue(out.toString().contains("a                            0/1        0       1        0\n"), out.toString());
         } finally {
             other.destroy();
             other.waitFor();

@@ -92,13 +92,13 @@ public final class StatusReport {
                 ArrayTaskState.Key element = elementOfRank.get(rank);
                 if (element == null) {
                     Path log = f.rankLog(rank);
-                    if (io.sluice.io.ProcessLock.namesALiveProcessHere(job.stageDir(stage).resolve("locks")
-                            .resolve(String.format("%05d.lock", rank)))) {
-                        running++; // launcher run, running now: its rank lock names a live process here
-                    } else if (lastRunFailed(log, rank)) {
+                    if (lastRunFailed(log, rank)) {
                         // launcher run: no Slurm state, but the log says what went wrong
                         failed.add(new FailedRank(rank, null, "local run", log, tail(log, LOG_TAIL_LINES), null,
                                 List.of()));
+                    } else if (io.sluice.io.ProcessLock.namesALiveProcessHere(job.stageDir(stage).resolve("locks")
+                            .resolve(String.format("%05d.lock", rank)))) {
+                        running++; // launcher run, running now: its rank lock names a live process here
                     } else {
                         notSubmitted++;
                     }
