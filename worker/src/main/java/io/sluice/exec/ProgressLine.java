@@ -34,8 +34,10 @@ final class ProgressLine implements AutoCloseable {
         try {
             while (true) {
                 Thread.sleep(period);
-                out.print(tty ? "\r" + line() + "   " : line() + "\n");
-                out.flush();
+                synchronized (this) {
+                    out.print(tty ? "\r" + line() + "   " : line() + "\n");
+                    out.flush();
+                }
             }
         } catch (InterruptedException e) {
             // closed
@@ -52,6 +54,13 @@ final class ProgressLine implements AutoCloseable {
         }
         return String.format("[%s] ranks %d/%d | %,d docs (%,.0f docs/s) | %,.1f MB (%.1f MB/s) | %.0fs",
                 stage, finished.get(), total, docs, docs / secs, mb, mb / secs, secs);
+    }
+
+    /** Prints {@code message} on a line of its own, over the progress line on a terminal (redrawn next second). */
+    synchronized void note(String message) {
+        String blank = tty ? " ".repeat(Math.max(0, line().length() + 3 - message.length())) : "";
+        out.print((tty ? "\r" : "") + message + blank + "\n");
+        out.flush();
     }
 
     @Override

@@ -28,9 +28,11 @@ final class RankLock {
     /**
      * The rank's lock, waiting while another process on this host holds it: a second local run of the job
      * (the OS releases the lock when that process ends, however it ends). Null when a process on another host
-     * holds it, whose lock a network file system may keep after a crash, or this process.
+     * holds it, whose lock a network file system may keep after a crash, or this process. {@code waiting} is told
+     * the holder before the wait.
      */
-    static ProcessLock acquireUnlessHeldElsewhere(Path stageDir, int rank) throws IOException {
+    static ProcessLock acquireUnlessHeldElsewhere(Path stageDir, int rank, java.util.function.Consumer<String> waiting)
+            throws IOException {
         Path file = file(stageDir, rank);
         for (int attempt = 0; ; attempt++) {
             ProcessLock lock = tryAcquire(stageDir, rank);
@@ -38,7 +40,11 @@ final class RankLock {
                 return lock;
             }
             if (ProcessLock.holderNamed(file) || attempt == NAME_WAITS) {
-                return ProcessLock.heldByAnotherOnThisHost(file) ? ProcessLock.acquire(file) : null;
+                if (!ProcessLock.heldByAnotherOnThisHost(file)) {
+                    return null;
+                }
+                waiting.accept(ProcessLock.holder(file)); // before, a run waiting here said nothing
+                return ProcessLock.acquire(file);
             }
             try {
                 Thread.sleep(20); // locked, but its holder has not yet written its name

@@ -46,9 +46,15 @@ final class RankRunner {
      */
     static PipelineStats run(Job.Stage stage, Path stageDir, int rank, List<InputPiece> pieces,
                              ProgressCounter progress, boolean skipCompleted) throws RankFailure {
+        return run(stage, stageDir, rank, pieces, progress, skipCompleted, holder -> { });
+    }
+
+    /** {@link #run}, telling {@code waiting} who holds the rank when it waits for another run here. */
+    static PipelineStats run(Job.Stage stage, Path stageDir, int rank, List<InputPiece> pieces, ProgressCounter progress,
+                             boolean skipCompleted, java.util.function.Consumer<String> waiting) throws RankFailure {
         io.sluice.io.ProcessLock lock;
         try {
-            lock = RankLock.acquireUnlessHeldElsewhere(stageDir, rank);
+            lock = RankLock.acquireUnlessHeldElsewhere(stageDir, rank, waiting);
         } catch (IOException e) {
             throw new RankFailure(rank, "cannot create the rank's lock file in " + stageDir + ": " + e.getMessage(), e);
         }

@@ -364,7 +364,8 @@ public final class StageRunner {
                         sleepBeforeStart();
                         try {
                             if (RankRunner.run(stage, stageDir, rank, plan == null ? List.of() : plan.piecesFor(rank), progress,
-                                    job.skipCompleted()) == null) {
+                                    job.skipCompleted(), holder -> line.note(String.format("[%s] rank %d is being run by %s,"
+                                            + " another run of this job here: waiting for it", stage.name(), rank, holder))) == null) {
                                 finishedElsewhere.incrementAndGet();
                             }
                             return null;

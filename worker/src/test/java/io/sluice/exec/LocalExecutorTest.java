@@ -602,6 +602,8 @@ class LocalExecutorTest {
             other.waitFor();
         }
         assertTrue(console.toString().contains("done: 3 rank(s) run, 0 skipped"), console.toString());
+        assertTrue(console.toString().contains("[clean] rank 1 is being run by pid " + other.pid() + " on " + host
+                + ", another run of this job here: waiting for it\n"), console.toString());
         assertEquals(3, TestFiles.files(root.resolve("out")).size());
     }
 
