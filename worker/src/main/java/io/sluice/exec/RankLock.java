@@ -39,11 +39,12 @@ final class RankLock {
             if (lock != null) {
                 return lock;
             }
-            if (ProcessLock.holderNamed(file) || attempt == NAME_WAITS) {
-                if (!ProcessLock.heldByAnotherOnThisHost(file)) {
+            String holder = ProcessLock.holder(file);
+            if (ProcessLock.isNamed(holder) || attempt == NAME_WAITS) {
+                if (!ProcessLock.isAnotherOnThisHost(holder)) {
                     return null;
                 }
-                waiting.accept(ProcessLock.holder(file)); // before, a run waiting here said nothing
+                waiting.accept(holder); // before, a run waiting here said nothing
                 return ProcessLock.acquire(file);
             }
             try {

@@ -110,16 +110,14 @@ public final class ProcessLock implements AutoCloseable {
         }
     }
 
-    /** Whether the lock's file names a holder (its holder writes its name just after it takes the lock). */
-    public static boolean holderNamed(Path file) {
-        return holder(file).startsWith("pid ");
+    /** Whether {@code holder}, as {@link #holder} read it, names a process (its holder writes its name just after it takes the lock). */
+    public static boolean isNamed(String holder) {
+        return holder.startsWith("pid ");
     }
 
-    /** Whether the holder of {@code file}'s lock, as its file names it, is another process on this host. */
-    public static boolean heldByAnotherOnThisHost(Path file) {
-        String holder = holder(file);
-        return holder.startsWith("pid ") && holder.endsWith(WHO_AM_I.substring(WHO_AM_I.indexOf(" on ")))
-                && !holder.equals(WHO_AM_I);
+    /** Whether {@code holder}, as {@link #holder} read it, is another process on this host. */
+    public static boolean isAnotherOnThisHost(String holder) {
+        return isNamed(holder) && holder.endsWith(WHO_AM_I.substring(WHO_AM_I.indexOf(" on "))) && !holder.equals(WHO_AM_I);
     }
 
     /**
@@ -127,14 +125,14 @@ public final class ProcessLock implements AutoCloseable {
      * report can tell without taking the lock (which a rank starting that moment would then find taken).
      */
     public static boolean namesALiveProcessHere(Path file) {
-        if (!Files.exists(file) || !heldByAnotherOnThisHost(file)) {
+        String holder = holder(file); // "another process" when there is no file
+        if (!isAnotherOnThisHost(holder)) {
             return false;
         }
-        String holder = holder(file);
         try {
             long pid = Long.parseLong(holder.substring("pid ".length(), holder.indexOf(' ', "pid ".length())));
             return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+        } catch (NumberFormatException e) {
             return false;
         }
     }

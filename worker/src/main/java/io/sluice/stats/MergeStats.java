@@ -253,11 +253,7 @@ public final class MergeStats implements Step {
         }
         MetricStatsDict stat = new MetricStatsDict();
         for (Path file : rankFiles) {
-            try {
-                stat.merge(readDict(file));
-            } catch (IOException e) {
-                throw new IOException(e.getMessage() + "; " + REMAKE_HINT.formatted(StatsStep.rankOf(file.getFileName().toString())), e);
-            }
+            stat.merge(readRankFile(file, MergeStats::readDict));
         }
         String group = Path.of(folder).getParent() == null ? "" : Path.of(folder).getParent().getFileName().toString();
         if (group.equals("fqdn") || group.equals("suffix")) {
@@ -270,11 +266,7 @@ public final class MergeStats implements Step {
         if (!sketchFiles.isEmpty()) {
             QuantileSketch sketch = new QuantileSketch();
             for (Path file : sketchFiles) {
-                try {
-                    sketch.merge(readSketch(file));
-                } catch (IOException e) {
-                    throw new IOException(e.getMessage() + "; " + REMAKE_HINT.formatted(StatsStep.rankOf(file.getFileName().toString())), e);
-                }
+                sketch.merge(readRankFile(file, MergeStats::readSketch));
             }
             writePending(outDir.resolve(MERGED_QUANTILES + PENDING), quantilesJson(sketch), pending);
         }
@@ -290,9 +282,20 @@ public final class MergeStats implements Step {
 
     private static final String PENDING = ".pending";
 
-    /** How a damaged per-rank file is made again: its rank, run again (the stats step removes its old files first). */
-    private static final String REMAKE_HINT = "rank %1$d of the stats stage that wrote it makes it again: delete"
-            + " completions/%1$05d in that stage's folder of the logging dir and run the job again";
+    private interface FileReader<T> {
+        T read(Path file) throws IOException;
+    }
+
+    /** A per-rank file read by {@code reader}; a damaged one is told with how to make it again (its rank, run again). */
+    private static <T> T readRankFile(Path file, FileReader<T> reader) throws IOException {
+        try {
+            return reader.read(file);
+        } catch (IOException e) {
+            throw new IOException(e.getMessage() + "; " + String.format("rank %1$d of the stats stage that wrote it makes it"
+                    + " again: delete completions/%1$05d in that stage's folder of the logging dir and run the job again",
+                    StatsStep.rankOf(file.getFileName().toString())), e);
+        }
+    }
 
     /** The merged sketch, preceded by its p50, p90 and p99 for readers that only want those. */
     static String quantilesJson(QuantileSketch sketch) {

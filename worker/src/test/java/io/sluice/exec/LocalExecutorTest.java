@@ -677,12 +677,17 @@ class LocalExecutorTest {
         assertFalse(console.toString().contains("no URL"), console.toString());
     }
 
+    /** The clean job with a line_stats step of {@code args} writing to $ROOT/stats before its writer. */
+    private static String cleanJobWithLineStats(String args) {
+        return JobFixture.CLEAN_JOB.replace("      - write_jsonl: {path: $ROOT/out}",
+                "      - line_stats: {output: $ROOT/stats, " + args + "}\n      - write_jsonl: {path: $ROOT/out}");
+    }
+
     @Test
     void statsOfAnEarlierRunThatThisJobDoesNotWriteAreNoted() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
-        String stats = JobFixture.CLEAN_JOB.replace("      - write_jsonl: {path: $ROOT/out}",
-                "      - line_stats: {output: $ROOT/stats, groups: [summary, histogram]}\n      - write_jsonl: {path: $ROOT/out}");
+        String stats = cleanJobWithLineStats("groups: [summary, histogram]");
         assertTrue(run(fx.job(stats)));
         assertFalse(console.toString().contains("no step of this job writes"), console.toString());
         // before, nothing said that merge_stats would merge the histograms of the first run with this run's summary
@@ -699,8 +704,7 @@ class LocalExecutorTest {
     void aMergeIntoAnotherFolderRunAgainNotesNothing() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
-        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("      - write_jsonl: {path: $ROOT/out}",
-                "      - line_stats: {output: $ROOT/stats, groups: [summary]}\n      - write_jsonl: {path: $ROOT/out}"))));
+        assertTrue(run(fx.job(cleanJobWithLineStats("groups: [summary]"))));
         String merge = "name: m\nlogging_dir: $ROOT/mlogs\nstages:\n  - {name: m, tasks: 1, steps: [{merge_stats: {input:"
                 + " $ROOT/stats, output: $ROOT/merged}}]}\n";
         assertTrue(run(fx.job(merge)));
@@ -715,9 +719,7 @@ class LocalExecutorTest {
     void statsThatTheStageRemovesAreNotNotedButStaleMergedStatsAre() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
-        String stats = JobFixture.CLEAN_JOB.replace("      - write_jsonl: {path: $ROOT/out}",
-                "      - line_stats: {output: $ROOT/stats, groups: [summary], max_k_chars_per_line_tresholds: [10]}\n"
-                        + "      - write_jsonl: {path: $ROOT/out}")
+        String stats = cleanJobWithLineStats("groups: [summary], max_k_chars_per_line_tresholds: [10]")
                 + "  - {name: merge, tasks: 1, depends: [clean], steps: [{merge_stats: {input: $ROOT/stats}}]}\n";
         assertTrue(run(fx.job(stats)));
         assertTrue(Files.exists(root.resolve("stats/summary/short_line_ratio_chars_10/metric.json")));

@@ -22,6 +22,28 @@ class JobFileTest {
         return assertThrows(JobException.class, () -> JobFile.load(f)).getMessage();
     }
 
+    /** {@code yaml} with LOGS, IN, MID, OUT and STATS as folders of the test's dir, IN holding one document. */
+    private String withFolders(String yaml) throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\": \"x\"}\n");
+        return yaml.replace("LOGS", dir.resolve("logs").toString()).replace("IN", dir.resolve("in").toString())
+                .replace("MID", dir.resolve("mid").toString()).replace("OUT", dir.resolve("out").toString())
+                .replace("STATS", dir.resolve("stats").toString());
+    }
+
+    /** What the checks before a run say of the job file {@code yaml}, which they must refuse. */
+    private String preflightError(String yaml) throws IOException {
+        Path f = dir.resolve("job.yaml");
+        Files.writeString(f, yaml);
+        return assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f))).getMessage();
+    }
+
+    private void preflightPasses(String yaml) throws IOException {
+        Path f = dir.resolve("job.yaml");
+        Files.writeString(f, yaml);
+        Preflight.check(JobFile.load(f));
+    }
+
     @Test
     void unknownStepNamesTheKnownOnes() throws IOException {
         String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - lenght_filter: {}\n");
@@ -217,85 +239,54 @@ class JobFileTest {
 
     @Test
     void aStageThatReadsWhatAStageItDoesNotWaitForWritesIsRefused() throws IOException {
-        Files.createDirectories(dir.resolve("in"));
-        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\": \"x\"}\n");
-        String job = "logging_dir: LOGS\nstages:\n  - {name: a, steps: [{read_jsonl: {path: IN}}, {write_jsonl: {path: MID}}]}\n"
+        String job = withFolders("logging_dir: LOGS\nstages:\n  - {name: a, steps: [{read_jsonl: {path: IN}}, {write_jsonl: {path: MID}}]}\n"
                 + "  - {name: s, depends: [], steps: [{read_jsonl: {path: IN}}, {doc_stats: {output: STATS}}]}\n"
                 + "  - {name: b, DEPENDS steps: [{read_jsonl: {path: MID}}, {write_jsonl: {path: OUT}}]}\n"
-                + "  - {name: m, depends: [s], steps: [{merge_stats: {input: STATS}}]}\n";
-        job = job.replace("LOGS", dir.resolve("logs").toString()).replace("IN", dir.resolve("in").toString())
-                .replace("MID", dir.resolve("mid").toString()).replace("OUT", dir.resolve("out").toString())
-                .replace("STATS", dir.resolve("stats").toString());
-        Path f = dir.resolve("job.yaml");
+                + "  - {name: m, depends: [s], steps: [{merge_stats: {input: STATS}}]}\n");
         // before, validate passed, and on Slurm b started at once and read a missing or half-written folder
-        Files.writeString(f, job.replace("DEPENDS", "depends: [],"));
-        JobException e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
         assertEquals("job.yaml: stages[2] (b).steps[0] (read_jsonl): reads what stage 'a' writes, but stage 'b' does not"
-                + " wait for it (depends: []); add 'a' to its depends", e.getMessage());
-        Files.writeString(f, job.replace("DEPENDS", "depends: [s],"));
-        e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
-        assertEquals(true, e.getMessage().contains("reads what stage 'a' writes, but stage 'b' does not wait for it (depends: [s])"));
+                + " wait for it (depends: []); add 'a' to its depends", preflightError(job.replace("DEPENDS", "depends: [],")));
+        assertEquals(true, preflightError(job.replace("DEPENDS", "depends: [s],"))
+                .contains("reads what stage 'a' writes, but stage 'b' does not wait for it (depends: [s])"));
         // waiting through another stage is waiting
-        Files.writeString(f, job.replace("DEPENDS", "").replace("{name: m, depends: [s],", "{name: m, depends: [b],")
+        preflightPasses(job.replace("DEPENDS", "").replace("{name: m, depends: [s],", "{name: m, depends: [b],")
                 .replace("{name: b, ", "{name: b, depends: [a, s], "));
-        Preflight.check(JobFile.load(f));
     }
 
     @Test
     void mergeStatsInTheStageOfSeveralRanksThatWritesItsInputIsRefused() throws IOException {
-        Files.createDirectories(dir.resolve("in"));
-        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\": \"x\"}\n");
-        String job = ("logging_dir: LOGS\nstages:\n  - {name: s, tasks: TASKS, steps: [{read_jsonl: {path: IN}},"
-                + " {doc_stats: {output: STATS}}, {merge_stats: {input: STATS}}]}\n")
-                .replace("LOGS", dir.resolve("logs").toString()).replace("IN", dir.resolve("in").toString())
-                .replace("STATS", dir.resolve("stats").toString());
-        Path f = dir.resolve("job.yaml");
+        String job = withFolders("logging_dir: LOGS\nstages:\n  - {name: s, tasks: TASKS, steps: [{read_jsonl: {path: IN}},"
+                + " {doc_stats: {output: STATS}}, {merge_stats: {input: STATS}}]}\n");
         // before, validate and run passed, and each rank merged what the others had written so far
-        Files.writeString(f, job.replace("TASKS", "4"));
-        JobException e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
         assertEquals("job.yaml: stages[0] (s).steps[2] (merge_stats): merges the stats that this stage's own 4 ranks"
                 + " write, and a rank merges before the others have written theirs; put merge_stats in a stage of its own"
-                + " that depends on 's' (or give this stage tasks: 1)", e.getMessage());
-        Files.writeString(f, job.replace("TASKS", "1"));
-        Preflight.check(JobFile.load(f));
+                + " that depends on 's' (or give this stage tasks: 1)", preflightError(job.replace("TASKS", "4")));
+        preflightPasses(job.replace("TASKS", "1"));
     }
 
     @Test
     void aReaderOfStatisticsAndAMergeOfALoggingDirAreRefused() throws IOException {
-        Files.createDirectories(dir.resolve("in"));
-        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\": \"x\"}\n");
-        String job = ("logging_dir: LOGS\nstages:\n  - {name: s, steps: [{read_jsonl: {path: IN}}, {doc_stats: {output: STATS}}]}\n"
-                + "  - {name: t, depends: [s], steps: [{read_jsonl: {path: READ}}, {write_jsonl: {path: OUT}}]}\n")
-                .replace("LOGS", dir.resolve("logs").toString()).replace("IN", dir.resolve("in").toString())
-                .replace("STATS", dir.resolve("stats").toString()).replace("OUT", dir.resolve("out").toString());
-        Path f = dir.resolve("job.yaml");
+        String job = withFolders("logging_dir: LOGS\nstages:\n  - {name: s, steps: [{read_jsonl: {path: IN}}, {doc_stats: {output: STATS}}]}\n"
+                + "  - {name: t, depends: [s], steps: [{read_jsonl: {path: READ}}, {write_jsonl: {path: OUT}}]}\n");
         // before, validate passed and the run failed on the first stats file, read as JSONL
-        Files.writeString(f, job.replace("READ", dir.resolve("stats/summary").toString()));
-        JobException e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
         assertEquals("job.yaml: stages[1] (t).steps[0] (read_jsonl): reads " + dir.resolve("stats/summary") + ", where stage"
                 + " 's' writes statistics (<group>/<stat>/*.json), which are not documents; point it at the documents (or"
-                + " give it a glob that leaves the statistics out)", e.getMessage());
+                + " give it a glob that leaves the statistics out)", preflightError(job.replace("READ", dir.resolve("stats/summary").toString())));
         // the folder holding the stats, read with no glob: the same (a glob that leaves them out is read)
-        Files.writeString(f, job.replace("READ", dir.toString()).replace("{read_jsonl: {path: " + dir + "}}",
+        preflightPasses(job.replace("READ", dir.toString()).replace("{read_jsonl: {path: " + dir + "}}",
                 "{read_jsonl: {path: " + dir + ", glob: 'in/*.jsonl'}}"));
-        Preflight.check(JobFile.load(f));
-        Files.writeString(f, job.replace("READ", dir.toString()));
-        e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
-        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("(read_jsonl): reads " + dir + ", where stage 's' writes statistics"), e.getMessage());
+        String e = preflightError(job.replace("READ", dir.toString()));
+        org.junit.jupiter.api.Assertions.assertTrue(e.contains("(read_jsonl): reads " + dir + ", where stage 's' writes statistics"), e);
         // a logging dir given to merge_stats: before, the rank failed on "expected an object of key to metric, got ARRAY"
         Files.createDirectories(dir.resolve("old/logs/s/stats"));
         Files.writeString(dir.resolve("old/logs/job.json"), "{}");
         Files.writeString(dir.resolve("old/logs/s/stats/00000.json"), "[]");
-        Files.writeString(f, "logging_dir: " + dir.resolve("logs2") + "\nstages:\n  - {name: m, steps: [{merge_stats: {input: "
-                + dir.resolve("old/logs") + "}}]}\n");
-        e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
+        String merge = "logging_dir: " + dir.resolve("logs2") + "\nstages:\n  - {name: m, steps: [{merge_stats: {input: INPUT}}]}\n";
         assertEquals("job.yaml: stages[0] (m).steps[0] (merge_stats): input " + dir.resolve("old/logs") + " is a logging dir"
                 + " or a stage's folder in one (job.json is there); merge_stats' input is the output folder of the stats"
-                + " steps", e.getMessage());
-        Files.writeString(f, "logging_dir: " + dir.resolve("logs2") + "\nstages:\n  - {name: m, steps: [{merge_stats: {input: "
-                + dir.resolve("old/logs/s") + "}}]}\n");
-        e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
-        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("is a logging dir or a stage's folder in one"), e.getMessage());
+                + " steps", preflightError(merge.replace("INPUT", dir.resolve("old/logs").toString())));
+        e = preflightError(merge.replace("INPUT", dir.resolve("old/logs/s").toString()));
+        org.junit.jupiter.api.Assertions.assertTrue(e.contains("is a logging dir or a stage's folder in one"), e);
     }
 
     private Job roundTrip(Job job) throws IOException {
