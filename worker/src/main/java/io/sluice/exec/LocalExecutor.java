@@ -5,9 +5,13 @@ import io.sluice.job.JobException;
 import io.sluice.job.Preflight;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs a whole job on this machine, stage after stage, with datatrove's LocalPipelineExecutor
@@ -81,8 +85,9 @@ public final class LocalExecutor {
      */
     private void printDroppedAll(Job.Stage stage, PipelineStats stats) {
         // datatrove stops at the first document without a URL; Sluice goes on, and says so here: one line for
-        // the steps that found the same documents without one (the stats blocks of a stage, each two groups)
-        Map<String, List<java.util.Set<String>>> noUrl = new java.util.LinkedHashMap<>(); // count -> steps, counters
+        // the steps that found the same documents without one (the stats blocks of a stage, each two groups),
+        // naming the counters of each step, which a block's groups decide
+        Map<String, Map<String, Set<String>>> noUrl = new LinkedHashMap<>(); // count -> step -> counters
         for (io.sluice.pipeline.StepStats step : stats.steps()) {
             long total = step.get("total");
             for (Map.Entry<String, Long> c : step.counters().entrySet()) {
@@ -91,15 +96,22 @@ public final class LocalExecutor {
                     console.printf("[%s] note: %s dropped all %d documents it saw as '%s'; its task logs say more%n",
                             stage.name(), step.name(), total, key.substring("dropped_".length()));
                 } else if (c.getValue() > 0 && (key.equals("dropped_missing_url") || key.startsWith("no_url_"))) {
-                    List<java.util.Set<String>> by = noUrl.computeIfAbsent(String.format("%,d of %,d documents",
-                            c.getValue(), total), k -> List.of(new java.util.LinkedHashSet<>(), new java.util.LinkedHashSet<>()));
-                    by.get(0).add(step.name());
-                    by.get(1).add(key);
+                    noUrl.computeIfAbsent(String.format("%,d of %,d documents", c.getValue(), total), k -> new LinkedHashMap<>())
+                            .computeIfAbsent(step.name(), k -> new LinkedHashSet<>()).add(key);
                 }
             }
         }
-        noUrl.forEach((count, by) -> console.printf("[%s] note: no URL in %s, counted by %s as %s; url_key says where it"
-                + " is looked for%n", stage.name(), count, String.join(", ", by.get(0)), String.join(", ", by.get(1))));
+        noUrl.forEach((count, byStep) -> console.printf("[%s] note: no URL in %s, counted by %s; url_key says where it"
+                + " is looked for%n", stage.name(), count, stepsAndCounters(byStep)));
+    }
+
+    /** "doc_stats, line_stats as no_url_fqdn, no_url_suffix and word_stats as no_url_fqdn": steps alike together. */
+    private static String stepsAndCounters(Map<String, Set<String>> byStep) {
+        Map<Set<String>, List<String>> stepsByCounters = new LinkedHashMap<>();
+        byStep.forEach((step, counters) -> stepsByCounters.computeIfAbsent(counters, k -> new ArrayList<>()).add(step));
+        List<String> parts = new ArrayList<>();
+        stepsByCounters.forEach((counters, steps) -> parts.add(String.join(", ", steps) + " as " + String.join(", ", counters)));
+        return String.join(" and ", parts);
     }
 
     /**

@@ -668,12 +668,17 @@ class LocalExecutorTest {
     @Test
     void documentsWithoutAUrlAreNotedOnTheConsole() throws IOException {
         // the stats blocks go on without the document's domain, where datatrove stops; before, only the task log said so
-        assertTrue(runCleanJobWith(new JobFixture(root), "doc_stats: {output: $ROOT/stats, groups: [summary, fqdn]}"));
-        assertTrue(console.toString().contains("[clean] note: no URL in 10 of 10 documents, counted by doc_stats as no_url_fqdn;"
-                + " url_key says where it is looked for"), console.toString());
+        String blocks = "doc_stats: {output: $ROOT/stats, groups: [summary, fqdn]}\n"
+                + "      - word_stats: {output: $ROOT/stats, groups: [fqdn, suffix]}\n"
+                + "      - line_stats: {output: $ROOT/stats, groups: [histogram, fqdn]}";
+        assertTrue(runCleanJobWith(new JobFixture(root), blocks));
+        // each block named with the counters it has (before: all three "as no_url_fqdn, no_url_suffix")
+        assertTrue(console.toString().contains("[clean] note: no URL in 10 of 10 documents, counted by doc_stats, line_stats"
+                + " as no_url_fqdn and word_stats as no_url_fqdn, no_url_suffix; url_key says where it is looked for"),
+                console.toString());
         // run again, every rank skipped: said once, not on every run
         console.reset();
-        assertTrue(runCleanJobWith(new JobFixture(root), "doc_stats: {output: $ROOT/stats, groups: [summary, fqdn]}"));
+        assertTrue(runCleanJobWith(new JobFixture(root), blocks));
         assertFalse(console.toString().contains("no URL"), console.toString());
     }
 
