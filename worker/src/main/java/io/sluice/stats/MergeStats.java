@@ -331,7 +331,7 @@ public final class MergeStats implements Step {
         }
     }
 
-    private static JsonNode readJson(Path file) throws IOException {
+    static JsonNode readJson(Path file) throws IOException {
         try {
             JsonNode node = JSON.readTree(file.toFile());
             if (node == null || node.isMissingNode()) {

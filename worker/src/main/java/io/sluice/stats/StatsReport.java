@@ -199,10 +199,12 @@ public final class StatsReport {
             if (docs < 0) {
                 docs = histogramCount(folder, stat);
             }
-            if (docs < 0) {
-                docs = s.n();
+            if (docs < 0 && summaryIsBareNumber(folder, stat)) {
+                h.append("<td title=\"datatrove stores a metric that is 0 in every document as a bare 0, without its count\">?</td>");
+            } else {
+                h.append(td(fmt(docs < 0 ? s.n() : docs)));
             }
-            h.append(td(fmt(docs))).append(td(fmt(s.mean()))).append(td(fmt(s.stdDev())))
+            h.append(td(fmt(s.mean()))).append(td(fmt(s.stdDev())))
                     .append(td(fmt(s.min())));
             for (double v : q) {
                 // the sketch's estimate, within its error of a value the metric took: inside [min, max], and
@@ -254,6 +256,12 @@ public final class StatsReport {
     private static MetricStats summary(Path folder, String stat) throws IOException {
         Path f = folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_NAME);
         return Files.exists(f) ? MergeStats.readDict(f).getOrNull("summary") : null;
+    }
+
+    /** A merged summary datatrove wrote as a bare number (its all-zero form), which keeps no document count. */
+    private static boolean summaryIsBareNumber(Path folder, String stat) throws IOException {
+        JsonNode summary = MergeStats.readJson(folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_NAME)).get("summary");
+        return summary != null && summary.isNumber();
     }
 
     private static long sketchCount(Path folder, String stat, long dflt) throws IOException {

@@ -89,6 +89,12 @@ class StatsReportTest {
         Files.writeString(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_NAME), "{\"summary\": 0}");
         html = StatsReport.render(dir);
         assertTrue(html.contains("n_lines</a> &dagger;</td><td>200</td><td>0</td>"), html);
+        // with no histogram either, the count is unknown, and said to be so (before: 1 document)
+        Files.createDirectories(dir.resolve("summary/length"));
+        Files.writeString(dir.resolve("summary/length").resolve(MergeStats.MERGED_NAME), "{\"summary\": 0}");
+        html = StatsReport.render(dir);
+        assertTrue(html.contains("length</a></td><td title=\"datatrove stores a metric that is 0 in every document as a bare 0,"
+                + " without its count\">?</td><td>0</td>"), html);
         // no summary group: the histogram's documents and percentiles, no blank row under a dagger
         Files.delete(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_NAME));
         html = StatsReport.render(dir);
