@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -397,20 +398,47 @@ public final class StatsReport {
         if (stats.isEmpty()) {
             return;
         }
-        String stat = stats.contains("length") ? "length" : stats.get(0);
-        MetricStatsDict d = MergeStats.readDict(folder.resolve(group).resolve(stat).resolve(MergeStats.MERGED_NAME));
-        h.append("<h2>").append(title).append("</h2>\n<table class=\"num\"><tr><th>").append(group)
-                .append("</th><th>docs</th><th>mean ").append(esc(stat)).append("</th></tr>\n");
-        for (String key : d.topKeys(TOP_DOMAINS)) {
-            MetricStats s = d.get(key);
-            h.append("<tr><td>").append(key.isEmpty() ? "<i>(none)</i>" : esc(key)).append("</td>")
-                    .append(td(fmt(s.n()))).append(td(fmt(s.mean()))).append("</tr>\n");
+        // a key's documents: the largest count among its stats, as a stat that is 0 in every document of the key
+        // is stored as a bare 0 without its count (datatrove's form), and a stat may have cut the key by its top_k
+        Map<String, Long> docs = new LinkedHashMap<>();
+        for (String stat : stats) {
+            Path f = folder.resolve(group).resolve(stat).resolve(MergeStats.MERGED_NAME);
+            JsonNode raw = MergeStats.readJson(f);
+            MetricStatsDict d = MergeStats.readDict(f);
+            for (String key : d.entries().keySet()) {
+                long n = raw.get(key).isNumber() ? UNKNOWN_COUNT : d.get(key).n();
+                docs.merge(key, n, Math::max);
+            }
         }
-        // the merged file keeps merge_stats' top_k keys by documents, not necessarily every key of the corpus
-        h.append("</table>\n<p class=\"note\">").append(fmt(d.size())).append(" keys in the merged file (merge_stats keeps"
-                + " its top_k by documents)");
-        h.append(d.size() > TOP_DOMAINS ? ", top " + TOP_DOMAINS + " shown" : "").append(".</p>\n");
+        String meanOf = stats.contains("length") ? "length" : stats.get(0);
+        MetricStatsDict means = MergeStats.readDict(folder.resolve(group).resolve(meanOf).resolve(MergeStats.MERGED_NAME));
+        h.append("<h2>").append(title).append("</h2>\n<table class=\"num\"><tr><th>").append(group)
+                .append("</th><th>docs</th><th>mean ").append(esc(meanOf)).append("</th></tr>\n");
+        List<String> keys = new ArrayList<>(docs.keySet());
+        keys.sort(Comparator.comparingLong((String k) -> docs.get(k)).reversed()); // stable: ties in the files' order
+        for (String key : keys.subList(0, Math.min(TOP_DOMAINS, keys.size()))) {
+            long n = docs.get(key);
+            MetricStats mean = means.getOrNull(key);
+            h.append("<tr><td>").append(key.isEmpty() ? "<i>(none)</i>" : esc(key)).append("</td>")
+                    .append(n == UNKNOWN_COUNT ? "<td title=\"every stat of this key is 0, which datatrove's form stores"
+                            + " without its count\">?</td>" : td(fmt(n)))
+                    .append(mean == null ? "<td></td>" : td(fmt(mean.mean()))).append("</tr>\n");
+        }
+        h.append("</table>\n<p class=\"note\">");
+        if (keys.isEmpty()) {
+            // the run said so on its console; the report is often read later, by someone else
+            h.append("No keys: no document had a URL where the stats steps' url_key looked (their task logs count such"
+                    + " documents as no_url_").append(group).append(").</p>\n");
+            return;
+        }
+        // each rank writes its top_k keys and merge_stats keeps its top_k: a key some ranks cut is counted short
+        h.append(fmt(keys.size())).append(" keys in the merged files").append(keys.size() > TOP_DOMAINS ? ", top "
+                + TOP_DOMAINS + " shown" : "").append(". Each rank keeps its top_k keys by documents, and so does"
+                + " merge_stats: where there are more, a key some ranks left out is counted short.</p>\n");
     }
+
+    /** A key whose every stat is a bare 0: sorts last, shown as "?". */
+    private static final long UNKNOWN_COUNT = -1;
 
     private static String td(String s) {
         return "<td>" + esc(s) + "</td>";

@@ -106,6 +106,32 @@ class StatsReportTest {
         assertTrue(StatsReport.render(dir).contains("(summary not merged)"));
     }
 
+    /**
+     * A domain's documents are the largest count among its stats: a stat that is 0 in all of them is a bare 0 in the
+     * merged file, without its count. Before, the table read one stat and said 1 document for 20, ranked last.
+     */
+    @Test
+    void aDomainsDocumentsComeFromTheStatThatKeepsTheirCount(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("fqdn/n_words"));
+        Files.createDirectories(dir.resolve("fqdn/avg_words_per_line"));
+        Files.writeString(dir.resolve("fqdn/n_words").resolve(MergeStats.MERGED_NAME), "{\"full.example.com\": {\"total\": 50,"
+                + " \"n\": 5, \"mean\": 10.0, \"unit\": \"task\"}, \"dots.example.com\": 0, \"zero.example.com\": 0}");
+        Files.writeString(dir.resolve("fqdn/avg_words_per_line").resolve(MergeStats.MERGED_NAME), "{\"full.example.com\":"
+                + " {\"total\": 5.0, \"unit\": \"task\"}, \"dots.example.com\": {\"total\": 20.0, \"unit\": \"task\"}, \"zero.example.com\": 0}");
+        String html = StatsReport.render(dir);
+        String rows = html.substring(html.indexOf("<h2>Top domains</h2>"));
+        assertTrue(rows.contains("<th>mean avg_words_per_line</th></tr>\n<tr><td>dots.example.com</td><td>20</td><td>1</td></tr>\n"
+                + "<tr><td>full.example.com</td><td>5</td><td>1</td></tr>\n<tr><td>zero.example.com</td><td title="), rows);
+        assertTrue(rows.contains(" without its count\">?</td><td>0</td></tr>"), rows);
+        assertTrue(rows.contains("3 keys in the merged files. Each rank keeps its top_k keys by documents"), rows);
+
+        // every document without a URL: the report says so, not only "0 keys"
+        Files.writeString(dir.resolve("fqdn/n_words").resolve(MergeStats.MERGED_NAME), "{}");
+        Files.writeString(dir.resolve("fqdn/avg_words_per_line").resolve(MergeStats.MERGED_NAME), "{}");
+        assertTrue(StatsReport.render(dir).contains("No keys: no document had a URL where the stats steps' url_key looked"
+                + " (their task logs count such documents as no_url_fqdn)."));
+    }
+
     /** Every stat of the five blocks says what it is, in the table's tooltip and under its histogram. */
     @Test
     void everyStatOfTheBlocksIsDescribed(@TempDir Path dir) throws IOException {
