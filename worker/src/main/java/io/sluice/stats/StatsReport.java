@@ -201,7 +201,7 @@ public final class StatsReport {
                 docs = histogramCount(folder, stat);
             }
             if (docs < 0 && summaryIsBareNumber(folder, stat)) {
-                h.append("<td title=\"datatrove stores a metric that is 0 in every document as a bare 0, without its count\">?</td>");
+                h.append(UNKNOWN_DOCS);
             } else {
                 h.append(td(fmt(docs < 0 ? s.n() : docs)));
             }
@@ -259,7 +259,7 @@ public final class StatsReport {
         return Files.exists(f) ? MergeStats.readDict(f).getOrNull("summary") : null;
     }
 
-    /** A merged summary datatrove wrote as a bare number (its all-zero form), which keeps no document count. */
+    /** A merged summary written as a bare number (datatrove's all-zero form), which keeps no document count. */
     private static boolean summaryIsBareNumber(Path folder, String stat) throws IOException {
         JsonNode summary = MergeStats.readJson(folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_NAME)).get("summary");
         return summary != null && summary.isNumber();
@@ -420,8 +420,7 @@ public final class StatsReport {
             long n = docs.get(key);
             MetricStats mean = means.getOrNull(key);
             h.append("<tr><td>").append(key.isEmpty() ? "<i>(none)</i>" : esc(key)).append("</td>")
-                    .append(n == UNKNOWN_COUNT ? "<td title=\"every stat of this key is 0, which datatrove's form stores"
-                            + " without its count\">?</td>" : td(fmt(n)))
+                    .append(n == UNKNOWN_COUNT ? UNKNOWN_DOCS : td(fmt(n)))
                     .append(mean == null ? "<td></td>" : td(fmt(mean.mean()))).append("</tr>\n");
         }
         h.append("</table>\n<p class=\"note\">");
@@ -437,8 +436,11 @@ public final class StatsReport {
                 + " merge_stats: where there are more, a key some ranks left out is counted short.</p>\n");
     }
 
-    /** A key whose every stat is a bare 0: sorts last, shown as "?". */
+    /** A key whose every stat is a bare number: sorts last, shown as {@link #UNKNOWN_DOCS}. */
     private static final long UNKNOWN_COUNT = -1;
+    /** The docs cell of a metric stored as a bare number (datatrove's form of one that is 0 in every document). */
+    private static final String UNKNOWN_DOCS = "<td title=\"stored as a bare number, datatrove's form of a metric that is 0 in"
+            + " every document, which keeps no document count\">?</td>";
 
     private static String td(String s) {
         return "<td>" + esc(s) + "</td>";

@@ -93,8 +93,8 @@ class StatsReportTest {
         Files.createDirectories(dir.resolve("summary/length"));
         Files.writeString(dir.resolve("summary/length").resolve(MergeStats.MERGED_NAME), "{\"summary\": 0}");
         html = StatsReport.render(dir);
-        assertTrue(html.contains("length</a></td><td title=\"datatrove stores a metric that is 0 in every document as a bare 0,"
-                + " without its count\">?</td><td>0</td>"), html);
+        assertTrue(html.contains("length</a></td><td title=\"stored as a bare number, datatrove's form of a metric that is 0 in"
+                + " every document, which keeps no document count\">?</td><td>0</td>"), html);
         // no summary group: the histogram's documents and percentiles, no blank row under a dagger
         Files.delete(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_NAME));
         html = StatsReport.render(dir);
@@ -122,7 +122,7 @@ class StatsReportTest {
         String rows = html.substring(html.indexOf("<h2>Top domains</h2>"));
         assertTrue(rows.contains("<th>mean avg_words_per_line</th></tr>\n<tr><td>dots.example.com</td><td>20</td><td>1</td></tr>\n"
                 + "<tr><td>full.example.com</td><td>5</td><td>1</td></tr>\n<tr><td>zero.example.com</td><td title="), rows);
-        assertTrue(rows.contains(" without its count\">?</td><td>0</td></tr>"), rows);
+        assertTrue(rows.contains(" which keeps no document count\">?</td><td>0</td></tr>"), rows);
         assertTrue(rows.contains("3 keys in the merged files. Each rank keeps its top_k keys by documents"), rows);
 
         // every document without a URL: the report says so, not only "0 keys"
