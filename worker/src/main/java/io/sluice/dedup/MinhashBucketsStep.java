@@ -140,6 +140,10 @@ public final class MinhashBucketsStep extends FileStageStep implements io.sluice
         int workersPerBucket = ctx.worldSize() / config.numBuckets();
         int bucket = ctx.rank() / workersPerBucket;
         int worker = ctx.rank() % workersPerBucket;
+        String layout = MinhashKeysFile.layoutMismatch(input, config);
+        if (layout != null) {
+            throw new IOException("minhash_buckets: " + layout);
+        }
         List<Path> files = sigFiles(input, bucket);
         List<Path> indexFiles = indexFiles(bucket);
         if (!indexFiles.isEmpty()) {

@@ -166,6 +166,10 @@ public final class MinhashClusterStep extends FileStageStep implements io.sluice
         try (Stream<Path> s = Files.list(input)) {
             files = s.filter(p -> p.getFileName().toString().endsWith(".dups")).sorted().toList();
         }
+        if (files.isEmpty()) {
+            // minhash_buckets writes one per rank, empty or not: none means it has not run (before: nothing removed, exit 0)
+            throw new IOException("minhash_cluster: no .dups files in " + input + "; did minhash_buckets run and finish?");
+        }
         if (files.size() % config.numBuckets() != 0) {
             throw new IOException("minhash_cluster: " + files.size() + " .dups files in " + input
                     + " is not a multiple of num_buckets (" + config.numBuckets() + "); did minhash_buckets finish?");
@@ -277,6 +281,8 @@ public final class MinhashClusterStep extends FileStageStep implements io.sluice
     }
 
     private void writeOutputs(long[] nodes, UnionFind uf) throws IOException {
+        // made even with no duplicates to remove, so that minhash_filter can tell that this step ran
+        Files.createDirectories(output);
         int n = nodes.length;
         int[] root = new int[n];
         for (int i = 0; i < n; i++) {

@@ -68,6 +68,20 @@ public final class MinhashKeysFile {
     }
 
     /**
+     * Why a step with {@code config} cannot read the signatures in {@code signatures}, or null: they record other
+     * num_buckets, hashes_per_bucket or precision (a folder made by another job; with another num_buckets the
+     * buckets stage read some bucket folders only, and removed fewer documents without a word).
+     */
+    public static String layoutMismatch(Path signatures, MinhashConfig config) throws IOException {
+        MinhashConfig recorded = read(signatures);
+        if (recorded == null || recorded.layout().equals(config.layout())) {
+            return null;
+        }
+        return "the signatures in " + signatures + " were made with " + recorded.layout() + " (" + signatures.resolve(NAME)
+                + "), but this step has " + config.layout() + "; give the steps reading them the same";
+    }
+
+    /**
      * Why signatures made with {@code signatureKeys} cannot be matched against the index in {@code index}, or
      * null: also when either side's keys are unknown, and when the folder holds no index files but those the
      * step writes itself ({@code own}), which it does not read.

@@ -247,16 +247,20 @@ public final class Preflight {
                 signatureStages.put(normal(s.output()), stage);
                 made.put(normal(s.output()), new Made(s.config(), spec.where(), true));
             } else if (step instanceof MinhashBucketsStep b) {
+                inputExists(b.input(), signatureStages.containsKey(normal(b.input())), "minhash_signature", spec);
                 bucketsInputs.put(normal(b.output()), normal(b.input()));
                 sameConfig(b.input(), b.config(), spec);
                 made.put(normal(b.output()), new Made(b.config(), spec.where()));
                 indexExists(b, spec);
             } else if (step instanceof MinhashClusterStep c) {
+                inputExists(c.input(), bucketsInputs.containsKey(normal(c.input())), "minhash_buckets", spec);
                 clusterInputs.put(normal(c.output()), normal(c.input()));
                 sameConfig(c.input(), c.config(), spec);
             } else if (step instanceof MinhashFilterStep f) {
+                inputExists(f.input(), clusterInputs.containsKey(normal(f.input())), "minhash_cluster", spec);
                 filters.add(new FilterStep(stage, spec, normal(f.input())));
             } else if (step instanceof MinhashBuildIndexStep i) {
+                inputExists(i.input(), signatureStages.containsKey(normal(i.input())), "minhash_signature", spec);
                 sameConfig(i.input(), i.config(), spec);
                 Made from = signaturesOf(i.input(), i.config(), spec);
                 Made earlier = indexesWritten.get(normal(i.output()));
@@ -273,15 +277,31 @@ public final class Preflight {
         }
 
         /**
-         * The buckets and cluster steps must read with the parameters their input was made with: with other
-         * ones they failed only at run time, on Slurm after the queue ("record size 68", "no folder bucket_007").
+         * A folder a MinHash step reads that no earlier step of the job writes must be there: before, validate
+         * passed it, and minhash_filter given a misspelled folder kept every document and exited 0.
          */
-        private void sameConfig(Path input, MinhashConfig config, Job.StepSpec spec) {
+        private static void inputExists(Path input, boolean written, String writer, Job.StepSpec spec) {
+            if (!written && !Files.isDirectory(input)) {
+                throw new JobException(spec.where() + ": input folder " + normal(input) + " does not exist, and no earlier"
+                        + " step of the job writes it (" + writer + "'s output)");
+            }
+        }
+
+        /**
+         * The buckets and cluster steps must read with the parameters their input was made with, by this job or
+         * (as its keys file says) another: with other ones they failed only at run time, on Slurm after the queue
+         * ("record size 68", "no folder bucket_007"), or read some buckets only and removed fewer documents.
+         */
+        private void sameConfig(Path input, MinhashConfig config, Job.StepSpec spec) throws IOException {
             Made m = made.get(normal(input));
             if (m != null && !m.config().layout().equals(config.layout())) {
                 throw new JobException(spec.where() + ": reads " + normal(input) + ", made by " + m.where() + " with "
                         + m.config().layout() + ", but has " + config.layout()
                         + "; give the steps of one MinHash run the same MinHash keys");
+            }
+            String recorded = m == null ? MinhashKeysFile.layoutMismatch(input, config) : null;
+            if (recorded != null) {
+                throw new JobException(spec.where() + ": " + recorded); // as the step says at run time
             }
         }
 
@@ -302,13 +322,14 @@ public final class Preflight {
          * recorded in the folder; else the step reading them, whose n_grams, seed and hash_fc say nothing.
          */
         private Made signaturesOf(Path input, MinhashConfig config, Job.StepSpec spec) throws IOException {
-            Made m = made.get(normal(input));
-            if (m != null) {
-                return m;
-            }
-            MinhashConfig recorded = MinhashKeysFile.read(input);
-            return recorded != null ? new Made(recorded, "another run (" + normal(input).resolve(MinhashKeysFile.NAME) + ")", true)
-                    : new Made(config, spec.where());
+            Made m = made.containsKey(normal(input)) ? made.get(normal(input)) : recorded(input);
+            return m != null ? m : new Made(config, spec.where());
+        }
+
+        /** The keys another run recorded in {@code input}, or null. */
+        private static Made recorded(Path input) throws IOException {
+            MinhashConfig keys = MinhashKeysFile.read(input);
+            return keys == null ? null : new Made(keys, "another run (" + normal(input).resolve(MinhashKeysFile.NAME) + ")", true);
         }
 
         /**

@@ -213,6 +213,60 @@ class MinhashJobTest {
                 + " and no earlier step of the job writes it"), e.getMessage());
     }
 
+    /**
+     * A job reading another job's MinHash folders: held to the keys its signatures record, and refused a folder
+     * that is not there. Before, buckets with num_buckets 10 read 10 of 14 bucket folders and the job removed 3
+     * documents of 4, and minhash_filter given a misspelled folder kept every document; both exited 0.
+     */
+    @Test
+    void aJobReadingAnotherJobsFoldersIsHeldToThem() throws Exception {
+        Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
+        assertTrue(run(root, fourStages(root, corpus, 14)));
+        Path other = root.resolve("other");
+        String buckets = """
+                logging_dir: OTHER/logs
+                stages:
+                  - name: buckets
+                    tasks: 10
+                    steps:
+                      - minhash_buckets: {input: ROOT/sigs, output: OTHER/dups, num_buckets: 10}
+                """.replace("ROOT", root.toString()).replace("OTHER", other.toString());
+        io.sluice.job.JobException e = refusal(buckets);
+        assertTrue(e.getMessage().contains("stages[0] (buckets).steps[0] (minhash_buckets): the signatures in " + root.resolve("sigs")
+                + " were made with num_buckets 14, hashes_per_bucket 8, precision 64 (" + root.resolve("sigs/minhash_keys.json")
+                + "), but this step has num_buckets 10, hashes_per_bucket 8, precision 64"), e.getMessage());
+
+        String filter = """
+                logging_dir: OTHER/logs
+                stages:
+                  - name: filter
+                    tasks: 1
+                    steps:
+                      - read_jsonl: {path: CORPUS}
+                      - minhash_filter: {input: ROOT/remov}
+                      - write_jsonl: {path: OTHER/out}
+                """.replace("ROOT", root.toString()).replace("OTHER", other.toString()).replace("CORPUS", corpus.toString());
+        e = refusal(filter);
+        assertTrue(e.getMessage().contains("(minhash_filter): input folder " + root.resolve("remov") + " does not exist, and no"
+                + " earlier step of the job writes it (minhash_cluster's output)"), e.getMessage());
+        assertTrue(run(root, filter.replace("/remov}", "/remove}")));
+        assertEquals(96, TestFiles.allLines(other.resolve("out")).size());
+
+        // a .dups folder with no .dups file: minhash_buckets has not run (before: nothing removed, exit 0)
+        Files.createDirectories(other.resolve("empty-dups"));
+        String cluster = """
+                logging_dir: OTHER/logs2
+                stages:
+                  - name: cluster
+                    tasks: 1
+                    steps:
+                      - minhash_cluster: {input: OTHER/empty-dups, output: OTHER/remove}
+                """.replace("OTHER", other.toString());
+        org.junit.jupiter.api.Assertions.assertFalse(run(root, cluster));
+        assertTrue(TestFiles.allLines(other.resolve("logs2/cluster/logs")).stream().anyMatch(l -> l.contains(
+                "minhash_cluster: no .dups files in " + other.resolve("empty-dups") + "; did minhash_buckets run and finish?")));
+    }
+
     @Test
     void aFilterStageReadingOtherDocumentsThanItsSignatureStageIsRefused() throws Exception {
         Path corpus = DedupCorpus.shared().resolve("data/dedup/clough_stevenson_plagiarism.jsonl.zst");
