@@ -40,13 +40,14 @@ public final class JsonLineScanner {
     }
 
     /**
-     * The limits of the parser that reads the metadata ({@link JsonlReader}'s, Jackson's defaults). A line
+     * The limits of the parser that reads the metadata ({@link JsonlReader}'s: Jackson's defaults, but strings of
+     * any length, as they parse in linear time and raw HTML kept in the metadata can pass Jackson's 20 M). A line
      * past one is valid JSON that the parser would refuse only when a step first asked for the metadata,
      * failing the rank whatever {@code on_error} said; it is refused here instead, with its position.
-     * (Lifting them is no answer: Jackson's limit on numbers guards against parsing that takes quadratic
+     * (Lifting them all is no answer: Jackson's limit on numbers guards against parsing that takes quadratic
      * time, 16 s for a number of a million digits.) The text and id values are not parsed, so not limited.
      */
-    private static final StreamReadConstraints LIMITS = StreamReadConstraints.defaults();
+    static final StreamReadConstraints LIMITS = StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build();
     private static final int MAX_NESTED_DEPTH = LIMITS.getMaxNestingDepth();
     private static final int MAX_NUMBER_LENGTH = LIMITS.getMaxNumberLength();
     private static final int MAX_STRING_LENGTH = LIMITS.getMaxStringLength();
@@ -77,7 +78,8 @@ public final class JsonLineScanner {
                 return false;
             }
             int keyEnd = p - 1;
-            boolean keyEscaped = lastStringEscaped;
+            // a name with escapes is compared decoded, as Python's json and the metadata parser read it ("t\u0065xt")
+            byte[] decodedKey = lastStringEscaped ? decode(b, keyStart, keyEnd, true).getBytes(StandardCharsets.UTF_8) : null;
             p = skipWs(p);
             if (p >= end || b[p] != ':') {
                 return fail("expected ':' after a field name", p);
@@ -85,11 +87,11 @@ public final class JsonLineScanner {
             p = skipWs(p + 1);
             int valueStart = p;
             boolean isString = p < end && b[p] == '"';
-            boolean isText = !keyEscaped && keyIs(textKey, keyStart, keyEnd);
-            boolean isId = !keyEscaped && !isText && keyIs(idKey, keyStart, keyEnd);
+            boolean isText = named(textKey, decodedKey, keyStart, keyEnd);
+            boolean isId = !isText && named(idKey, decodedKey, keyStart, keyEnd);
             // the metadata parser skips these values, strings undecoded: no limit on their strings' length
-            boolean skipped = isText || isId || (!keyEscaped && keyIs(MEDIA, keyStart, keyEnd));
-            if (!skipped && !keyEscaped && keyIs(METADATA, keyStart, keyEnd) && p < end && b[p] != '{' && b[p] != 'n') {
+            boolean skipped = isText || isId || named(MEDIA, decodedKey, keyStart, keyEnd);
+            if (!skipped && named(METADATA, decodedKey, keyStart, keyEnd) && p < end && b[p] != '{' && b[p] != 'n') {
                 // datatrove merges the metadata with the line's other keys and fails on anything but an object
                 return fail("'metadata' is not an object", p);
             }
@@ -128,6 +130,11 @@ public final class JsonLineScanner {
     private boolean trailing(int p) {
         p = skipWs(p);
         return p == end || fail("trailing data after the JSON object", p);
+    }
+
+    /** Is the field name b[s, e) (or, when it has escapes, {@code decoded}) {@code key}? */
+    private boolean named(byte[] key, byte[] decoded, int s, int e) {
+        return decoded == null ? keyIs(key, s, e) : java.util.Arrays.equals(key, decoded);
     }
 
     private boolean keyIs(byte[] key, int s, int e) {

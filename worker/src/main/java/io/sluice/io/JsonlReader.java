@@ -33,7 +33,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * for a piece of a split file, where line indices are unknown, it is {@code <file>/b<byte offset>}.
  */
 public final class JsonlReader {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            .streamReadConstraints(JsonLineScanner.LIMITS).build());
     private static final Map<String, byte[]> QUOTED_KEYS = new ConcurrentHashMap<>();
 
     /** What the reader does with one bad line; corrupt compressed streams always end the file. */
@@ -351,23 +352,15 @@ public final class JsonlReader {
         return null;
     }
 
-    /**
-     * Reads media values: their strings (inline data, say) are not held to the 20M-character limit, which the
-     * line scanner does not apply to them either; strings are parsed in linear time, so no limit is needed.
-     */
-    private static final ObjectMapper MEDIA_MAPPER = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
-            .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
-                    .maxStringLength(Integer.MAX_VALUE).build()).build());
-
     /** The top-level "media" value of a line, parsed, or null: the metadata parser skips it. */
     private static Object mediaOf(byte[] b, int off, int len) {
-        try (JsonParser p = MEDIA_MAPPER.getFactory().createParser(b, off, len)) {
+        try (JsonParser p = MAPPER.getFactory().createParser(b, off, len)) {
             p.nextToken();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 p.nextToken();
                 if (name.equals("media")) {
-                    return MEDIA_MAPPER.readValue(p, Object.class);
+                    return MAPPER.readValue(p, Object.class);
                 }
                 p.skipChildren();
             }
