@@ -160,6 +160,22 @@ public final class StageRunner {
     }
 
     /**
+     * Files of the reader's folder that its glob matches but that it does not read (hidden, or unfinished
+     * outputs named *.tmp): datatrove reads them, and leaving them out was silent. Said when the plan is made.
+     */
+    private void noteLeftOutFiles(Job.Stage stage, Step first) throws IOException {
+        if (!(first instanceof DocumentSource source) || plan(stage) == null || savedPlans.contains(stage.name())) {
+            return;
+        }
+        List<String> leftOut = source.leftOutFiles();
+        if (!leftOut.isEmpty()) {
+            console.printf("[%s] note: %d file(s) in %s are not read, being hidden or unfinished outputs (*.tmp) (%s%s);"
+                    + " rename them to read them%n", stage.name(), leftOut.size(), source.root(), leftOut.getFirst(),
+                    leftOut.size() > 1 ? ", ..." : "");
+        }
+    }
+
+    /**
      * The earlier stages of the job whose output {@code source} reads, when they are all complete and what
      * they wrote there is no document (their output folders exist, empty of their files): then finding no
      * file to read means they kept no documents. Empty otherwise: the input is the user's own, its stages
@@ -202,6 +218,7 @@ public final class StageRunner {
             }
         }
         noteFilesNotInPlan(stage);
+        noteLeftOutFiles(stage, steps.get(0));
         noteGoneOutputs(stage);
         // no rank's journal: the files already there under this stage's names are from a run this logging dir
         // does not know (it was deleted, or is another), and those this run does not write again would stay

@@ -17,6 +17,14 @@ public interface DocumentSource extends Step {
     List<String> listFiles() throws IOException;
 
     /**
+     * Files the reader's folder and glob hold that {@link #listFiles()} leaves out (hidden names, unfinished
+     * outputs), relative to {@link #root()}: said on the console, as datatrove would read them.
+     */
+    default List<String> leftOutFiles() throws IOException {
+        return List.of();
+    }
+
+    /**
      * Whether a file at {@code file} would be among {@link #listFiles()} (when it exists): in the folder read,
      * or below it when reading recursively, and matching the glob. Lets the job's checks find an output
      * that a re-run would read back as input.

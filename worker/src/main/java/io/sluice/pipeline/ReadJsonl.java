@@ -1,6 +1,7 @@
 package io.sluice.pipeline;
 
 import io.sluice.doc.Document;
+import io.sluice.io.AtomicFile;
 import io.sluice.io.Compression;
 import io.sluice.io.InputPiece;
 import io.sluice.io.JsonlReader;
@@ -90,9 +91,34 @@ public final class ReadJsonl implements DocumentSource {
         if (!Files.isDirectory(root)) {
             throw new JobException("input path " + root + " does not exist");
         }
-        PathMatcher matcher = matcher();
         List<String> files = new ArrayList<>();
-        int[] deeperByName = {0}; // files in subfolders whose name alone matches: a glob without "**/" misses them
+        int deeperByName = walk(files, new ArrayList<>());
+        if (files.isEmpty()) {
+            throw new JobException("no file in " + root + (glob == null ? "" : " matches glob '" + glob + "'")
+                    + (recursive ? "" : " (recursive: false)")
+                    + (deeperByName == 0 ? "" : "; " + deeperByName + " file(s) in its subfolders have such a name:"
+                            + " glob '**/" + glob + "' reads them"));
+        }
+        return files;
+    }
+
+    @Override
+    public List<String> leftOutFiles() throws IOException {
+        List<String> leftOut = new ArrayList<>();
+        if (singleFile == null && Files.isDirectory(root)) {
+            walk(new ArrayList<>(), leftOut);
+        }
+        return leftOut;
+    }
+
+    /**
+     * Lists the files the glob matches into {@code files} (sorted), those of them it leaves out into
+     * {@code leftOut}: hidden ones, and unfinished outputs of another step ({@code *.tmp}). Returns the files in
+     * subfolders whose name alone matches, which a glob not starting with a double star misses.
+     */
+    private int walk(List<String> files, List<String> leftOut) throws IOException {
+        PathMatcher matcher = matcher();
+        int[] deeperByName = {0};
         // a folder given as a symbolic link (common for shared data on clusters) is listed where it points:
         // walking the link itself, which is not followed, found nothing
         Path listed = root.toRealPath();
@@ -100,24 +126,17 @@ public final class ReadJsonl implements DocumentSource {
             s.filter(Files::isRegularFile).forEach(p -> {
                 Path rel = listed.relativize(p);
                 String name = p.getFileName().toString();
-                if (name.startsWith(".") || name.endsWith(".tmp")) {
-                    return; // hidden files and unfinished outputs of another step
-                }
                 if (matches(matcher, rel)) {
-                    files.add(rel.toString().replace('\\', '/'));
+                    boolean hidden = name.startsWith(".") || name.endsWith(AtomicFile.TMP_SUFFIX);
+                    (hidden ? leftOut : files).add(rel.toString().replace('\\', '/'));
                 } else if (matcher != null && rel.getNameCount() > 1 && matcher.matches(rel.getFileName())) {
                     deeperByName[0]++;
                 }
             });
         }
         files.sort(null);
-        if (files.isEmpty()) {
-            throw new JobException("no file in " + root + (glob == null ? "" : " matches glob '" + glob + "'")
-                    + (recursive ? "" : " (recursive: false)")
-                    + (deeperByName[0] == 0 ? "" : "; " + deeperByName[0] + " file(s) in its subfolders have such a name:"
-                            + " glob '**/" + glob + "' reads them"));
-        }
-        return files;
+        leftOut.sort(null);
+        return deeperByName[0];
     }
 
     @Override

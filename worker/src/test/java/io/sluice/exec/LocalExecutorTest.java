@@ -682,6 +682,22 @@ class LocalExecutorTest {
         assertFalse(console.toString().contains("no URL"), console.toString());
     }
 
+    /** Hidden files the glob matches are not read, as before, but said so (datatrove reads them; it was silent). */
+    @Test
+    void hiddenInputFilesTheGlobMatchesAreNoted() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 2, 5);
+        Path first = TestFiles.files(root.resolve("in")).get(0);
+        Files.copy(first, root.resolve("in/.hidden.jsonl.gz"));
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        assertTrue(console.toString().contains("[clean] note: 1 file(s) in " + root.resolve("in") + " are not read, being"
+                + " hidden or unfinished outputs (*.tmp) (.hidden.jsonl.gz); rename them to read them"), console.toString());
+        assertEquals(10, TestFiles.allLines(root.resolve("out")).size() + TestFiles.allLines(root.resolve("removed")).size());
+        console.reset();
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        assertFalse(console.toString().contains("are not read"), "said once, when the plan is made: " + console);
+    }
+
     /** The clean job with a line_stats step of {@code args} writing to $ROOT/stats before its writer. */
     private static String cleanJobWithLineStats(String args) {
         return JobFixture.CLEAN_JOB.replace("      - write_jsonl: {path: $ROOT/out}",
