@@ -188,7 +188,7 @@ public final class JsonLineScanner {
                 break;
             }
             if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
-                    || (c >= 'a' && c <= 'z'))) {
+                    || (c >= 'a' && c <= 'z') || c == 'N' || c == 'I')) {
                 failAt("unexpected character '" + (char) c + "'", p);
                 return -1;
             }
@@ -199,6 +199,9 @@ public final class JsonLineScanner {
             return -1;
         }
         byte first = b[s];
+        if (pythonNonFinite(s, p)) {
+            return p;
+        }
         if (first >= 'a' && first <= 'z' ? !literal(s, p) : !number(s, p)) {
             failAt(first >= 'a' && first <= 'z' ? "unknown literal" : "malformed number", s);
             return -1;
@@ -307,6 +310,15 @@ public final class JsonLineScanner {
             p++;
         }
         return p;
+    }
+
+    /**
+     * NaN, Infinity or -Infinity: not JSON, but what Python's json.dumps (datatrove's writer) writes for such
+     * floats and its json.loads reads; the metadata parser is told to read them too.
+     */
+    private boolean pythonNonFinite(int s, int e) {
+        String w = new String(b, s, e - s, StandardCharsets.US_ASCII);
+        return w.equals("NaN") || w.equals("Infinity") || w.equals("-Infinity");
     }
 
     private boolean literal(int s, int e) {

@@ -34,7 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class JsonlReader {
     private static final ObjectMapper MAPPER = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
-            .streamReadConstraints(JsonLineScanner.LIMITS).build());
+            .streamReadConstraints(JsonLineScanner.LIMITS)
+            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build());
     private static final Map<String, byte[]> QUOTED_KEYS = new ConcurrentHashMap<>();
 
     /** What the reader does with one bad line; corrupt compressed streams always end the file. */

@@ -39,7 +39,14 @@ public final class JsonlWriter implements Closeable {
     public interface KeyMissing {
         void missing(Document doc, List<String> keys, String fileName);
     }
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * An infinite or NaN float is written bare (Infinity, -Infinity, NaN), as datatrove's {@code json.dumps}
+     * writes it and Python's json and Sluice's reader read it: Jackson's default, the string "Infinity", turned
+     * a number into a string. (Characters beyond the BMP stay escaped as two surrogates: Jackson 2.18's option to
+     * write them as UTF-8 also joins a lone high surrogate with the character after it.)
+     */
+    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+            .disable(com.fasterxml.jackson.core.json.JsonWriteFeature.WRITE_NAN_AS_STRINGS).build());
     private static final JsonFactory FACTORY = MAPPER.getFactory();
 
     private final Path dir;

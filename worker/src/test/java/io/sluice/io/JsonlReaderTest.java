@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.doc.Document;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,6 +96,28 @@ class JsonlReaderTest {
         assertEquals("hello", d.text());
         assertEquals("esc-id", d.id());
         assertEquals(Map.of("k\u00e9", 1), d.metadata());
+    }
+
+    /**
+     * NaN and the infinities, as Python's json.dumps (datatrove's writer) writes them: read, and written back
+     * bare. Before, such a datatrove file was "malformed", and a float read as 1e400 was written as the string
+     * "Infinity".
+     */
+    @Test
+    void pythonsNonFiniteFloatsAreReadAndWrittenAsPythonDoes() throws IOException {
+        Path f = TestFiles.write(dir.resolve("nan.jsonl"), "{\"text\":\"a\",\"metadata\":{\"s\": NaN, \"i\": Infinity,"
+                + " \"n\": -Infinity, \"big\": 1e400}}\n");
+        Document d = read(f, JsonlReader.OnError.FAIL, null).docs().get(0);
+        assertTrue(Double.isNaN((Double) d.metadata().get("s")));
+        assertEquals(Double.NEGATIVE_INFINITY, d.metadata().get("n"));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        JsonlWriter.serialize(d, out);
+        assertEquals("{\"text\":\"a\",\"id\":\"nan.jsonl/0\",\"metadata\":{\"s\":NaN,\"i\":Infinity,\"n\":-Infinity,"
+                + "\"big\":Infinity}}", out.toString(StandardCharsets.UTF_8));
+        for (String notPython : List.of("+Infinity", "nan", "Inf", "-NaN")) {
+            Files.writeString(f, "{\"text\":\"a\",\"m\":" + notPython + "}\n");
+            assertEquals(1, read(f, JsonlReader.OnError.SKIP, null).skipped().size(), notPython);
+        }
     }
 
     @Test
