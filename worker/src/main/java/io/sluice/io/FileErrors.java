@@ -17,6 +17,10 @@ public final class FileErrors {
      * whose input had gone or could not be read failed with "rank 0: /data/in/a.jsonl" and nothing more.
      */
     public static String describe(Throwable e) {
+        if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) {
+            // a folder walk's failure: its message was "java.nio.file.AccessDeniedException: /data/in/locked"
+            return describe(u.getCause());
+        }
         if (e instanceof FileSystemException f && f.getFile() != null) {
             String what = switch (f) {
                 case NoSuchFileException x -> "no such file or directory";
