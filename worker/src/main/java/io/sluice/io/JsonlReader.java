@@ -306,7 +306,11 @@ public final class JsonlReader {
         if (!sc.scan(b, off, len)) {
             String where = where(piece, split, lineIndex, lineOffset + (sc.errorPos - off));
             String reason = sc.error.contains("UTF-8") ? "invalid_utf8" : "malformed";
-            return bad(handler, reason, where + ": " + (reason.equals("malformed") ? "malformed JSON: " : "") + sc.error);
+            Compression c = Compression.fromFileName(piece.file());
+            // gzip checks its CRC only at a member's end: a damaged byte first comes out as a garbled line
+            String damage = c == Compression.NONE || options.onError() != OnError.FAIL ? ""
+                    : " (or the compressed file is damaged: `" + c.name().toLowerCase() + " -t` checks it)";
+            return bad(handler, reason, where + ": " + (reason.equals("malformed") ? "malformed JSON: " : "") + sc.error + damage);
         }
         if (!sc.textPresent) {
             return bad(handler, "missing_text", where(piece, split, lineIndex, lineOffset) + ": no '" + options.textKey() + "' key");
@@ -412,6 +416,11 @@ public final class JsonlReader {
                                              long lineIndex, long uncompressedOffset, long bytesRead, IOException e) {
         String kind = c == Compression.NONE ? "read error" : "corrupt or truncated " + c.name().toLowerCase() + " stream";
         String msg = e.getMessage() == null ? e.getClass().getSimpleName() : firstLine(e.getMessage());
+        if (msg.equals("No error detected") || msg.equals("EOFException")) {
+            // zstd-jni's words for bytes after a frame that are not a frame, or a bad checksum; Java's for a cut file
+            msg = c == Compression.ZSTD ? "bytes that are not a zstd frame, or a frame whose checksum does not match (`zstd -t`"
+                    + " says which)" : "the file ends inside the compressed stream (cut short)";
+        }
         return new BadInputException(piece.file() + ": " + kind + " near compressed byte " + counted.count
                 + " (after line " + lineIndex + ", uncompressed byte " + uncompressedOffset + "): " + msg, e,
                 bytesRead);

@@ -120,6 +120,30 @@ class JsonlReaderTest {
         }
     }
 
+    /**
+     * A garbled line in a compressed file may be damage to the file (gzip checks its CRC only at the end), and
+     * zstd-jni names bytes after the last frame "No error detected": both messages now say what to check.
+     */
+    @Test
+    void damageToACompressedFileIsNamedAsSuch() throws IOException {
+        Path gz = dir.resolve("g.jsonl.gz");
+        try (OutputStream out = Compression.GZIP.compress(Files.newOutputStream(gz))) {
+            out.write("{\"text\":\"ok\"}\n{\"text\": \"broken\n".getBytes(StandardCharsets.UTF_8));
+        }
+        IOException e = assertThrows(IOException.class, () -> read(gz, JsonlReader.OnError.FAIL, null));
+        assertEquals("g.jsonl.gz:2 (byte 30): malformed JSON: unterminated string (or the compressed file is damaged:"
+                + " `gzip -t` checks it)", e.getMessage());
+
+        Path zst = dir.resolve("z.jsonl.zst");
+        try (OutputStream out = Compression.ZSTD.compress(Files.newOutputStream(zst))) {
+            out.write("{\"text\":\"ok\"}\n".getBytes(StandardCharsets.UTF_8));
+        }
+        Files.write(zst, "garbage!".getBytes(StandardCharsets.US_ASCII), java.nio.file.StandardOpenOption.APPEND);
+        e = assertThrows(IOException.class, () -> read(zst, JsonlReader.OnError.FAIL, null));
+        assertTrue(e.getMessage().endsWith("): bytes that are not a zstd frame, or a frame whose checksum does not match"
+                + " (`zstd -t` says which)"), e.getMessage());
+    }
+
     @Test
     void malformedLineFailsWithFileLineAndOffset() throws IOException {
         Path f = TestFiles.write(dir.resolve("bad.jsonl"), "{\"text\":\"ok\"}\n{\"text\": \"broken\n{\"text\":\"ok\"}\n");
