@@ -262,12 +262,13 @@ public abstract class StatsStep implements Step {
 
     /**
      * The document's {@code token_count} metadata, for the {@code __tokens} histograms; null when it has none. One
-     * that is not a number (datatrove fails on it) is left out, counted as {@code token_count_not_a_number} and, the
+     * that is not a finite number (datatrove fails on it) is left out, counted as {@code token_count_not_a_number} and, the
      * first time, logged: before, it was left out without a word.
      */
     private Long tokenCount(Document doc) {
         Object t = doc.metadataValue("token_count");
-        if (t == null || t instanceof Number) {
+        // NaN and the infinities (Python's json reads and writes them) are no count: NaN gave 0, Infinity overflowed
+        if (t == null || (t instanceof Number n && !(n instanceof Double d && !Double.isFinite(d)))) {
             return t == null ? null : ((Number) t).longValue();
         }
         if (tokenCountNotANumber++ == 0) {

@@ -330,12 +330,14 @@ class StatBlocksTest {
         s.process(new Document("a", "abc", new LinkedHashMap<>(Map.of("token_count", 7))), d -> { });
         s.process(new Document("b", "abc", new LinkedHashMap<>(Map.of("token_count", "3"))), d -> { });
         s.process(new Document("c", "abcd", new LinkedHashMap<>()), d -> { });
+        s.process(new Document("d", "abc", new LinkedHashMap<>(Map.of("token_count", Double.NaN))), d -> { });
+        s.process(new Document("e", "abc", new LinkedHashMap<>(Map.of("token_count", Double.POSITIVE_INFINITY))), d -> { });
         s.finish(x -> { });
         // as datatrove's {"tokens": token_count} beside "" and "chars": the tokens of the documents of each bin
         assertEquals("{\"3\": {\"total\": 7, \"n\": 1, \"mean\": 7.0, \"unit\": \"task\"}}",
                 Files.readString(tmp.resolve("histogram/length__tokens/00000.json")));
-        // before, "3" was left out without a word (datatrove fails on it)
-        assertEquals(1, ctx.stats().get("token_count_not_a_number"));
+        // before, "3" was left out without a word (datatrove fails on it); NaN counted 0 tokens, Infinity overflowed
+        assertEquals(3, ctx.stats().get("token_count_not_a_number"));
     }
 
     /** A URL that is not text is said to be so; before, the log said the document had none. */
