@@ -44,11 +44,6 @@ public final class MinhashFilterStep extends Filter implements io.sluice.pipelin
     @Override
     public void open(StepContext ctx) throws IOException {
         super.open(ctx);
-        if (!Files.isDirectory(input)) {
-            // a missing .remove file is a rank without duplicates; a missing folder is a wrong path, or no minhash_cluster
-            throw new IOException("minhash_filter: no folder " + input + " (minhash_cluster's output: run it first, or"
-                    + " check the path)");
-        }
         Path removePath = MinhashClusterStep.removeFile(input, ctx.rank());
         if (Files.isRegularFile(removePath)) {
             remove = new U32File(removePath, 1);

@@ -77,8 +77,10 @@ public final class MinhashKeysFile {
         if (recorded == null || recorded.layout().equals(config.layout())) {
             return null;
         }
-        return "the signatures in " + signatures + " were made with " + recorded.layout() + " (" + signatures.resolve(NAME)
-                + "), but this step has " + config.layout() + "; give the steps reading them the same";
+        Path folder = signatures.toAbsolutePath().normalize();
+        return "the signatures in " + folder + " were made with " + recorded.layout() + " (" + folder.resolve(NAME)
+                + "), but this step has " + config.layout() + "; give it the signatures' num_buckets, hashes_per_bucket"
+                + " and precision";
     }
 
     /**

@@ -105,13 +105,13 @@ public final class LocalExecutor {
                 + " is looked for%n", stage.name(), count, stepsAndCounters(byStep)));
     }
 
-    /** "doc_stats, line_stats as no_url_fqdn, no_url_suffix and word_stats as no_url_fqdn": steps alike together. */
+    /** "doc_stats and line_stats (no_url_fqdn), word_stats (no_url_fqdn, no_url_suffix)": steps alike together. */
     private static String stepsAndCounters(Map<String, Set<String>> byStep) {
         Map<Set<String>, List<String>> stepsByCounters = new LinkedHashMap<>();
         byStep.forEach((step, counters) -> stepsByCounters.computeIfAbsent(counters, k -> new ArrayList<>()).add(step));
         List<String> parts = new ArrayList<>();
-        stepsByCounters.forEach((counters, steps) -> parts.add(String.join(", ", steps) + " as " + String.join(", ", counters)));
-        return String.join(" and ", parts);
+        stepsByCounters.forEach((counters, steps) -> parts.add(String.join(" and ", steps) + " (" + String.join(", ", counters) + ")"));
+        return String.join(", ", parts);
     }
 
     /**

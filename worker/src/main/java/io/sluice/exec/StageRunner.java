@@ -160,6 +160,28 @@ public final class StageRunner {
     }
 
     /**
+     * A minhash_filter whose input folder is not there and that no earlier stage's minhash_cluster writes keeps
+     * every document, as datatrove's does: right for datatrove's cluster output when it found no duplicates
+     * (it then makes no folder), wrong for a misspelled path, which before went without a word.
+     */
+    private void noteMissingClusterFolder(Job.Stage stage, List<Step> steps) {
+        for (Step s : steps) {
+            if (!(s instanceof io.sluice.dedup.MinhashFilterStep f) || Files.isDirectory(f.input())) {
+                continue;
+            }
+            Path in = DocumentSource.realPathOf(f.input());
+            boolean written = job.stages().subList(0, job.stages().indexOf(stage)).stream()
+                    .flatMap(st -> st.steps().stream()).map(StepRegistry::create)
+                    .anyMatch(w -> w instanceof io.sluice.dedup.MinhashClusterStep c && DocumentSource.realPathOf(c.output()).equals(in));
+            if (!written) {
+                console.printf("[%s] note: minhash_filter's input folder %s does not exist, so it removes no document"
+                        + " (as when datatrove's cluster stage found no duplicates and made none; check the path)%n",
+                        stage.name(), in);
+            }
+        }
+    }
+
+    /**
      * Files of the reader's folder that its glob matches but that it does not read (hidden, or unfinished
      * outputs named *.tmp): datatrove reads them, and leaving them out was silent. Said when the plan is made.
      */
@@ -169,9 +191,7 @@ public final class StageRunner {
         }
         List<String> leftOut = source.leftOutFiles();
         if (!leftOut.isEmpty()) {
-            console.printf("[%s] note: %d file(s) in %s are not read, being hidden or unfinished outputs (*.tmp) (%s%s);"
-                    + " rename them to read them%n", stage.name(), leftOut.size(), source.root(), leftOut.getFirst(),
-                    leftOut.size() > 1 ? ", ..." : "");
+            console.printf("[%s] note: %s holds %s%n", stage.name(), source.root(), ReadJsonl.leftOutNote(leftOut));
         }
     }
 
@@ -219,6 +239,7 @@ public final class StageRunner {
         }
         noteFilesNotInPlan(stage);
         noteLeftOutFiles(stage, steps.get(0));
+        noteMissingClusterFolder(stage, steps);
         noteGoneOutputs(stage);
         // no rank's journal: the files already there under this stage's names are from a run this logging dir
         // does not know (it was deleted, or is another), and those this run does not write again would stay

@@ -92,14 +92,22 @@ public final class ReadJsonl implements DocumentSource {
             throw new JobException("input path " + root + " does not exist");
         }
         List<String> files = new ArrayList<>();
-        int deeperByName = walk(files, new ArrayList<>());
+        List<String> leftOut = new ArrayList<>();
+        int deeperByName = walk(files, leftOut);
         if (files.isEmpty()) {
             throw new JobException("no file in " + root + (glob == null ? "" : " matches glob '" + glob + "'")
                     + (recursive ? "" : " (recursive: false)")
+                    + (leftOut.isEmpty() ? "" : " but " + leftOutNote(leftOut))
                     + (deeperByName == 0 ? "" : "; " + deeperByName + " file(s) in its subfolders have such a name:"
                             + " glob '**/" + glob + "' reads them"));
         }
         return files;
+    }
+
+    /** "2 file(s) that are hidden or unfinished outputs (*.tmp), which are not read: .a.jsonl, ..." */
+    public static String leftOutNote(List<String> leftOut) {
+        return leftOut.size() + " file(s) that are hidden or unfinished outputs (*.tmp), which are not read: "
+                + leftOut.getFirst() + (leftOut.size() > 1 ? ", ..." : "");
     }
 
     @Override

@@ -273,7 +273,7 @@ public abstract class StatsStep implements Step {
         }
         if (tokenCountNotANumber++ == 0) {
             ctx.log().warn(doc.describe() + " has " + (t instanceof String str ? "the string '" + str + "'" : kindOf(t))
-                    + " as metadata 'token_count', not a number; such documents are left out of the __tokens histograms"
+                    + " as metadata 'token_count', not a count; such documents are left out of the __tokens histograms"
                     + " and counted as token_count_not_a_number");
         }
         return null;

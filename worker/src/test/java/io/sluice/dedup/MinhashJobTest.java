@@ -234,7 +234,13 @@ class MinhashJobTest {
         io.sluice.job.JobException e = refusal(buckets);
         assertTrue(e.getMessage().contains("stages[0] (buckets).steps[0] (minhash_buckets): the signatures in " + root.resolve("sigs")
                 + " were made with num_buckets 14, hashes_per_bucket 8, precision 64 (" + root.resolve("sigs/minhash_keys.json")
-                + "), but this step has num_buckets 10, hashes_per_bucket 8, precision 64"), e.getMessage());
+                + "), but this step has num_buckets 10, hashes_per_bucket 8, precision 64; give it the signatures'"), e.getMessage());
+        // the bucket ranks say the same at run time (the folder could gain its keys file after the job's checks)
+        org.junit.jupiter.api.Assertions.assertEquals("the signatures in " + root.resolve("sigs") + " were made with num_buckets 14,"
+                + " hashes_per_bucket 8, precision 64 (" + root.resolve("sigs/minhash_keys.json") + "), but this step has"
+                + " num_buckets 10, hashes_per_bucket 8, precision 64; give it the signatures' num_buckets, hashes_per_bucket"
+                + " and precision", MinhashKeysFile.layoutMismatch(root.resolve("sigs"), new MinhashConfig(5, 10, 8, 1, 64,
+                "xxhash", io.sluice.text.TextNormConfig.DEFAULT)));
 
         String filter = """
                 logging_dir: OTHER/logs
@@ -246,9 +252,14 @@ class MinhashJobTest {
                       - minhash_filter: {input: ROOT/remov}
                       - write_jsonl: {path: OTHER/out}
                 """.replace("ROOT", root.toString()).replace("OTHER", other.toString()).replace("CORPUS", corpus.toString());
-        e = refusal(filter);
-        assertTrue(e.getMessage().contains("(minhash_filter): input folder " + root.resolve("remov") + " does not exist, and no"
-                + " earlier step of the job writes it (minhash_cluster's output)"), e.getMessage());
+        // a folder that is not there is noted, not refused: datatrove's cluster stage makes none when it finds no
+        // duplicates (before, a misspelled path kept every document without a word)
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        assertTrue(DedupCorpus.runJob(root.resolve("job.yaml"), filter, console));
+        assertTrue(console.toString().contains("[filter] note: minhash_filter's input folder " + root.resolve("remov") + " does"
+                + " not exist, so it removes no document"), console.toString());
+        assertEquals(100, TestFiles.allLines(other.resolve("out")).size());
+        TestFiles.deleteRecursively(other);
         assertTrue(run(root, filter.replace("/remov}", "/remove}")));
         assertEquals(96, TestFiles.allLines(other.resolve("out")).size());
 
@@ -265,6 +276,22 @@ class MinhashJobTest {
         org.junit.jupiter.api.Assertions.assertFalse(run(root, cluster));
         assertTrue(TestFiles.allLines(other.resolve("logs2/cluster/logs")).stream().anyMatch(l -> l.contains(
                 "minhash_cluster: no .dups files in " + other.resolve("empty-dups") + "; did minhash_buckets run and finish?")));
+    }
+
+    /** With no duplicates the cluster stage still makes its folder, so the filter stage finds it and says nothing. */
+    @Test
+    void aRunWithoutDuplicatesKeepsEveryDocumentWithoutANote() throws Exception {
+        Path corpus = root.resolve("distinct.jsonl");
+        Files.writeString(corpus, """
+                {"id": "a", "text": "the quick brown fox jumps over the lazy dog near the river bank today"}
+                {"id": "b", "text": "an entirely different sentence about compilers, caches and vector units in java"}
+                {"id": "c", "text": "statistics of crawled text are merged exactly with the parallel variance formula"}
+                """);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        assertTrue(DedupCorpus.runJob(root.resolve("job.yaml"), fourStages(root, corpus, 14), console));
+        assertTrue(Files.isDirectory(root.resolve("remove")), "made, though empty: minhash_filter can tell the stage ran");
+        assertEquals(3, TestFiles.allLines(root.resolve("out")).size());
+        assertTrue(!console.toString().contains("does not exist"), console.toString());
     }
 
     @Test

@@ -673,8 +673,8 @@ class LocalExecutorTest {
                 + "      - line_stats: {output: $ROOT/stats, groups: [histogram, fqdn]}";
         assertTrue(runCleanJobWith(new JobFixture(root), blocks));
         // each block named with the counters it has (before: all three "as no_url_fqdn, no_url_suffix")
-        assertTrue(console.toString().contains("[clean] note: no URL in 10 of 10 documents, counted by doc_stats, line_stats"
-                + " as no_url_fqdn and word_stats as no_url_fqdn, no_url_suffix; url_key says where it is looked for"),
+        assertTrue(console.toString().contains("[clean] note: no URL in 10 of 10 documents, counted by doc_stats and line_stats"
+                + " (no_url_fqdn), word_stats (no_url_fqdn, no_url_suffix); url_key says where it is looked for"),
                 console.toString());
         // run again, every rank skipped: said once, not on every run
         console.reset();
@@ -689,13 +689,24 @@ class LocalExecutorTest {
         fx.corpus("in", 2, 5);
         Path first = TestFiles.files(root.resolve("in")).get(0);
         Files.copy(first, root.resolve("in/.hidden.jsonl.gz"));
-        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
-        assertTrue(console.toString().contains("[clean] note: 1 file(s) in " + root.resolve("in") + " are not read, being"
-                + " hidden or unfinished outputs (*.tmp) (.hidden.jsonl.gz); rename them to read them"), console.toString());
+        Files.copy(first, root.resolve("in/cut.jsonl.gz.tmp"));
+        String job = JobFixture.CLEAN_JOB.replace("glob: \"*.jsonl.gz\"", "glob: \"*.jsonl.gz*\"");
+        assertTrue(run(fx.job(job)));
+        assertTrue(console.toString().contains("[clean] note: " + root.resolve("in") + " holds 2 file(s) that are hidden or"
+                + " unfinished outputs (*.tmp), which are not read: .hidden.jsonl.gz, ..."), console.toString());
         assertEquals(10, TestFiles.allLines(root.resolve("out")).size() + TestFiles.allLines(root.resolve("removed")).size());
         console.reset();
-        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
-        assertFalse(console.toString().contains("are not read"), "said once, when the plan is made: " + console);
+        assertTrue(run(fx.job(job)));
+        assertFalse(console.toString().contains("not read"), "said once, when the plan is made: " + console);
+
+        // only hidden files: the refusal says that they match (before: "no file matches", which was untrue)
+        Path hiddenOnly = root.resolve("hidden-only");
+        Files.createDirectories(hiddenOnly);
+        Files.copy(first, hiddenOnly.resolve(".a.jsonl.gz"));
+        io.sluice.job.JobException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> run(fx.job(JobFixture.CLEAN_JOB.replace("$ROOT/in", "$ROOT/hidden-only").replace("$ROOT/logs", "$ROOT/logs2"))));
+        assertTrue(e.getMessage().contains("no file in " + hiddenOnly + " matches glob '*.jsonl.gz' but 1 file(s) that are"
+                + " hidden or unfinished outputs (*.tmp), which are not read: .a.jsonl.gz"), e.getMessage());
     }
 
     /** The clean job with a line_stats step of {@code args} writing to $ROOT/stats before its writer. */
