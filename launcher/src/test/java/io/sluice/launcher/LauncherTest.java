@@ -175,8 +175,9 @@ class LauncherTest {
                 slurm: {time: '01:00:00'}
                 """);
         assertEquals(2, Launcher.execute("submit", f.toString(), "--stage", "b", "--dry-run"));
-        assertTrue(err.toString().contains("stage 'b' depends on 'a', which has 1 of 1 ranks not complete: submit without"
-                + " --stage, or with --stage a first"), err.toString());
+        // before, it said only "submit without --stage", which is refused while a's jobs are queued
+        assertTrue(err.toString().contains("stage 'b' depends on 'a', which has 1 of 1 ranks not complete: let them finish if"
+                + " they are queued or running (launcher status), or submit with --stage a first, or without --stage"), err.toString());
         assertEquals(0, Launcher.execute("submit", f.toString(), "--stage", "a", "--dry-run"), err.toString());
         assertTrue(out.toString().contains("logs/a/slurm/launch_script.slurm") && !out.toString().contains("logs/b/slurm"),
                 out.toString());

@@ -272,7 +272,7 @@ public abstract class StatsStep implements Step {
             return t == null ? null : ((Number) t).longValue();
         }
         if (tokenCountNotANumber++ == 0) {
-            ctx.log().warn(doc.describe() + " has " + (t instanceof String str ? "the string '" + str + "'" : kindOf(t))
+            ctx.log().warn(ctx.stats().name() + ": " + doc.describe() + " has " + (t instanceof String str ? "the string '" + str + "'" : kindOf(t))
                     + " as metadata 'token_count', not a count; such documents are left out of the __tokens histograms"
                     + " and counted as token_count_not_a_number");
         }
@@ -306,7 +306,8 @@ public abstract class StatsStep implements Step {
                     List<String> domainGroups = groups.stream().filter(g -> g.equals("fqdn") || g.equals("suffix")).toList();
                     String what = url == null ? " has no URL in metadata '" + urlKey + "'" + urlKey.hintWhereAbsent(doc)
                             : " has " + kindOf(url) + " in metadata '" + urlKey + "', not a text URL";
-                    ctx.log().warn(doc.describe() + what + "; documents without one are left out of the '"
+                    // named by step: the blocks of a stage log the same words, and a log tail showed three alike lines
+                    ctx.log().warn(ctx.stats().name() + ": " + doc.describe() + what + "; documents without one are left out of the '"
                             + String.join("' and '", domainGroups) + "' group" + (domainGroups.size() > 1 ? "s" : "")
                             + " and counted as " + String.join(" and ", domainGroups.stream().map(g -> "no_url_" + g).toList()));
                 }

@@ -375,9 +375,9 @@ public final class StatusReport {
         for (StageStatus s : stages) {
             if (s.cancelled() > 0) {
                 boolean one = s.cancelled() == 1;
-                out.printf("%nstage %s: %d rank%s ended before %s started: cancelled by Slurm (%s) when a job %s"
-                        + " waited for failed, or by launcher cancel or scancel; submit again to run %s%n", s.stage(),
-                        s.cancelled(), one ? "" : "s", one ? "it" : "they", DEPENDENCY_FAILED, one ? "it" : "they",
+                out.printf("%nstage %s: %d rank%s ended before %s started: cancelled, by launcher cancel or scancel, or"
+                        + " by Slurm when a job %s waited for failed (%s); submit again to run %s%n", s.stage(),
+                        s.cancelled(), one ? "" : "s", one ? "it" : "they", one ? "it" : "they", DEPENDENCY_FAILED,
                         one ? "it" : "them");
             }
         }

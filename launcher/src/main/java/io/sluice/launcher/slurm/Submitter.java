@@ -99,8 +99,8 @@ public final class Submitter {
                 long missing = java.util.stream.IntStream.range(0, d.stage().tasks()).filter(r -> !done.contains(r)).count();
                 if (missing > 0) {
                     throw new JobException("stage '" + p.stage().name() + "' depends on '" + dep + "', which has " + missing
-                            + " of " + d.stage().tasks() + " ranks not complete: submit without --stage, or with --stage "
-                            + dep + " first");
+                            + " of " + d.stage().tasks() + " ranks not complete: let them finish if they are queued or running"
+                            + " (launcher status), or submit with --stage " + dep + " first, or without --stage");
                 }
             }
         }
@@ -186,7 +186,7 @@ public final class Submitter {
                               Map<String, List<String>> queued) {
         for (StagePlan p : plans) {
             if (p.plan().nothingToRun()) {
-                out.printf("stage %s: all %d ranks complete, not submitted%n", p.stage().name(), p.plan().tasks());
+                out.printf("stage %s: %s complete, not submitted%n", p.stage().name(), allRanks(p.plan().tasks()));
                 continue;
             }
             List<String> after = waitFor(p, submitted);
@@ -223,8 +223,8 @@ public final class Submitter {
         Map<String, List<String>> placeholders = new HashMap<>();
         for (StagePlan p : plans) {
             if (p.plan().nothingToRun()) {
-                out.printf("stage %s: all %d ranks complete, would not be submitted%n%n", p.stage().name(),
-                        p.plan().tasks());
+                out.printf("stage %s: %s complete, would not be submitted%n%n", p.stage().name(),
+                        allRanks(p.plan().tasks()));
                 continue;
             }
             List<String> after = waitFor(p, placeholders);
@@ -289,5 +289,10 @@ public final class Submitter {
                 perElement == 1 ? "" : "s", plan.submissions().size(),
                 plan.submissions().size() == 1 ? "" : "s",
                 plan.submissions().stream().map(s -> "--array=" + s.arraySpec()).collect(Collectors.joining(", ")));
+    }
+
+    /** "all 6 ranks", "its 1 rank". */
+    private static String allRanks(int tasks) {
+        return tasks == 1 ? "its 1 rank" : "all " + tasks + " ranks";
     }
 }
