@@ -123,7 +123,7 @@ public final class PyText {
         return switch (Character.getType(cp)) {
             case Character.CONNECTOR_PUNCTUATION, Character.DASH_PUNCTUATION, Character.START_PUNCTUATION,
                  Character.END_PUNCTUATION, Character.INITIAL_QUOTE_PUNCTUATION,
-                 Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION -> true;
+                 Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION -> !Unicode14.newer(cp);
             default -> false;
         };
     }
@@ -278,7 +278,7 @@ public final class PyText {
     public static boolean hasLetter(String s, int from, int to) {
         for (int i = from; i < to; ) {
             int c = s.codePointAt(i);
-            if (Character.isLetter(c)) {
+            if (Character.isLetter(c) && !Unicode14.newer(c)) {
                 return true;
             }
             i += Character.charCount(c);
@@ -301,7 +301,7 @@ public final class PyText {
             return c >= '0' && c <= '9';
         }
         if (Character.getType(c) == Character.DECIMAL_DIGIT_NUMBER) {
-            return true;
+            return !Unicode14.newer(c);
         }
         for (int i = 0; i < EXTRA_DIGITS.length; i += 2) {
             if (c >= EXTRA_DIGITS[i] && c <= EXTRA_DIGITS[i + 1]) {
@@ -316,7 +316,7 @@ public final class PyText {
         if (c < 0x80) {
             return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
         }
-        return Character.isLetter(c);
+        return Character.isLetter(c) && !Unicode14.newer(c);
     }
 
     /** {@code str.isupper()} for one code point: the Uppercase property (Lu plus Other_Uppercase). */
@@ -324,18 +324,18 @@ public final class PyText {
         if (c < 0x80) {
             return c >= 'A' && c <= 'Z';
         }
-        return Character.isUpperCase(c);
+        return Character.isUpperCase(c) && !Unicode14.newer(c);
     }
 
     private static boolean isLower(int c) {
         if (c < 0x80) {
             return c >= 'a' && c <= 'z';
         }
-        return Character.isLowerCase(c);
+        return Character.isLowerCase(c) && !Unicode14.newer(c);
     }
 
     private static boolean isTitle(int c) {
-        return c >= 0x80 && Character.isTitleCase(c);
+        return c >= 0x80 && Character.isTitleCase(c) && !Unicode14.newer(c);
     }
 
     /** {@code word.isupper()}: at least one cased character and no lowercase or titlecase one. */

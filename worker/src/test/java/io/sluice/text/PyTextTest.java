@@ -24,6 +24,37 @@ class PyTextTest {
         }
     }
 
+    /**
+     * Code points Unicode 15 and 16 assigned are unassigned to Python 3.11 (Unicode 14), which datatrove ran on;
+     * Java 25 knows them. Expected values printed by CPython 3.11.7. Before, Sluice took Java's answer: digit_ratio
+     * 0.4 for datatrove's 0.0 on "\U0001E4F0\U0001E4F1 ab".
+     */
+    @Test
+    void charactersNewerThanUnicode14AreUnassignedAsInPython() {
+        int[] newer = {0x1E4F0 /* Nag Mundari digit zero */, 0x2EBF0 /* CJK extension I */, 0x1C89 /* Cyrillic TJE */,
+            0x11F50 /* Kawi digit */, 0x31350 /* CJK extension H */};
+        for (int cp : newer) {
+            assertEquals(false, PyText.isDigit(cp) || PyText.isAlpha(cp) || PyText.isUpper(cp), Integer.toHexString(cp));
+        }
+        assertEquals(false, PyText.isPunct("\u1B4E", 0, 1), "Balinese punctuation of Unicode 16, Cn in 14");
+        assertEquals(false, PyText.hasLetter(new String(Character.toChars(0x2EBF0))));
+        assertEquals(true, PyText.isUpperWord("A\u1C8A"), "'A\\u1c8a'.isupper(): the unassigned character is caseless");
+        assertEquals(false, PyText.isTitleWord("\u1C89\u1C8A"));
+        // unchanged for what Unicode 14 has: a Devanagari digit, a CJK ideograph, a capital
+        assertEquals(true, PyText.isDigit(0x0967));
+        assertEquals(true, PyText.isAlpha(0x4E2D));
+        assertEquals(true, PyText.isUpper(0x0416));
+        // the table is what it says: every listed code point is assigned in Java's tables
+        assertEquals(10_301, Unicode14.count());
+        int assigned = 0;
+        for (int cp = 0; cp <= Character.MAX_CODE_POINT; cp++) {
+            if (Unicode14.newer(cp) && Character.getType(cp) != Character.UNASSIGNED) {
+                assigned++;
+            }
+        }
+        assertEquals(10_301, assigned);
+    }
+
     @Test
     void splitlinesCountMatchesPython() {
         Object[][] cases = {{"", 0}, {"a", 1}, {"a\n", 1}, {"a\r\nb", 2}, {"a\rb\n\n", 3}, {"\u001c", 1},
