@@ -27,9 +27,13 @@ final class StatArgs {
         int[] out = new int[list.size()];
         for (int i = 0; i < out.length; i++) {
             Object o = list.get(i);
-            if (!(o instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.intValue() < 0) {
-                throw args.error(key, "must be a list of non-negative integers, got '" + o + "'");
+            // a float (10.0) is refused rather than named as an int: datatrove names its stat "..._10.0"; a count past
+            // int range wrapped (5000000000 became ..._705032704)
+            if (!(o instanceof Integer || o instanceof Long) || ((Number) o).longValue() < 0
+                    || ((Number) o).longValue() > Integer.MAX_VALUE) {
+                throw args.error(key, "must be a list of whole numbers from 0 to " + Integer.MAX_VALUE + ", got '" + o + "'");
             }
+            Number n = (Number) o;
             out[i] = n.intValue();
         }
         return java.util.Arrays.stream(out).distinct().toArray();

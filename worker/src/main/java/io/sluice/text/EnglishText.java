@@ -17,8 +17,10 @@ public final class EnglishText {
      */
     public static void requireEnglish(StepArgs args) {
         String language = args.string("language", "en");
-        if (!language.equals("en") && !language.equals("eng")) {
-            throw args.error("language", "must be 'en' (only the English tokenizer exists), got '" + language + "'");
+        // datatrove's spellings of English: its Languages constant, the ISO codes, and the codes with the script
+        if (!java.util.Set.of("en", "eng", "en_Latn", "eng_Latn").contains(language)) {
+            throw args.error("language", "must be English ('en', 'eng', 'eng_Latn'; only the English tokenizer exists),"
+                    + " got '" + language + "'");
         }
     }
 

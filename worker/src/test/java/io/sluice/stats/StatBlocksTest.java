@@ -322,6 +322,29 @@ class StatBlocksTest {
         assertTrue(Files.readString(tmp.resolve("c/suffix/n_lines/00000.json")).startsWith("{\"bogus\": "));
     }
 
+    /**
+     * Thresholds are whole numbers in int range: 5000000000 wrapped to a stat named long_line_ratio_chars_705032704,
+     * and 10.0 was named ..._10 where datatrove names it ..._10.0. English is also datatrove's 'eng_Latn'.
+     */
+    @Test
+    void thresholdsOutsideIntRangeOrFractionalAreRefusedAndEnglishHasDatatrovesSpellings() {
+        for (Object bad : List.of(5_000_000_000L, 10.0, -1)) {
+            io.sluice.job.JobException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                    () -> StatsRun.create("line_stats", Map.of("output", tmp.toString(), "min_k_chars_per_line_thresholds",
+                            List.of(bad))));
+            assertTrue(e.getMessage().contains("min_k_chars_per_line_thresholds") && e.getMessage().contains("must be a list of"
+                    + " whole numbers from 0 to 2147483647, got '" + bad + "'"), e.getMessage());
+        }
+        StatsStep ok = (StatsStep) StatsRun.create("line_stats", Map.of("output", tmp.toString(), "min_k_chars_per_line_thresholds",
+                List.of(2_147_483_647L)));
+        assertTrue(ok.statNames().contains("long_line_ratio_chars_2147483647"), ok.statNames().toString());
+        for (String english : List.of("en", "eng", "eng_Latn", "en_Latn")) {
+            StatsRun.create("word_stats", Map.of("output", tmp.toString(), "language", english));
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> StatsRun.create("word_stats", Map.of("output", tmp.toString(), "language", "fra_Latn")));
+    }
+
     @Test
     void tokenCountsGoToTheTokensHistogramAndOnesThatAreNotNumbersAreCounted() throws IOException {
         Step s = StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("histogram")));
