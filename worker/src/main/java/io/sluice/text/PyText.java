@@ -311,6 +311,15 @@ public final class PyText {
         return false;
     }
 
+    /**
+     * Java's general category of {@code cp}, as Python 3.11 (Unicode 14) has it: {@link Character#UNASSIGNED}
+     * for the code points Unicode 15 and 16 added ({@link Unicode14}).
+     */
+    public static int category(int cp) {
+        int type = Character.getType(cp);
+        return type != Character.UNASSIGNED && Unicode14.newer(cp) ? Character.UNASSIGNED : type;
+    }
+
     /** {@code str.isalpha()} for one code point: categories Lu, Ll, Lt, Lm, Lo. */
     public static boolean isAlpha(int c) {
         if (c < 0x80) {

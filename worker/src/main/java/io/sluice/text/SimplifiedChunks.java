@@ -46,7 +46,7 @@ public final class SimplifiedChunks {
             char ch = (char) c;
             int lower = Character.toLowerCase(c);
             // numbers first: fullwidth digits are also punctuation, and datatrove replaces numbers first
-            if (Character.getType(c) == Character.DECIMAL_DIGIT_NUMBER) {
+            if (PyText.category(c) == Character.DECIMAL_DIGIT_NUMBER) {
                 KIND[c] = DIGIT;
             } else if (PyText.isSpace(ch) || TextNormalizer.isPunctuation(ch)) {
                 KIND[c] = SEPARATOR;
@@ -149,7 +149,7 @@ public final class SimplifiedChunks {
                     int cp = Character.codePointAt(in, i, n);
                     int width = Character.charCount(cp);
                     letters = false;
-                    if (Character.getType(cp) == Character.DECIMAL_DIGIT_NUMBER) {
+                    if (PyText.category(cp) == Character.DECIMAL_DIGIT_NUMBER) {
                         i = TextNormalizer.skipNumber(text, i);
                         out[len++] = '0';
                         continue;

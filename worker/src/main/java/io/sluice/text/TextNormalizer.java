@@ -148,7 +148,7 @@ public final class TextNormalizer {
         if (c < 0x80) {
             return c >= '0' && c <= '9';
         }
-        return Character.getType(s.codePointAt(i)) == Character.DECIMAL_DIGIT_NUMBER;
+        return PyText.category(s.codePointAt(i)) == Character.DECIMAL_DIGIT_NUMBER;
     }
 
     private static int skipDigits(String s, int i) {

@@ -75,10 +75,10 @@ final class UrlMatcher {
         if (cp == '_' || cp == '+' || cp == '-' || cp == '.') {
             return true;
         }
-        if (Character.isLetter(cp)) {
+        if (PyText.isAlpha(cp)) {
             return true;
         }
-        int type = Character.getType(cp);
+        int type = PyText.category(cp);
         return type == Character.DECIMAL_DIGIT_NUMBER || type == Character.LETTER_NUMBER
                 || type == Character.OTHER_NUMBER;
     }
@@ -139,7 +139,7 @@ final class UrlMatcher {
             int digits = 0;
             while (at < to) {
                 int cp = Character.codePointAt(s, at, to);
-                if (Character.getType(cp) != Character.DECIMAL_DIGIT_NUMBER) {
+                if (PyText.category(cp) != Character.DECIMAL_DIGIT_NUMBER) {
                     break;
                 }
                 if (digits == 3) {
@@ -235,7 +235,7 @@ final class UrlMatcher {
         int digits = 0;
         while (j < to) {
             int cp = Character.codePointAt(s, j);
-            if (Character.getType(cp) != Character.DECIMAL_DIGIT_NUMBER) {
+            if (PyText.category(cp) != Character.DECIMAL_DIGIT_NUMBER) {
                 break;
             }
             digits++;

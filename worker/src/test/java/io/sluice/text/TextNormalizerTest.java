@@ -14,6 +14,13 @@ class TextNormalizerTest {
         assertEquals("0 0", TextNormalizer.simplify("12. 3"));
     }
 
+    /** A Nag Mundari digit (Unicode 15) is no digit to Python 3.11's re, which datatrove ran on: kept, not made 0. */
+    @Test
+    void digitsNewerThanUnicode14AreNotNumbers() {
+        assertEquals("a \uD839\uDCF1 b", TextNormalizer.simplify("a \uD839\uDCF1 b"));
+        assertEquals("a 0 b", TextNormalizer.simplify("a \u0967 b"), "a Devanagari digit (Unicode 1.1) is one");
+    }
+
     @Test
     void accentsAndPythonWhitespace() {
         assertEquals("cafe naive angstrom", TextNormalizer.simplify("Café\u00a0naïve\tÅngström"));
