@@ -177,7 +177,8 @@ class LauncherTest {
         assertEquals(2, Launcher.execute("submit", f.toString(), "--stage", "b", "--dry-run"));
         // before, it said only "submit without --stage", which is refused while a's jobs are queued
         assertTrue(err.toString().contains("stage 'b' depends on 'a', which has 1 of 1 ranks not complete: let them finish if"
-                + " they are queued or running (launcher status), or submit with --stage a first, or without --stage"), err.toString());
+                + " they are queued or running (launcher status), or, once none of the job's arrays is queued, submit with --stage a"
+                + " first or without --stage"), err.toString());
         assertEquals(0, Launcher.execute("submit", f.toString(), "--stage", "a", "--dry-run"), err.toString());
         assertTrue(out.toString().contains("logs/a/slurm/launch_script.slurm") && !out.toString().contains("logs/b/slurm"),
                 out.toString());

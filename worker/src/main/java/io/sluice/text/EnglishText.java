@@ -19,7 +19,7 @@ public final class EnglishText {
         String language = args.string("language", "en");
         // datatrove's spellings of English: its Languages constant, the ISO codes, and the codes with the script
         if (!java.util.Set.of("en", "eng", "en_Latn", "eng_Latn").contains(language)) {
-            throw args.error("language", "must be English ('en', 'eng', 'eng_Latn'; only the English tokenizer exists),"
+            throw args.error("language", "must be English ('en', 'eng', 'en_Latn' or 'eng_Latn'; only the English tokenizer exists),"
                     + " got '" + language + "'");
         }
     }

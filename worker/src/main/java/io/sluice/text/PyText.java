@@ -340,7 +340,7 @@ public final class PyText {
         if (c < 0x80) {
             return c >= 'a' && c <= 'z';
         }
-        return Character.isLowerCase(c) && !Unicode14.newer(c);
+        return Character.isLowerCase(c) && !Unicode14.newer(c) && !Unicode14.lowerOnlyInJava(c);
     }
 
     private static boolean isTitle(int c) {

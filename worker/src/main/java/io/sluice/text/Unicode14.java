@@ -6,8 +6,10 @@ import java.util.BitSet;
  * The code points Java's character tables know that CPython 3.11's do not. datatrove ran on Python 3.11, whose
  * {@code str} methods follow Unicode 14.0; JDK 25 follows Unicode 16.0, which assigned 10,301 more code points
  * (CJK extensions H and I, Kawi, Nag Mundari, Garay...). Python reads them as unassigned (Cn): not letters, digits,
- * upper case or punctuation, so {@link PyText} asks here before taking Java's answer. Every code point assigned in
- * Unicode 14 has the same properties in both (checked over all 1,114,112 code points against CPython 3.11.7).
+ * upper case or punctuation, so {@link PyText} asks here before taking Java's answer. Of the code points assigned in
+ * Unicode 14, five became lower case since ({@link #lowerOnlyInJava}); U+1171E moved from Mn to Mc, and the
+ * mark stripping of the MinHash simplification still follows Java there (checked over all 1,114,112 code points
+ * against CPython 3.11.7).
  */
 final class Unicode14 {
     /** Inclusive ranges, made by listing the code points CPython 3.11.7 calls Cn that JDK 25 assigns. */
@@ -46,6 +48,14 @@ final class Unicode14 {
     /** Is {@code cp} assigned in Java's tables but not in Unicode 14 (Python 3.11's {@code unicodedata})? */
     static boolean newer(int cp) {
         return NEWER_SET.get(cp);
+    }
+
+    /**
+     * Letters of Unicode 14 that Java's tables call lower case (Other_Lowercase since Unicode 15: modifier letters
+     * U+10FC, U+A7F2-U+A7F4, U+AB69) and Python 3.11's do not: "A\uA7F2".isupper() is True in Python.
+     */
+    static boolean lowerOnlyInJava(int cp) {
+        return cp == 0x10FC || (cp >= 0xA7F2 && cp <= 0xA7F4) || cp == 0xAB69;
     }
 
     /** The number of such code points (for the test that checks the table against Java's own). */

@@ -40,9 +40,10 @@ class FilterRegistryTest {
     void theQualityFiltersTakeDatatrovesLanguageKeyForEnglishOnly() {
         for (String step : List.of("gopher_quality", "gopher_repetition", "c4_quality", "fineweb_quality")) {
             StepRegistry.create(step, new StepArgs("job.yaml: steps[1]", Map.of("language", "en")));
+            StepRegistry.create(step, new StepArgs("job.yaml: steps[1]", Map.of("language", "eng_Latn")));
             JobException e = assertThrows(JobException.class,
                     () -> StepRegistry.create(step, new StepArgs("job.yaml: steps[1]", Map.of("language", "fr"))));
-            assertTrue(e.getMessage().contains("'language' must be 'en'"), e.getMessage());
+            assertTrue(e.getMessage().contains("'language' must be English ('en', 'eng', 'en_Latn' or 'eng_Latn'"), e.getMessage());
         }
     }
 

@@ -40,6 +40,10 @@ class PyTextTest {
         assertEquals(false, PyText.hasLetter(new String(Character.toChars(0x2EBF0))));
         assertEquals(true, PyText.isUpperWord("A\u1C8A"), "'A\\u1c8a'.isupper(): the unassigned character is caseless");
         assertEquals(false, PyText.isTitleWord("\u1C89\u1C8A"));
+        // modifier letters Java calls lower case since Unicode 15, Python 3.11 not: 'A\ua7f2'.isupper() is True
+        assertEquals(true, PyText.isUpperWord("A\uA7F2"));
+        assertEquals(true, PyText.isUpperWord("AB\uAB69"));
+        assertEquals(false, PyText.isTitleWord("AB\uAB69"));
         // unchanged for what Unicode 14 has: a Devanagari digit, a CJK ideograph, a capital
         assertEquals(true, PyText.isDigit(0x0967));
         assertEquals(true, PyText.isAlpha(0x4E2D));

@@ -100,7 +100,8 @@ public final class Submitter {
                 if (missing > 0) {
                     throw new JobException("stage '" + p.stage().name() + "' depends on '" + dep + "', which has " + missing
                             + " of " + d.stage().tasks() + " ranks not complete: let them finish if they are queued or running"
-                            + " (launcher status), or submit with --stage " + dep + " first, or without --stage");
+                            + " (launcher status), or, once none of the job's arrays is queued, submit with --stage " + dep
+                            + " first or without --stage");
                 }
             }
         }
