@@ -110,8 +110,14 @@ public final class LocalExecutor {
         Map<Set<String>, List<String>> stepsByCounters = new LinkedHashMap<>();
         byStep.forEach((step, counters) -> stepsByCounters.computeIfAbsent(counters, k -> new ArrayList<>()).add(step));
         List<String> parts = new ArrayList<>();
-        stepsByCounters.forEach((counters, steps) -> parts.add(String.join(" and ", steps) + " (" + String.join(", ", counters) + ")"));
+        stepsByCounters.forEach((counters, steps) -> parts.add(inWords(steps) + " (" + String.join(", ", counters) + ")"));
         return String.join(", ", parts);
+    }
+
+    /** "a", "a and b", "a, b and c". */
+    private static String inWords(List<String> names) {
+        int n = names.size();
+        return n == 1 ? names.getFirst() : String.join(", ", names.subList(0, n - 1)) + " and " + names.get(n - 1);
     }
 
     /**

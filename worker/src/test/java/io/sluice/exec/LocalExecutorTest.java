@@ -670,11 +670,12 @@ class LocalExecutorTest {
         // the stats blocks go on without the document's domain, where datatrove stops; before, only the task log said so
         String blocks = "doc_stats: {output: $ROOT/stats, groups: [summary, fqdn]}\n"
                 + "      - word_stats: {output: $ROOT/stats, groups: [fqdn, suffix]}\n"
-                + "      - line_stats: {output: $ROOT/stats, groups: [histogram, fqdn]}";
+                + "      - line_stats: {output: $ROOT/stats, groups: [histogram, fqdn]}\n"
+                + "      - paragraph_stats: {output: $ROOT/stats, groups: [fqdn]}";
         assertTrue(runCleanJobWith(new JobFixture(root), blocks));
         // each block named with the counters it has (before: all three "as no_url_fqdn, no_url_suffix")
-        assertTrue(console.toString().contains("[clean] note: no URL in 10 of 10 documents, counted by doc_stats and line_stats"
-                + " (no_url_fqdn), word_stats (no_url_fqdn, no_url_suffix); url_key says where it is looked for"),
+        assertTrue(console.toString().contains("[clean] note: no URL in 10 of 10 documents, counted by doc_stats, line_stats and"
+                + " paragraph_stats (no_url_fqdn), word_stats (no_url_fqdn, no_url_suffix); url_key says where it is looked for"),
                 console.toString());
         // run again, every rank skipped: said once, not on every run
         console.reset();
