@@ -322,7 +322,10 @@ public final class Preflight {
          * recorded in the folder; else the step reading them, whose n_grams, seed and hash_fc say nothing.
          */
         private Made signaturesOf(Path input, MinhashConfig config, Job.StepSpec spec) throws IOException {
-            Made m = made.containsKey(normal(input)) ? made.get(normal(input)) : recorded(input);
+            Made m = made.get(normal(input));
+            if (m == null) {
+                m = recorded(input);
+            }
             return m != null ? m : new Made(config, spec.where());
         }
 
