@@ -42,14 +42,9 @@ final class RankRunner {
      * Runs the rank under its {@link RankLock}; null when, once locked, the rank turns out complete and
      * {@code skipCompleted}: another run of the job finished it in the meantime. A rank another run on this
      * host is running is waited for (before, both runs of a job started twice failed, each on the other's
-     * ranks); one held by a process on another host fails the rank, as that lock may outlive a crashed node.
+     * ranks), and {@code waiting} told who holds it; one held by a process on another host fails the rank, as
+     * that lock may outlive a crashed node.
      */
-    static PipelineStats run(Job.Stage stage, Path stageDir, int rank, List<InputPiece> pieces,
-                             ProgressCounter progress, boolean skipCompleted) throws RankFailure {
-        return run(stage, stageDir, rank, pieces, progress, skipCompleted, holder -> { });
-    }
-
-    /** {@link #run}, telling {@code waiting} who holds the rank when it waits for another run here. */
     static PipelineStats run(Job.Stage stage, Path stageDir, int rank, List<InputPiece> pieces, ProgressCounter progress,
                              boolean skipCompleted, java.util.function.Consumer<String> waiting) throws RankFailure {
         io.sluice.io.ProcessLock lock;

@@ -75,6 +75,8 @@ public final class StageRunner {
     private final Map<String, ShardPlan> plans = new HashMap<>();
     /** The stages whose plan an earlier run saved (rather than this run computing it). */
     private final java.util.Set<String> savedPlans = new java.util.HashSet<>();
+    /** Per stage whose plan this run made, the files its reader's listing left out. */
+    private final Map<String, List<String>> leftOutFiles = new HashMap<>();
 
     private ShardPlan readOrComputePlan(Job.Stage stage) throws IOException {
         Step first = StepRegistry.create(stage.steps().get(0));
@@ -96,6 +98,7 @@ public final class StageRunner {
             }
             files = List.of(); // what the earlier stages wrote is no documents: this stage runs with none
         }
+        leftOutFiles.put(stage.name(), source.leftOutFiles());
         ShardPlan p = ShardPlan.compute(source.root(), files, stage.tasks(), source.splitSize(), ReadJsonl::splittable);
         p.write(file);
         return p;
@@ -185,12 +188,9 @@ public final class StageRunner {
      * Files of the reader's folder that its glob matches but that it does not read (hidden, or unfinished
      * outputs named *.tmp): datatrove reads them, and leaving them out was silent. Said when the plan is made.
      */
-    private void noteLeftOutFiles(Job.Stage stage, Step first) throws IOException {
-        if (!(first instanceof DocumentSource source) || plan(stage) == null || savedPlans.contains(stage.name())) {
-            return;
-        }
-        List<String> leftOut = source.leftOutFiles();
-        if (!leftOut.isEmpty()) {
+    private void noteLeftOutFiles(Job.Stage stage, Step first) {
+        List<String> leftOut = leftOutFiles.getOrDefault(stage.name(), List.of());
+        if (first instanceof DocumentSource source && !leftOut.isEmpty()) {
             console.printf("[%s] note: %s holds %s%n", stage.name(), source.root(), ReadJsonl.leftOutNote(leftOut));
         }
     }

@@ -17,10 +17,10 @@ public interface DocumentSource extends Step {
     List<String> listFiles() throws IOException;
 
     /**
-     * Files the reader's folder and glob hold that {@link #listFiles()} leaves out (hidden names, unfinished
+     * Files the reader's folder and glob held that the last {@link #listFiles()} left out (hidden names, unfinished
      * outputs), relative to {@link #root()}: said on the console, as datatrove would read them.
      */
-    default List<String> leftOutFiles() throws IOException {
+    default List<String> leftOutFiles() {
         return List.of();
     }
 

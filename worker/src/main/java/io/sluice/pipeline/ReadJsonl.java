@@ -25,6 +25,8 @@ import java.util.stream.Stream;
  * {@code split_size} (default 256M; plain files above it feed several ranks).
  */
 public final class ReadJsonl implements DocumentSource {
+    /** What the last {@link #listFiles()} left out, for the stage's note (listed once, not walked again for it). */
+    private List<String> leftOut = List.of();
     private final Path root;
     private final Path singleFile;
     private final String glob;
@@ -94,6 +96,7 @@ public final class ReadJsonl implements DocumentSource {
         List<String> files = new ArrayList<>();
         List<String> leftOut = new ArrayList<>();
         int deeperByName = walk(files, leftOut);
+        this.leftOut = leftOut;
         if (files.isEmpty()) {
             throw new JobException("no file in " + root + (glob == null ? "" : " matches glob '" + glob + "'")
                     + (recursive ? "" : " (recursive: false)")
@@ -111,11 +114,7 @@ public final class ReadJsonl implements DocumentSource {
     }
 
     @Override
-    public List<String> leftOutFiles() throws IOException {
-        List<String> leftOut = new ArrayList<>();
-        if (singleFile == null && Files.isDirectory(root)) {
-            walk(new ArrayList<>(), leftOut);
-        }
+    public List<String> leftOutFiles() {
         return leftOut;
     }
 

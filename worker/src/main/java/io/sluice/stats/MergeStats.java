@@ -316,8 +316,13 @@ public final class MergeStats implements Step {
 
     /** Reads one per-rank (or merged) stats file; any problem is reported with the file's path. */
     public static MetricStatsDict readDict(Path file) throws IOException {
+        return dictOf(file, readJson(file));
+    }
+
+    /** The stats file {@code file} as read into {@code json}. */
+    static MetricStatsDict dictOf(Path file, JsonNode json) throws IOException {
         try {
-            return MetricStatsDict.fromJson(readJson(file));
+            return MetricStatsDict.fromJson(json);
         } catch (IllegalArgumentException e) {
             throw new IOException(file + ": malformed stats file: " + e.getMessage(), e);
         }

@@ -29,12 +29,11 @@ final class StatArgs {
             Object o = list.get(i);
             // a float (10.0) is refused rather than named as an int: datatrove names its stat "..._10.0"; a count past
             // int range wrapped (5000000000 became ..._705032704)
-            if (!(o instanceof Integer || o instanceof Long) || ((Number) o).longValue() < 0
-                    || ((Number) o).longValue() > Integer.MAX_VALUE) {
+            long n = o instanceof Integer || o instanceof Long ? ((Number) o).longValue() : -1;
+            if (n < 0 || n > Integer.MAX_VALUE) {
                 throw args.error(key, "must be a list of whole numbers from 0 to " + Integer.MAX_VALUE + ", got '" + o + "'");
             }
-            Number n = (Number) o;
-            out[i] = n.intValue();
+            out[i] = (int) n;
         }
         return java.util.Arrays.stream(out).distinct().toArray();
     }

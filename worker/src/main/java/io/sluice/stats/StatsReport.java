@@ -401,17 +401,18 @@ public final class StatsReport {
         // a key's documents: the largest count among its stats, as a stat that is 0 in every document of the key
         // is stored as a bare 0 without its count (datatrove's form), and a stat may have cut the key by its top_k
         Map<String, Long> docs = new LinkedHashMap<>();
+        String meanOf = stats.contains("length") ? "length" : stats.get(0);
+        MetricStatsDict means = null;
         for (String stat : stats) {
             Path f = folder.resolve(group).resolve(stat).resolve(MergeStats.MERGED_NAME);
             JsonNode raw = MergeStats.readJson(f);
-            MetricStatsDict d = MergeStats.readDict(f);
+            MetricStatsDict d = MergeStats.dictOf(f, raw);
             for (String key : d.entries().keySet()) {
                 long n = raw.get(key).isNumber() ? UNKNOWN_COUNT : d.get(key).n();
                 docs.merge(key, n, Math::max);
             }
+            means = stat.equals(meanOf) ? d : means;
         }
-        String meanOf = stats.contains("length") ? "length" : stats.get(0);
-        MetricStatsDict means = MergeStats.readDict(folder.resolve(group).resolve(meanOf).resolve(MergeStats.MERGED_NAME));
         h.append("<h2>").append(title).append("</h2>\n<table class=\"num\"><tr><th>").append(group)
                 .append("</th><th>docs</th><th>mean ").append(esc(meanOf)).append("</th></tr>\n");
         List<String> keys = new ArrayList<>(docs.keySet());

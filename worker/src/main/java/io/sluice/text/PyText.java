@@ -278,7 +278,7 @@ public final class PyText {
     public static boolean hasLetter(String s, int from, int to) {
         for (int i = from; i < to; ) {
             int c = s.codePointAt(i);
-            if (Character.isLetter(c) && !Unicode14.newer(c)) {
+            if (isAlpha(c)) {
                 return true;
             }
             i += Character.charCount(c);

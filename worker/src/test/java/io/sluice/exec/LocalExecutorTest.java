@@ -547,7 +547,7 @@ class LocalExecutorTest {
         byte[] before = Files.readAllBytes(root.resolve("out/00000.jsonl.zst"));
         java.nio.file.attribute.FileTime written = Files.getLastModifiedTime(root.resolve("out/00000.jsonl.zst"));
         Job.Stage clean = job.stages().get(0);
-        assertEquals(null, RankRunner.run(clean, stage, 0, List.of(), new io.sluice.pipeline.ProgressCounter(), true));
+        assertEquals(null, RankRunner.run(clean, stage, 0, List.of(), new io.sluice.pipeline.ProgressCounter(), true, holder -> { }));
         assertEquals(written, Files.getLastModifiedTime(root.resolve("out/00000.jsonl.zst")));
         assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(root.resolve("out/00000.jsonl.zst"))));
         assertTrue(run(job));
