@@ -47,7 +47,8 @@ public final class Spelling {
 
     /** What else changes with the name. */
     private static final Map<String, String> RENAMED_NOTES = Map.of(
-            "mem_per_cpu_gb", ", a size with its unit: 2G for datatrove's 2");
+            "mem_per_cpu_gb", ", a size with its unit: 2G for datatrove's 2",
+            "top_k_config", ", with 'top_k_groups' for its groups");
 
     /** datatrove's options that Sluice does not take, with what it does instead. */
     private static final Map<String, String> DATATROVE_OPTIONS_NOT_TAKEN = Map.ofEntries(

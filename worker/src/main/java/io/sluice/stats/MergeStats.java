@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -25,13 +26,13 @@ import java.util.stream.Stream;
  * Step {@code merge_stats} (datatrove's {@code StatsMerger}): sums the per-rank files
  * {@code NNNNN.json} of every leaf folder {@code <input>/<group>/<stat>/} into {@code metric.json}
  * under the same relative folder of the output, and the per-rank quantile sketches into
- * {@code quantiles.json} (which also states p50, p90 and p99). The fqdn and suffix groups keep their
- * {@code top_k} most frequent keys. Folders are shared out over ranks as {@code folders[rank::world_size]}
+ * {@code quantiles.json} (which also states p50, p90 and p99). The groups of {@code top_k_groups} (fqdn and
+ * suffix) keep their {@code top_k} most frequent keys. Folders are shared out over ranks as {@code folders[rank::world_size]}
  * of the sorted folder list, so any number of ranks can merge. Work happens in {@code finish}; documents,
  * if the stage has any, pass through.
  *
  * <p>Keys: {@code input} (required), {@code output} (default: input), {@code remove_input} (false: delete
- * the per-rank files once the merged file is committed), {@code top_k} (100000).
+ * the per-rank files once the merged file is committed), {@code top_k} (100000), {@code top_k_groups} (fqdn and suffix).
  */
 public final class MergeStats implements Step {
     public static final String MERGED_NAME = "metric.json";
@@ -44,17 +45,15 @@ public final class MergeStats implements Step {
     private final Path output;
     private final boolean removeInput;
     private final int topK;
+    private final Set<String> topKGroups;
     private StepContext ctx;
 
     public MergeStats(StepArgs args) {
         input = Path.of(args.requireString("input"));
         output = Path.of(args.string("output", input.toString()));
         removeInput = args.bool("remove_input", false);
-        long k = args.integer("top_k", MetricStatsDict.DEFAULT_TOP_K);
-        if (k < 1 || k > Integer.MAX_VALUE) {
-            throw args.error("top_k", "must be a positive integer, got " + k);
-        }
-        topK = (int) k;
+        topK = StatArgs.topK(args);
+        topKGroups = StatArgs.topKGroups(args);
     }
 
     public Path input() {
@@ -256,7 +255,7 @@ public final class MergeStats implements Step {
             stat.merge(readRankFile(file, MergeStats::readDict));
         }
         String group = Path.of(folder).getParent() == null ? "" : Path.of(folder).getParent().getFileName().toString();
-        if (group.equals("fqdn") || group.equals("suffix")) {
+        if (topKGroups.contains(group)) {
             stat = stat.select(stat.topKeys(topK));
         }
         Path outDir = output.resolve(folder);

@@ -2,7 +2,9 @@ package io.sluice.stats;
 
 import io.sluice.job.StepArgs;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /** Job-file helpers shared by the stats blocks. */
 final class StatArgs {
@@ -36,6 +38,34 @@ final class StatArgs {
             out[i] = (int) n;
         }
         return java.util.Arrays.stream(out).distinct().toArray();
+    }
+
+    /** The groups a top_k may cut, as datatrove's {@code TopKConfig.top_k_groups}; also its default. */
+    static final List<String> TOP_K_GROUPS = List.of("fqdn", "suffix");
+
+    /** {@code top_k}: how many keys, by documents, a group of {@link #topKGroups} keeps. */
+    static int topK(StepArgs args) {
+        long k = args.integer("top_k", MetricStatsDict.DEFAULT_TOP_K);
+        if (k < 1 || k > Integer.MAX_VALUE) {
+            throw args.error("top_k", "must be a positive integer, got " + k);
+        }
+        return (int) k;
+    }
+
+    /**
+     * {@code top_k_groups}: the groups cut to {@code top_k} keys (default fqdn and suffix; {@code []} keeps every
+     * key). Only those two, as datatrove: summary has one key, and a histogram cut at its most frequent values
+     * would lose its tails.
+     */
+    static Set<String> topKGroups(StepArgs args) {
+        Set<String> groups = new LinkedHashSet<>(args.strings("top_k_groups", TOP_K_GROUPS));
+        for (String g : groups) {
+            if (!TOP_K_GROUPS.contains(g)) {
+                throw args.error("top_k_groups", "must be a subset of " + String.join(", ", TOP_K_GROUPS) + ", got '" + g + "'"
+                        + io.sluice.job.Spelling.didYouMean(g, TOP_K_GROUPS));
+            }
+        }
+        return Set.copyOf(groups);
     }
 
     /** Flags for a stat list whose first entry is a count (int) and the rest ratios (float). */

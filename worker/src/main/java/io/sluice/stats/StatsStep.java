@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -29,14 +30,14 @@ import java.util.stream.Stream;
  * <p>Groups: {@code summary} (one key, "summary"), {@code histogram} (key {@code str(round(value, 3))},
  * with companion stats {@code <stat>__chars} summing the document lengths and, when documents carry
  * {@code token_count} metadata, {@code <stat>__tokens}), {@code fqdn} and {@code suffix} (key from the
- * document's URL; only the {@code top_k} most frequent keys are written). With the summary group each
+ * document's URL; only the {@code top_k} most frequent keys are written, for the groups of {@code top_k_groups}). With the summary group each
  * stat also gets a {@link QuantileSketch} in {@code <rank:05d>.quantiles.json} beside its summary file.
  *
  * <p>Each document's values are also put into its metadata under the stat names, as datatrove does,
  * and the document is forwarded.
  *
  * <p>Job keys shared by all blocks: {@code output} (required), {@code groups} (default all four),
- * {@code histogram_round_digits} (3), {@code top_k} (100000), {@code url_key} ({@code metadata.url};
+ * {@code histogram_round_digits} (3), {@code top_k} (100000), {@code top_k_groups} (fqdn and suffix), {@code url_key} ({@code metadata.url};
  * see {@link MetadataKey}).
  */
 public abstract class StatsStep implements Step {
@@ -50,6 +51,7 @@ public abstract class StatsStep implements Step {
     private final List<String> groups;
     private final int roundDigits;
     private final int topK;
+    private final Set<String> topKGroups;
     private final MetadataKey urlKey;
     private StepContext ctx;
 
@@ -85,11 +87,8 @@ public abstract class StatsStep implements Step {
             throw args.error("groups", "must name at least one group");
         }
         roundDigits = (int) args.integer("histogram_round_digits", 3);
-        long k = args.integer("top_k", MetricStatsDict.DEFAULT_TOP_K);
-        if (k < 1 || k > Integer.MAX_VALUE) {
-            throw args.error("top_k", "must be a positive integer, got " + k);
-        }
-        topK = (int) k;
+        topK = StatArgs.topK(args);
+        topKGroups = StatArgs.topKGroups(args);
         urlKey = MetadataKey.urlKey(args);
     }
 
@@ -384,11 +383,14 @@ public abstract class StatsStep implements Step {
                         for (Map.Entry<String, MetricStats[]> e : (group.equals("fqdn") ? fqdn : suffix).entrySet()) {
                             d.put(e.getKey(), e.getValue()[i]);
                         }
-                        if (topKeys == null) {
-                            // every stat of the group has the same keys and counts: rank them once
-                            topKeys = d.topKeys(topK);
+                        if (topKGroups.contains(group)) {
+                            if (topKeys == null) {
+                                // every stat of the group has the same keys and counts: rank them once
+                                topKeys = d.topKeys(topK);
+                            }
+                            d = d.select(topKeys);
                         }
-                        write(files, group, names[i], rankName + ".json", d.select(topKeys).toJson(true));
+                        write(files, group, names[i], rankName + ".json", d.toJson(true));
                     }
                 }
             }

@@ -176,6 +176,24 @@ class MergeStatsTest {
     }
 
     @Test
+    void topKGroupsChoosesTheGroupsTheMergeCuts() throws IOException {
+        Path in = tmp.resolve("in");
+        for (String group : List.of("fqdn", "suffix")) {
+            Path folder = in.resolve(group + "/length");
+            Files.createDirectories(folder);
+            Files.writeString(folder.resolve("00000.json"), "{\"a\": {\"total\": 4, \"n\": 2, \"mean\": 2.0, \"unit\": \"task\"}, "
+                    + "\"b\": {\"total\": 5, \"n\": 1, \"mean\": 5.0, \"unit\": \"task\"}}");
+        }
+        Step m = StatsRun.create("merge_stats", Map.of("input", in.toString(), "top_k", 1, "top_k_groups", List.of("suffix")));
+        m.open(StatsRun.context(0, 1, tmp));
+        m.finish(d -> { });
+        String fqdn = Files.readString(in.resolve("fqdn/length/metric.json"));
+        assertTrue(fqdn.contains("\"a\"") && fqdn.contains("\"b\""), fqdn);
+        String suffix = Files.readString(in.resolve("suffix/length/metric.json"));
+        assertTrue(suffix.contains("\"a\"") && !suffix.contains("\"b\""), suffix);
+    }
+
+    @Test
     void aRankKilledWhileRemovingItsInputsFinishesTheRemovalWhenRunAgain() throws IOException {
         Path in = tmp.resolve("in");
         Path folder = in.resolve("summary/length");

@@ -282,6 +282,34 @@ class StatBlocksTest {
     }
 
     @Test
+    void topKCutsOnlyTheGroupsOfTopKGroups() throws IOException {
+        List<Document> docs = List.of(
+                new Document("1", "a", new LinkedHashMap<>(Map.of("url", "http://a.example.com/x"))),
+                new Document("2", "bb", new LinkedHashMap<>(Map.of("url", "http://a.example.com/y"))),
+                new Document("3", "ccc", new LinkedHashMap<>(Map.of("url", "http://b.example.org/"))));
+        // datatrove's TopKConfig(top_k_groups=["fqdn"], top_k=1): fqdn keeps its most frequent key, suffix all
+        StatsRun.runRank(List.of("doc_stats"), Map.of("output", tmp.resolve("fqdn-only").toString(), "top_k", 1,
+                "top_k_groups", List.of("fqdn")), docs, 0, 1, tmp);
+        String fqdn = Files.readString(tmp.resolve("fqdn-only/fqdn/length/00000.json"));
+        assertTrue(fqdn.contains("a.example.com") && !fqdn.contains("b.example.org"), fqdn);
+        String suffix = Files.readString(tmp.resolve("fqdn-only/suffix/length/00000.json"));
+        assertTrue(suffix.contains("\"com\"") && suffix.contains("\"org\""), suffix);
+        // [] cuts nothing
+        StatsRun.runRank(List.of("doc_stats"), Map.of("output", tmp.resolve("none").toString(), "top_k", 1,
+                "top_k_groups", List.of()), docs, 0, 1, tmp);
+        fqdn = Files.readString(tmp.resolve("none/fqdn/length/00000.json"));
+        assertTrue(fqdn.contains("a.example.com") && fqdn.contains("b.example.org"), fqdn);
+
+        JobException e = assertThrows(JobException.class, () -> StatsRun.create("doc_stats",
+                Map.of("output", tmp.toString(), "top_k_groups", List.of("histogram"))));
+        assertTrue(e.getMessage().contains("top_k_groups") && e.getMessage().contains("must be a subset of fqdn, suffix"),
+                e.getMessage());
+        e = assertThrows(JobException.class, () -> StatsRun.create("doc_stats",
+                Map.of("output", tmp.toString(), "top_k_config", Map.of("top_k", 10))));
+        assertTrue(e.getMessage().contains("here it is 'top_k', with 'top_k_groups' for its groups"), e.getMessage());
+    }
+
+    @Test
     void aBlockWithAnotherUrlKeyDoesNotTakeTheDomainAnEarlierBlockFound() throws IOException {
         Step first = StatsRun.create("doc_stats", Map.of("output", tmp.resolve("a").toString(), "groups", List.of("fqdn"),
                 "url_key", "metadata.metadata.url"));
