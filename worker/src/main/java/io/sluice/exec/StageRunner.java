@@ -89,6 +89,12 @@ public final class StageRunner {
             return saved;
         }
         Path file = stageDir(stage).resolve("shard_plan.json");
+        ShardPlan signatures = signaturePlan(stage, source);
+        if (signatures != null) {
+            signatures.write(file);
+            savedPlans.add(stage.name());
+            return signatures;
+        }
         List<String> files;
         try {
             files = source.listFiles();
@@ -103,6 +109,34 @@ public final class StageRunner {
         p.write(file);
         return p;
     }
+
+    /**
+     * A minhash_filter stage reads with the plan of the stage whose signatures it removes by (DESIGN: "same shard
+     * plan as signatures"): its ranks remove documents by their numbers in what the signature ranks read. Planned
+     * on its own, a file added to the input folder between the two stages shifted every rank after it, and the
+     * filter removed other documents than the duplicates, exit 0. Null when there is no such stage in the job or
+     * it has saved no plan (Preflight has checked that both stages have the same tasks and reader).
+     */
+    private ShardPlan signaturePlan(Job.Stage stage, DocumentSource source) throws IOException {
+        Job.Stage signatureStage = Preflight.signatureStageOf(job, stage);
+        if (signatureStage == null || signatureStage == stage) {
+            return null;
+        }
+        Path file = stageDir(signatureStage).resolve("shard_plan.json");
+        if (!Files.exists(file)) {
+            return null;
+        }
+        ShardPlan p = ShardPlan.read(file);
+        if (p.worldSize() != stage.tasks()) {
+            return null;
+        }
+        signaturePlans.put(stage.name(), signatureStage.name());
+        // the root as this stage's reader spells it (Preflight found both readers the same, links resolved)
+        return new ShardPlan(source.root().toString(), p.worldSize(), p.splitSize(), p.files(), p.ranks());
+    }
+
+    /** Per stage that took its plan from a signature stage ({@link #signaturePlan}), that stage's name. */
+    private final Map<String, String> signaturePlans = new HashMap<>();
 
     /**
      * A re-run keeps the shard plan of the first run, so that every rank reads what it read before; files
@@ -154,7 +188,13 @@ public final class StageRunner {
         java.util.Set<String> planned = new java.util.HashSet<>();
         plan.files().forEach(f -> planned.add(f.path()));
         List<String> added = now.stream().filter(f -> !planned.contains(f)).toList();
-        if (!added.isEmpty()) {
+        String signatureStage = signaturePlans.get(stage.name());
+        if (!added.isEmpty() && signatureStage != null) {
+            console.printf("[%s] note: %d file(s) the reader lists now were not there when stage '%s' made the signatures"
+                    + " (%s%s), and are not read: this stage removes duplicates by the document numbers of that stage's"
+                    + " plan. To deduplicate them too, run the MinHash stages again with a new logging_dir%n", stage.name(),
+                    added.size(), signatureStage, added.getFirst(), added.size() > 1 ? ", ..." : "");
+        } else if (!added.isEmpty()) {
             console.printf("[%s] note: %d file(s) the reader lists now are not in the shard plan an earlier run saved"
                     + " (%s%s), and are not read: the plan stays, so that re-run ranks read what they read before. To read"
                     + " them, use a new logging_dir, or delete this stage's folder in it%n", stage.name(), added.size(),

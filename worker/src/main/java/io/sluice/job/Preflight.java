@@ -212,15 +212,57 @@ public final class Preflight {
     }
 
     /**
+     * The stage of {@code job} whose minhash_signature numbered the documents that {@code stage}'s minhash_filter
+     * removes by (followed back through the cluster and buckets folders), or null: none in the stage, or the
+     * signatures come from outside the job.
+     */
+    public static Job.Stage signatureStageOf(Job job, Job.Stage stage) {
+        MinhashFolders folders = new MinhashFolders();
+        Path filterInput = null;
+        for (Job.Stage s : job.stages()) {
+            for (Job.StepSpec spec : s.steps()) {
+                Step step = StepRegistry.create(spec);
+                folders.add(s, step);
+                if (s == stage && step instanceof MinhashFilterStep f) {
+                    filterInput = MinhashChain.normal(f.input());
+                }
+            }
+        }
+        return filterInput == null ? null : folders.signatureStageOf(filterInput);
+    }
+
+    /** Which MinHash step writes which folder, and reads which: enough to follow a filter back to its signatures. */
+    private static final class MinhashFolders {
+        private final Map<Path, Job.Stage> signatureStages = new HashMap<>();
+        private final Map<Path, Path> bucketsInputs = new HashMap<>();
+        private final Map<Path, Path> clusterInputs = new HashMap<>();
+
+        void add(Job.Stage stage, Step step) {
+            if (step instanceof MinhashSignatureStep s) {
+                signatureStages.put(MinhashChain.normal(s.output()), stage);
+            } else if (step instanceof MinhashBucketsStep b) {
+                bucketsInputs.put(MinhashChain.normal(b.output()), MinhashChain.normal(b.input()));
+            } else if (step instanceof MinhashClusterStep c) {
+                clusterInputs.put(MinhashChain.normal(c.output()), MinhashChain.normal(c.input()));
+            }
+        }
+
+        /** The stage that made the signatures behind the cluster output {@code filterInput} (a normal path), or null. */
+        Job.Stage signatureStageOf(Path filterInput) {
+            Path dups = clusterInputs.get(filterInput);
+            Path sigs = dups == null ? null : bucketsInputs.get(dups);
+            return sigs == null ? null : signatureStages.get(sigs);
+        }
+    }
+
+    /**
      * The explicit MinHash stages of a job, followed from minhash_filter back through the folders to the
      * signatures: filter rank r removes the documents that signature rank r numbered, so both stages need
      * the same task count and the same reader (the minhash: block sets both; four stages written out by
      * hand may not). Before, validate passed and the filter removed documents by another rank's numbers.
      */
     private static final class MinhashChain {
-        private final Map<Path, Job.Stage> signatureStages = new HashMap<>();
-        private final Map<Path, Path> bucketsInputs = new HashMap<>();
-        private final Map<Path, Path> clusterInputs = new HashMap<>();
+        private final MinhashFolders folders = new MinhashFolders();
         private final List<FilterStep> filters = new ArrayList<>();
         /** The MinHash parameters of the step writing each folder, and where that step is. */
         private final Map<Path, Made> made = new HashMap<>();
@@ -243,23 +285,21 @@ public final class Preflight {
         }
 
         void add(Job.Stage stage, Job.StepSpec spec, Step step) throws IOException {
+            folders.add(stage, step);
             if (step instanceof MinhashSignatureStep s) {
-                signatureStages.put(normal(s.output()), stage);
                 made.put(normal(s.output()), new Made(s.config(), spec.where(), true));
             } else if (step instanceof MinhashBucketsStep b) {
-                inputExists(b.input(), signatureStages.containsKey(normal(b.input())), "minhash_signature", spec);
-                bucketsInputs.put(normal(b.output()), normal(b.input()));
+                inputExists(b.input(), folders.signatureStages.containsKey(normal(b.input())), "minhash_signature", spec);
                 sameConfig(b.input(), b.config(), spec);
                 made.put(normal(b.output()), new Made(b.config(), spec.where()));
                 indexExists(b, spec);
             } else if (step instanceof MinhashClusterStep c) {
-                inputExists(c.input(), bucketsInputs.containsKey(normal(c.input())), "minhash_buckets", spec);
-                clusterInputs.put(normal(c.output()), normal(c.input()));
+                inputExists(c.input(), folders.bucketsInputs.containsKey(normal(c.input())), "minhash_buckets", spec);
                 sameConfig(c.input(), c.config(), spec);
             } else if (step instanceof MinhashFilterStep f) {
                 filters.add(new FilterStep(stage, spec, normal(f.input())));
             } else if (step instanceof MinhashBuildIndexStep i) {
-                inputExists(i.input(), signatureStages.containsKey(normal(i.input())), "minhash_signature", spec);
+                inputExists(i.input(), folders.signatureStages.containsKey(normal(i.input())), "minhash_signature", spec);
                 sameConfig(i.input(), i.config(), spec);
                 Made from = signaturesOf(i.input(), i.config(), spec);
                 Made earlier = indexesWritten.get(normal(i.output()));
@@ -381,9 +421,7 @@ public final class Preflight {
         void checkFilterRanks() {
             for (FilterStep f : filters) {
                 Job.Stage stage = f.stage();
-                Path dups = clusterInputs.get(f.input());
-                Path sigs = dups == null ? null : bucketsInputs.get(dups);
-                Job.Stage signatures = sigs == null ? null : signatureStages.get(sigs);
+                Job.Stage signatures = folders.signatureStageOf(f.input());
                 if (signatures != null && signatures.tasks() != stage.tasks()) {
                     throw new JobException(f.spec().where() + ": stage '" + stage.name() + "' has "
                             + stage.tasks() + " tasks, but the signatures it filters by were made by stage '"

@@ -136,6 +136,42 @@ class LocalExecutorTest {
         assertTrue(e.getMessage().contains("has no stage 'dedupe'; its stages: clean, dedup_signatures"), e.getMessage());
     }
 
+    /**
+     * The filter stage reads with the signature stage's plan: a file added to the input between the two stages
+     * is not read (and said so), where before it shifted the ranks' files and the filter removed other documents.
+     */
+    @Test
+    void theMinhashFilterReadsWhatTheSignaturesWereMadeFrom() throws IOException {
+        String yaml = """
+                name: test
+                logging_dir: $ROOT/logs
+                tasks: 2
+                workers: 1
+                stages:
+                  - name: dedup
+                    minhash: {input: $ROOT/in, output: $ROOT/deduped, work_dir: $ROOT/mh}
+                """;
+        JobFixture whole = new JobFixture(Files.createDirectories(root.resolve("whole")));
+        whole.corpus("in", 2, 12);
+        assertTrue(run(whole.job(yaml)));
+        List<String> expected = TestFiles.allLines(root.resolve("whole/deduped")).stream().sorted().toList();
+        assertTrue(expected.size() < 24, "the corpus has near-duplicates across its files: " + expected.size());
+
+        JobFixture staged = new JobFixture(Files.createDirectories(root.resolve("staged")));
+        Path in = staged.corpus("in", 2, 12);
+        Job job = staged.job(yaml);
+        for (String stage : List.of("dedup_signatures", "dedup_buckets", "dedup_cluster")) {
+            assertTrue(new LocalExecutor(job, new PrintStream(console, true)).run(stage), console.toString());
+        }
+        // sorted between the two files: planned afresh, rank 1 would read it and remove by part-001's numbers
+        TestFiles.write(in.resolve("part-000a.jsonl.gz"), TestFiles.doc("new-1", "a document added after the signatures"));
+        console.reset();
+        assertTrue(new LocalExecutor(job, new PrintStream(console, true)).run("dedup_filter"), console.toString());
+        assertEquals(expected, TestFiles.allLines(root.resolve("staged/deduped")).stream().sorted().toList());
+        assertTrue(console.toString().contains("[dedup_filter] note: 1 file(s) the reader lists now were not there when stage"
+                + " 'dedup_signatures' made the signatures (part-000a.jsonl.gz), and are not read"), console.toString());
+    }
+
     /** Cuts the last 20 bytes off a compressed file (a truncated stream); returns its bytes as they were. */
     private static byte[] truncate(Path file) throws IOException {
         byte[] whole = Files.readAllBytes(file);
