@@ -79,25 +79,26 @@ public final class SbatchOptions {
         o.add("job-name", jobName);
         o.add("cpus-per-task", Integer.toString(cpus));
         o.addIfSet("mem-per-cpu", s.memPerCpu());
-        o.addIfSet("partition", s.partition());
-        if (s.time() != null && !s.time().isBlank() && !TIME.matcher(s.time()).matches()) {
-            throw new JobException(where + "time: '" + s.time() + "' is not a Slurm time limit (minutes, MM:SS, HH:MM:SS,"
+        o.addIfSet("partition", blockValue(s, where, "partition", s.partition()));
+        String time = blockValue(s, where, "time", s.time());
+        if (time != null && !time.isBlank() && !TIME.matcher(time).matches()) {
+            throw new JobException(where + "time: '" + time + "' is not a Slurm time limit (minutes, MM:SS, HH:MM:SS,"
                     + " D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED)");
         }
-        o.addIfSet("time", s.time());
-        o.addIfSet("qos", s.qos());
-        o.addIfSet("account", s.account());
-        o.addIfSet("mail-type", s.mailType());
-        o.addIfSet("mail-user", s.mailUser());
+        o.addIfSet("time", time);
+        o.addIfSet("qos", blockValue(s, where, "qos", s.qos()));
+        o.addIfSet("account", blockValue(s, where, "account", s.account()));
+        o.addIfSet("mail-type", blockValue(s, where, "mail-type", s.mailType()));
+        o.addIfSet("mail-user", blockValue(s, where, "mail-user", s.mailUser()));
         o.add("output", output);
         // the job file's relative paths are the submitting directory's: so also for a script resubmitted by hand
         o.add("chdir", Path.of("").toAbsolutePath().toString());
         if (requeue) {
-            long limit = seconds(s.time());
+            long limit = seconds(time);
             if (limit >= 0 && limit <= s.requeueGraceSeconds()) {
                 // Slurm would signal each element as it starts, and the element requeue itself again and again
                 throw new JobException(where + "requeue_grace_seconds: " + s.requeueGraceSeconds() + " s is not shorter than"
-                        + " " + where + "time '" + s.time() + "' (" + limit + " s): each element would be told to requeue itself"
+                        + " " + where + "time '" + time + "' (" + limit + " s): each element would be told to requeue itself"
                         + " as soon as it starts, again and again; lower requeue_grace_seconds, or set requeue: false");
             }
             o.options.add(new Option("requeue", null));
@@ -118,14 +119,41 @@ public final class SbatchOptions {
                             + (SET_FOR_REQUEUE.contains(name) ? " (with requeue: true; set requeue: false to give your own)" : ""));
                 }
                 if (BLOCK_KEYS.contains(name)) {
-                    throw new JobException(where + "sbatch_args: --" + name + " has a key of its own in the slurm: block: give '"
-                            + name.replace('-', '_') + "' there");
+                    continue; // taken as the block's key (blockValue)
                 }
                 String value = e.getValue();
                 o.options.add(new Option(name, value == null || value.isEmpty() ? null : value));
             }
         }
         return o;
+    }
+
+    /**
+     * The value of the slurm: block's key {@code name}, or of the same option in its sbatch_args (datatrove's
+     * users give {@code sbatch_args: {account: ...}}, as SlurmPipelineExecutor takes it), which then counts as the
+     * block's: a time given there is the limit requeue_grace_seconds is checked against. Both, with different
+     * values, is an error: one #SBATCH line would silently win.
+     */
+    private static String blockValue(Job.SlurmOptions s, String where, String name, String blockValue) {
+        if (s.sbatchArgs() == null) {
+            return blockValue;
+        }
+        String given = null;
+        boolean found = false;
+        for (Map.Entry<String, String> e : s.sbatchArgs().entrySet()) {
+            if (e.getKey().equals(name) || e.getKey().equals("--" + name)) {
+                given = e.getValue();
+                found = true;
+            }
+        }
+        if (!found) {
+            return blockValue;
+        }
+        if (blockValue != null && !blockValue.equals(given)) {
+            throw new JobException(where + "sbatch_args: --" + name + "=" + given + " and " + where + name.replace('-', '_')
+                    + ": " + blockValue + " are both given; keep one");
+        }
+        return given;
     }
 
     private static final java.util.Set<String> SET_BY_SUBMIT = java.util.Set.of("array", "dependency", "job-name",

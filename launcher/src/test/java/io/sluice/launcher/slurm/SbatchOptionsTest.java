@@ -68,7 +68,7 @@ class SbatchOptionsTest {
     void sbatchArgsThatTheLauncherOwnsOrThatAreNoOptionNameAreRejected() {
         // a second --cpus-per-task, --output or --time line would win silently over the launcher's
         for (String key : List.of("array", "dependency", "x; rm -rf /", "cpus-per-task", "output", "job-name", "time",
-                "account")) {
+                "partition")) {
             Job job = TestJobs.job("j", Path.of("/l"), TestJobs.slurm(1, 1, 1, false, null, Map.of(key, "1")),
                     TestJobs.stage("s", 1));
             JobException e = assertThrows(JobException.class,
@@ -85,5 +85,30 @@ class SbatchOptionsTest {
                 TestJobs.stage("s", 1));
         assertTrue(SbatchOptions.forStage(own, own.stages().getFirst(), Path.of("/l/s/slurm")).directives()
                 .contains("#SBATCH --signal=B:USR2@30"));
+    }
+
+    /** datatrove's users give sbatch_args: {account: ...}; DESIGN.md's own example does. Before, it was refused. */
+    @Test
+    void aBlockKeyInSbatchArgsCountsAsTheBlocksOwn() {
+        Job job = TestJobs.job("j", Path.of("/l"), TestJobs.slurm(1, 1, 1, false, null, Map.of("account", "myproject",
+                "--qos", "high")), TestJobs.stage("s", 1));
+        List<String> lines = SbatchOptions.forStage(job, job.stages().getFirst(), Path.of("/l/s/slurm")).directives();
+        assertTrue(lines.contains("#SBATCH --account=myproject") && lines.contains("#SBATCH --qos=high"), lines.toString());
+        assertEquals(1, lines.stream().filter(l -> l.startsWith("#SBATCH --account")).count(), lines.toString());
+        // the same value twice is one line; a time given there is the one requeue_grace_seconds is checked against
+        Job same = TestJobs.job("j", Path.of("/l"), TestJobs.slurm(1, 1, 1, false, null, Map.of("time", "00:10:00")),
+                TestJobs.stage("s", 1));
+        assertEquals(1, SbatchOptions.forStage(same, same.stages().getFirst(), Path.of("/l/s/slurm")).directives().stream()
+                .filter(l -> l.startsWith("#SBATCH --time")).count());
+        Job.SlurmOptions noTime = new Job.SlurmOptions("debug", null, 1, "1G", 1, 0, 1001, true, 120, null, null,
+                null, null, null, null, Map.of("time", "1"));
+        Job requeued = TestJobs.job("j", Path.of("/l"), noTime, TestJobs.stage("s", 1));
+        assertTrue(assertThrows(JobException.class, () -> SbatchOptions.forStage(requeued, requeued.stages().getFirst(),
+                Path.of("/l/s/slurm"))).getMessage().startsWith("slurm.requeue_grace_seconds: 120 s is not shorter than slurm.time '1'"));
+        Job both = TestJobs.job("j", Path.of("/l"), TestJobs.slurm(1, 1, 1, false, null, Map.of("partition", "gpu")),
+                TestJobs.stage("s", 1));
+        assertEquals("slurm.sbatch_args: --partition=gpu and slurm.partition: debug are both given; keep one",
+                assertThrows(JobException.class, () -> SbatchOptions.forStage(both, both.stages().getFirst(),
+                        Path.of("/l/s/slurm"))).getMessage());
     }
 }
