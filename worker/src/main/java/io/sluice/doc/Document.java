@@ -1,6 +1,5 @@
 package io.sluice.doc;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +14,7 @@ import java.util.Map;
  *
  * <p>Fields are decoded when a step asks: the text on the first {@link #text()}, the metadata on the
  * first {@link #metadata()}. A document that no step modified is written back as its original bytes;
- * {@link #setText}, {@link #putMetadata} and {@link #metadataForUpdate()} mark it modified, and the
+ * {@link #setText}, {@link #putMetadata} mark it modified, and the
  * writer then serialises it.
  *
  * <p>Metadata is parsed only when read: {@link #putMetadata} on unparsed metadata is kept aside and
@@ -118,14 +117,6 @@ public final class Document {
         return text;
     }
 
-    /** UTF-8 bytes of the text (no copy while the document is unmodified and holds its line). */
-    public int textUtf8Length() {
-        if (text == null && !textEscaped) {
-            return textEnd - textStart;
-        }
-        return text().getBytes(StandardCharsets.UTF_8).length;
-    }
-
     /** Read-only view of the metadata (parsed on first call). */
     public Map<String, Object> metadata() {
         if (metadata == null) {
@@ -143,12 +134,6 @@ public final class Document {
             }
         }
         return metadata;
-    }
-
-    /** Metadata for a step that changes it; marks the document modified. */
-    public Map<String, Object> metadataForUpdate() {
-        modified = true;
-        return metadata();
     }
 
     /** Sets a metadata value and marks the document modified; does not parse the metadata. */
@@ -211,13 +196,6 @@ public final class Document {
     public void setText(String newText) {
         if (!newText.equals(text())) {
             text = newText;
-            modified = true;
-        }
-    }
-
-    public void setId(String newId) {
-        if (!newId.equals(id)) {
-            id = newId;
             modified = true;
         }
     }

@@ -51,17 +51,7 @@ public final class Punctuation {
         return PUNCT.get(codePoint);
     }
 
-    /** In datatrove's {@code TERMINAL_PUNCTUATION}. */
-    public static boolean isTerminal(int codePoint) {
-        return TERM.get(codePoint);
-    }
-
-    /** True when every character of the token is punctuation: a "symbol" rather than a word. */
-    public static boolean isSymbolToken(String token) {
-        return isSymbolToken(token, 0, token.length());
-    }
-
-    /** {@link #isSymbolToken(String)} of {@code text[from:to]}. */
+    /** True when every character of {@code text[from:to]}, a token, is punctuation: a "symbol" rather than a word. */
     public static boolean isSymbolToken(String text, int from, int to) {
         for (int i = from; i < to; ) {
             int c = text.codePointAt(i);

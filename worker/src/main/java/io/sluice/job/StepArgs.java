@@ -146,10 +146,6 @@ public final class StepArgs {
     private static final java.util.regex.Pattern DECIMAL =
             java.util.regex.Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
 
-    public Double optionalNumber(String key) {
-        return has(key) ? number(key, 0) : null;
-    }
-
     public boolean bool(String key, boolean dflt) {
         known.add(key);
         Object v = values.get(key);

@@ -4,7 +4,6 @@ import io.sluice.doc.Document;
 import io.sluice.io.JsonlWriter;
 import io.sluice.job.StepArgs;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -20,10 +19,6 @@ public final class WriteJsonl implements Step, DocumentOutput.Writer {
 
     public WriteJsonl(StepArgs args) {
         output = DocumentOutput.of(args, true);
-    }
-
-    public Path dir() {
-        return output.dir();
     }
 
     @Override

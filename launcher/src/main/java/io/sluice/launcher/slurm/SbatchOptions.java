@@ -39,9 +39,6 @@ public final class SbatchOptions {
      * (a time it cannot read, options submit sets itself) is an error naming the job file.
      */
     public static void check(Job job, Path jobFile) {
-        if (job.slurm() == null) {
-            return;
-        }
         try {
             for (Job.Stage s : job.stages()) {
                 forStage(job, s, StageFiles.of(job, s).slurmDir());

@@ -51,9 +51,6 @@ public final class Submitter {
 
     /** Plans every stage of {@code job}; {@code jobJson} is the resolved job the workers read. */
     public static List<StagePlan> plan(Job job, WorkerCommand worker, Path jobJson) {
-        if (job.slurm() == null) {
-            throw new SlurmException("job '" + job.name() + "' has no slurm: block; `launcher submit` needs one");
-        }
         List<StagePlan> plans = new ArrayList<>();
         for (int i = 0; i < job.stages().size(); i++) {
             Job.Stage stage = job.stages().get(i);
