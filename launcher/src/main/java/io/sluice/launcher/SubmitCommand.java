@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
                 + "the ranks without a completion marker, each stage after the ones it depends on (afterok).",
                 "Scripts, ranks_to_run.json and job_ids.json go to <logging_dir>/<stage>/slurm/."})
 final class SubmitCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "JOB", description = "job file (YAML or JSON) with a slurm: block")
+    @Parameters(index = "0", paramLabel = "JOB", description = "job file (YAML or JSON); its slurm: block, if any, gives the resources")
     Path jobFile;
 
     @Option(names = "--dry-run", description = "print the scripts and sbatch commands; submit and write nothing")

@@ -4,11 +4,11 @@ import io.sluice.job.StepArgs;
 import io.sluice.text.TextNormConfig;
 
 /**
- * MinHash parameters shared by the four dedup stages; datatrove's {@code MinhashConfig} with its
+ * MinHash parameters shared by the signature, buckets and cluster stages (and minhash_build_index); datatrove's {@code MinhashConfig} with its
  * {@code HashConfig}. All stages of one dedup must use the same values. Defaults equal datatrove's:
  * 5-word shingles, 14 buckets of 8 hashes, seed 1, 64-bit xxhash, default text normalisation.
  *
- * <p>Job-file keys (on every MinHash step): {@code n_grams}, {@code num_buckets},
+ * <p>Job-file keys (on every MinHash step but minhash_filter, which needs none): {@code n_grams}, {@code num_buckets},
  * {@code hashes_per_bucket}, {@code seed}, {@code precision} (64 or 32), {@code hash_fc}
  * ({@code xxhash} or {@code sha1}).
  */

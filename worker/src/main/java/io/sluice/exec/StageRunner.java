@@ -139,10 +139,6 @@ public final class StageRunner {
     private final Map<String, String> signaturePlans = new HashMap<>();
 
     /**
-     * A re-run keeps the shard plan of the first run, so that every rank reads what it read before; files
-     * that have come into the folder since are not read, which was silent.
-     */
-    /**
      * Documents its completed ranks wrote that are gone since (moved or deleted): those ranks are skipped as
      * complete, and the stages reading the output would miss the documents without a word.
      */
@@ -173,6 +169,10 @@ public final class StageRunner {
         }
     }
 
+    /**
+     * A re-run keeps the shard plan of the first run, so that every rank reads what it read before; files
+     * that have come into the folder since are not read, which was silent.
+     */
     public void noteFilesNotInPlan(Job.Stage stage) throws IOException {
         ShardPlan plan = plan(stage);
         if (plan == null || !savedPlans.contains(stage.name())) {

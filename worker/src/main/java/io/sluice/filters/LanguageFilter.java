@@ -38,8 +38,8 @@ import java.util.SortedMap;
  * those 75 languages, so a score is not the same number fastText would give, and language codes are
  * ISO 639-1 where one exists (as fastText's labels are). lingua's confidences are computed by
  * {@link LinguaTrigrams} (the same numbers, one table lookup per trigram instead of one per language);
- * still, lingua's rules keep it far slower than the other filters (about 2.1-3.4 MB/s per core on the
- * benchmark corpus), so by default only the first 2000 characters are
+ * still, lingua's rules keep it far slower than the other filters (3.8-7 MB/s per core on the benchmark corpus,
+ * depending on the machine), so by default only the first 2000 characters are
  * identified, where fastText reads the whole text. Texts in which lingua finds no language
  * (digits, symbols, empty) get {@code language: "unknown"} and score 0.
  */

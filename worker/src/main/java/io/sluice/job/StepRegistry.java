@@ -7,7 +7,7 @@ import java.util.function.Function;
 
 /**
  * The step names a job file may use, each with the factory that builds it from its arguments.
- * A factory reads its keys from {@link StepArgs} and ends with {@link StepArgs#requireAllUsed()}.
+ * A factory reads its keys from {@link StepArgs}; {@link #create} then checks that every key given was read.
  * Each package registers its own steps here (one line each), so this is the table of contents.
  */
 public final class StepRegistry {

@@ -11,7 +11,7 @@ import java.util.List;
  * {@link EnglishText#sentences} without whitespace-only ones. Stats: {@code n_sentences},
  * {@code avg_sentence_length}, {@code short_sentence_ratio_<k>} (length &lt;= k),
  * {@code long_sentence_ratio_<k>} (length &gt;= k). Keys: {@code short_sentence_max_chars_threshold}
- * ([20]), {@code long_sentence_max_chars_threshold} ([75]), {@code language} (only "en").
+ * ([20]), {@code long_sentence_max_chars_threshold} ([75]), {@code language} (English only: en, eng, en_Latn or eng_Latn).
  *
  * <p>datatrove splits English sentences with spaCy's sentencizer over its tokenizer; {@link EnglishText}
  * re-implements both, so the sentences are the same: on the five golden corpora (2,487 documents) the

@@ -19,7 +19,7 @@ import java.util.List;
  * {@code capitalized_word_ratio} ({@code str.istitle}), {@code stop_word_ratio}.
  * Keys: {@code stop_words} (default the 8 Gopher stop words, case-sensitive),
  * {@code short_word_max_chars_threshold} ([3]), {@code long_word_max_chars_threshold} ([7]),
- * {@code language} (only "en").
+ * {@code language} (English only: en, eng, en_Latn or eng_Latn).
  *
  * <p>datatrove splits English words with spaCy ({@code blank("en")}); {@link EnglishText} re-implements that
  * tokenizer rather than approximating it, so the words are the same: on the five golden corpora (2,487
