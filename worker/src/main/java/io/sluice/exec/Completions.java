@@ -15,8 +15,13 @@ public final class Completions {
     private Completions() {
     }
 
+    /** The folder of a stage's markers (also read by the sbatch scripts' requeue trap). */
+    public static Path folder(Path stageDir) {
+        return stageDir.resolve("completions");
+    }
+
     public static Path marker(Path stageDir, int rank) {
-        return stageDir.resolve("completions").resolve(String.format("%05d", rank));
+        return folder(stageDir).resolve(String.format("%05d", rank));
     }
 
     public static boolean isComplete(Path stageDir, int rank) {
@@ -40,7 +45,7 @@ public final class Completions {
     /** Ranks with a marker (names that are not five digits are ignored). */
     public static BitSet completedRanks(Path stageDir) throws IOException {
         BitSet done = new BitSet();
-        Path dir = stageDir.resolve("completions");
+        Path dir = folder(stageDir);
         if (!Files.isDirectory(dir)) {
             return done;
         }

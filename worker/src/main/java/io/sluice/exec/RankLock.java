@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * lease, about 90 s; NFSv3 until the node is back), and {@code SLUICE_NO_RANK_LOCK=1} runs ranks unlocked
  * for such a case.
  */
-final class RankLock {
+public final class RankLock {
     private RankLock() {
     }
 
@@ -63,7 +63,8 @@ final class RankLock {
         return ProcessLock.holder(file(stageDir, rank));
     }
 
-    private static Path file(Path stageDir, int rank) {
+    /** The lock file of a rank, {@code <stage dir>/locks/NNNNN.lock} (also read by the launcher's status). */
+    public static Path file(Path stageDir, int rank) {
         return stageDir.resolve("locks").resolve(String.format("%05d.lock", rank));
     }
 }

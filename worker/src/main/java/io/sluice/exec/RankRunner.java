@@ -24,7 +24,7 @@ import java.util.function.Predicate;
  * Runs one rank of one stage: builds its steps, runs the pipeline over its pieces, writes its stats,
  * and only then its completion marker. Any failure leaves no marker, so a re-run does the rank again.
  */
-final class RankRunner {
+public final class RankRunner {
     private RankRunner() {
     }
 
@@ -68,9 +68,14 @@ final class RankRunner {
         }
     }
 
+    /** The task log of a rank, {@code <stage dir>/logs/task_NNNNN.log} (datatrove's name). */
+    public static Path logFile(Path stageDir, int rank) {
+        return stageDir.resolve("logs").resolve(String.format("task_%05d.log", rank));
+    }
+
     private static PipelineStats runLocked(Job.Stage stage, Path stageDir, int rank, List<InputPiece> pieces,
                                            ProgressCounter progress) throws RankFailure {
-        Path logFile = stageDir.resolve("logs").resolve(String.format("task_%05d.log", rank));
+        Path logFile = logFile(stageDir, rank);
         try (TaskLog log = TaskLog.toFile(logFile, rank)) {
             try {
                 log.info("starting stage '" + stage.name() + "' rank " + rank + "/" + stage.tasks()

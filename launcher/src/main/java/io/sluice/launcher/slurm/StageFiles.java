@@ -80,7 +80,7 @@ public record StageFiles(Path stageDir) {
 
     /** The worker's log of one rank. */
     public Path rankLog(int rank) {
-        return stageDir.resolve("logs").resolve(String.format("task_%05d.log", rank));
+        return io.sluice.exec.RankRunner.logFile(stageDir, rank);
     }
 
     /** Ranks with a completion marker ({@code completions/NNNNN}). */

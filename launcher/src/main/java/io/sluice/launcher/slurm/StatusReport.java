@@ -96,8 +96,7 @@ public final class StatusReport {
                         // launcher run: no Slurm state, but the log says what went wrong
                         failed.add(new FailedRank(rank, null, "local run", log, tail(log, LOG_TAIL_LINES), null,
                                 List.of()));
-                    } else if (io.sluice.io.ProcessLock.namesALiveProcessHere(job.stageDir(stage).resolve("locks")
-                            .resolve(String.format("%05d.lock", rank)))) {
+                    } else if (io.sluice.io.ProcessLock.namesALiveProcessHere(io.sluice.exec.RankLock.file(job.stageDir(stage), rank))) {
                         running++; // launcher run, running now: its rank lock names a live process here
                     } else {
                         notSubmitted++;
