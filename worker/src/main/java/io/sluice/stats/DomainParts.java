@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
  * <p>Why a bundled list rather than a library: the ICANN rules are 84 kB of text (resource
  * {@code public_suffix_icann.dat}, MPL 2.0, snapshot named in its header), the matching is 40 lines,
  * and the only well-kept Java implementation (Guava's InternetDomainName) would pull in all of Guava.
+ * url_filter uses the JDK's own copy of the list ({@code io.sluice.filters.PublicSuffixes}), fresher; this
+ * snapshot is fixed so that a key never depends on the JDK a rank ran on: ranks on nodes with two JDKs would
+ * otherwise split one host two ways, and the merge would count it under two keys.
  */
 public final class DomainParts {
     /** One extracted URL: suffix ({@code co.uk}) and fully qualified domain ({@code www.bbc.co.uk}). */
