@@ -53,8 +53,7 @@ public final class GopherRepetitionFilter extends Filter {
 
     /** A list of {@code [n, fraction]} pairs, n a positive integer. */
     private static List<double[]> pairs(StepArgs args, String key, double[][] dflt) {
-        args.has(key);
-        Object raw = args.raw().get(key);
+        Object raw = args.rawValue(key);
         List<double[]> out = new ArrayList<>();
         if (raw == null) {
             if (!args.raw().containsKey(key)) {

@@ -372,8 +372,7 @@ public final class JobFile {
 
     @SuppressWarnings("unchecked")
     static List<Object> list(StepArgs args, String key) {
-        args.has(key);
-        Object v = args.raw().get(key);
+        Object v = args.rawValue(key);
         if (v == null) {
             return null;
         }

@@ -108,8 +108,7 @@ final class StageExpander {
                 index.put(k, m.raw().get(k));
             }
         }
-        Object exclusion = m.raw().get("exclusion_output");
-        m.has("exclusion_output");
+        Object exclusion = m.rawValue("exclusion_output");
         boolean clusterMetadata = problems.get(() -> m.bool("cluster_metadata", false), false);
         String keep = problems.get(() -> m.choice("keep", "datatrove", "datatrove", "first", "longest"), "datatrove");
         // steps on the kept documents before they are written, as FineWeb runs PIIFormatter: no pass of its own

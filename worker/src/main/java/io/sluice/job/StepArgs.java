@@ -239,6 +239,12 @@ public final class StepArgs {
         return values;
     }
 
+    /** The value of {@code key} as the job file gave it (null when absent), for a caller that checks it itself; counts the key as read. */
+    public Object rawValue(String key) {
+        known.add(key);
+        return values.get(key);
+    }
+
     private static String describe(Object v) {
         if (v == null) {
             return "null";
