@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,10 +78,9 @@ public final class MergeStats implements Step {
     @Override
     public void finish(DocumentSink next) throws IOException {
         Path removing = output.resolve(String.format(".merge_stats-%05d.removing", ctx.rank()));
-        if (Files.exists(removing)) {
+        if (Files.exists(removing) && finishRemoving(removing)) {
             // an earlier run merged everything and was killed while removing its inputs: what is left of them
-            // is a part of the sums, to be removed (even if remove_input was turned off since), not merged
-            finishRemoving(removing);
+            // is a part of the sums, removed (even if remove_input was turned off since), not merged
             return;
         }
         List<String> folders = leafFolders(input);
@@ -132,27 +132,72 @@ public final class MergeStats implements Step {
         if (removeInput) {
             // Noted first: a rank killed while deleting would otherwise, run again, merge the inputs left
             // and overwrite metric.json with a part of the sums.
-            StringBuilder list = new StringBuilder();
+            StringBuilder list = new StringBuilder(FOLDERS_MERGED + merged + "\n");
             for (Path f : consumed) {
-                list.append(input.relativize(f).toString().replace('\\', '/')).append('\n');
+                list.append(input.relativize(f).toString().replace('\\', '/')).append('\t').append(identity(f)).append('\n');
             }
             AtomicFile.write(removing, list.toString().getBytes(StandardCharsets.UTF_8));
             finishRemoving(removing);
+        } else {
+            ctx.stats().add("folders_merged", merged);
         }
-        ctx.stats().add("folders_merged", merged);
         ctx.log().info("merged " + merged + " stat folders of " + folders.size() + " under " + input);
     }
 
-    /** Deletes the inputs listed in {@code removing}, then the list: the merged files are already in place. */
-    private void finishRemoving(Path removing) throws IOException {
-        List<String> files = Files.readAllLines(removing, StandardCharsets.UTF_8);
-        for (String f : files) {
-            if (!f.isEmpty()) {
-                Files.deleteIfExists(input.resolve(f));
+    /** The first line of a removal list: the folders its merge merged, for the stats of a run that finishes it. */
+    private static final String FOLDERS_MERGED = "folders_merged\t";
+
+    /**
+     * Which version of a per-rank file a removal list means: its size, modification time and inode (where the
+     * file system has one). A stats file written again since (by a changed stats stage, run before this merge
+     * stage ran again) is another file under the same name, with the sums of another run.
+     */
+    static String identity(Path f) throws IOException {
+        BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
+        return a.size() + "\t" + a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS) + "\t" + a.fileKey();
+    }
+
+    /**
+     * Deletes the inputs listed in {@code removing}, then the list: the merged files are already in place. When
+     * a listed file still there is not the one the list names (the stats were written again since the merge was
+     * killed), the list is an earlier run's: it is dropped, nothing is deleted, and false is returned, for a merge
+     * of what the folder holds now. Before, the new per-rank files were deleted unmerged and the killed run's
+     * metric.json files stayed, exit 0.
+     */
+    private boolean finishRemoving(Path removing) throws IOException {
+        List<String> lines = Files.readAllLines(removing, StandardCharsets.UTF_8);
+        long merged = -1;
+        List<Path> toDelete = new ArrayList<>();
+        for (String line : lines) {
+            if (line.startsWith(FOLDERS_MERGED)) {
+                merged = Long.parseLong(line.substring(FOLDERS_MERGED.length()).strip());
+                continue;
             }
+            if (line.isEmpty()) {
+                continue;
+            }
+            int tab = line.indexOf('\t');
+            Path f = input.resolve(tab < 0 ? line : line.substring(0, tab));
+            if (!Files.exists(f)) {
+                continue;
+            }
+            if (tab >= 0 && !identity(f).equals(line.substring(tab + 1))) {
+                Files.delete(removing);
+                ctx.log().warn("dropped " + removing + ", the removal list of a merge killed while removing its inputs:"
+                        + " " + f + " has been written again since, so the stats under " + input + " are merged anew");
+                return false;
+            }
+            toDelete.add(f);
+        }
+        for (Path f : toDelete) {
+            Files.deleteIfExists(f);
         }
         Files.delete(removing);
-        ctx.log().info("removed " + files.size() + " merged per-rank files under " + input);
+        if (merged >= 0) {
+            ctx.stats().add("folders_merged", merged);
+        }
+        ctx.log().info("removed " + toDelete.size() + " merged per-rank files under " + input);
+        return true;
     }
 
     /** Whether a merge has written into the output already (its inputs then may be gone, with remove_input). */

@@ -225,6 +225,48 @@ class MergeStatsTest {
         assertFalse(Files.exists(in.resolve(".merge_stats-00000.removing")));
     }
 
+    /**
+     * The list a kill leaves names the files it merged; a stats stage run again since has written new ones under
+     * the same names. Before, the rerun deleted them unmerged and kept the killed run's metric.json, exit 0.
+     */
+    @Test
+    void aRemovalListOfAnEarlierRunIsDroppedAndTheNewStatsMerged() throws IOException {
+        Path in = tmp.resolve("in");
+        Path folder = in.resolve("summary/length");
+        Files.createDirectories(folder);
+        Path rank0 = folder.resolve("00000.json");
+        Path rank1 = folder.resolve("00001.json");
+        Files.writeString(rank0, "{\"summary\": {\"total\": 1, \"n\": 1, \"mean\": 1.0, \"unit\": \"doc\"}}");
+        Files.writeString(rank1, "{\"summary\": {\"total\": 2, \"n\": 1, \"mean\": 2.0, \"unit\": \"doc\"}}");
+        Map<String, Object> args = Map.of("input", in.toString(), "remove_input", true);
+        Path removing = in.resolve(".merge_stats-00000.removing");
+
+        // killed after deleting rank 0's file: the list names both as the merge read them
+        String list = "folders_merged\t1\nsummary/length/00000.json\t" + MergeStats.identity(rank0)
+                + "\nsummary/length/00001.json\t" + MergeStats.identity(rank1) + "\n";
+        Files.writeString(folder.resolve("metric.json"), "{\"summary\": {\"total\": 3, \"n\": 2, \"mean\": 1.5, \"unit\": \"doc\"}}");
+        Files.writeString(removing, list);
+        Files.delete(rank0);
+        io.sluice.pipeline.StepContext ctx = StatsRun.context(0, 1, tmp);
+        Step again = StatsRun.create("merge_stats", args);
+        again.open(ctx);
+        again.finish(d -> { });
+        assertFalse(Files.exists(rank1) || Files.exists(removing), "the removal is finished");
+        assertTrue(Files.readString(folder.resolve("metric.json")).contains("\"total\": 3"));
+        assertEquals(1, ctx.stats().get("folders_merged"), "the stats of the run that merged");
+
+        // the same state, but a changed stats stage has written rank 0 and 1 again since, with other sums
+        Files.writeString(removing, list);
+        Files.writeString(rank0, "{\"summary\": {\"total\": 10, \"n\": 1, \"mean\": 10.0, \"unit\": \"doc\"}}");
+        Files.writeString(rank1, "{\"summary\": {\"total\": 20, \"n\": 1, \"mean\": 20.0, \"unit\": \"doc\"}}");
+        Step third = StatsRun.create("merge_stats", args);
+        third.open(StatsRun.context(0, 1, tmp));
+        third.finish(d -> { });
+        String merged = Files.readString(folder.resolve("metric.json"));
+        assertTrue(merged.startsWith("{\"summary\": {\"total\": 30, \"n\": 2,"), merged);
+        assertFalse(Files.exists(rank0) || Files.exists(rank1) || Files.exists(removing));
+    }
+
     @Test
     void ranksShareTheSameFoldersWhenAnEarlierRankHasRemovedItsInputs() throws IOException {
         Path in = tmp.resolve("in");
