@@ -124,6 +124,7 @@ public final class RankFiles {
 
     private static int remove(Path journal, Predicate<Path> read) throws IOException {
         int removed = 0;
+        java.util.Map<Path, Set<String>> namesByFolder = new java.util.HashMap<>();
         for (Path f : read(journal)) {
             if (read.test(f)) {
                 continue; // the stage now reads what it once wrote: input, not a leftover
@@ -132,13 +133,40 @@ public final class RankFiles {
                 Files.delete(f);
                 removed++;
             }
-            Path tmp = f.resolveSibling(f.getFileName() + AtomicFile.TMP_SUFFIX);
-            if (Files.isRegularFile(tmp)) {
-                Files.delete(tmp);
+            if (f.getParent() != null) {
+                namesByFolder.computeIfAbsent(f.getParent(), k -> new HashSet<>()).add(f.getFileName().toString());
             }
+        }
+        for (java.util.Map.Entry<Path, Set<String>> e : namesByFolder.entrySet()) {
+            removeTemporaries(e.getKey(), e.getValue());
         }
         Files.deleteIfExists(journal);
         return removed;
+    }
+
+    /**
+     * The temporary files of the named files in {@code folder}: {@code <name>.tmp}, and the scratch files a writer
+     * keeps beside it ({@code <name>.unsorted.tmp}, {@code <name>.run<k>.tmp} of the MinHash signatures, which
+     * can be gigabytes). One listing per folder; before, only {@code <name>.tmp} went, and the signatures' scratch
+     * files of ranks a changed job no longer has stayed for good.
+     */
+    private static void removeTemporaries(Path folder, Set<String> names) throws IOException {
+        if (!Files.isDirectory(folder)) {
+            return;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, "*" + AtomicFile.TMP_SUFFIX)) {
+            for (Path t : files) {
+                String n = t.getFileName().toString();
+                int dot = n.length() - AtomicFile.TMP_SUFFIX.length();
+                // <name>.tmp, or <name>.<anything>.tmp
+                for (int i = dot; i > 0; i = n.lastIndexOf('.', i - 1)) {
+                    if (names.contains(n.substring(0, i))) {
+                        Files.deleteIfExists(t);
+                        break;
+                    }
+                }
+            }
+        }
     }
 
     /** The journal's paths; a last line a kill cut short (no newline) is left out. */
