@@ -318,6 +318,34 @@ class LauncherTest {
         }
     }
 
+    /** Ctrl-C or a kill ended a run without a word; now it says what is kept and how to go on. */
+    @Test
+    void aRunEndedBySigtermSaysHowToResume() throws Exception {
+        // the shared corpus through two stats blocks, one rank: seconds of work to interrupt
+        Path corpus = Path.of(System.getProperty("sluice.shared", "../shared")).resolve("data/corpus").toAbsolutePath();
+        Path f = job("logging_dir: $ROOT/logs\ntasks: 1\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: " + corpus
+                + "}}, {doc_stats: {output: $ROOT/stats}}, {word_stats: {output: $ROOT/stats}}]\n");
+        Path log = dir.resolve("console.txt");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), "io.sluice.launcher.Launcher", "run", f.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            Path taskLog = dir.resolve("logs/a/logs/task_00000.log");
+            for (int i = 0; i < 600 && !Files.exists(taskLog); i++) {
+                Thread.sleep(100);
+            }
+            assertTrue(Files.exists(taskLog), Files.readString(log));
+            Thread.sleep(300);
+            p.destroy(); // SIGTERM
+            assertEquals(143, p.waitFor());
+        } finally {
+            p.destroyForcibly();
+        }
+        assertTrue(Files.readString(log).contains("[job] interrupted: completed ranks are kept and a run again skips them;"
+                + " the others start over (what they wrote is under temporary names). Run the same command to resume"),
+                Files.readString(log));
+    }
+
     /** An input gone since the plan was made: the console says so, where it said only the file's path. */
     @Test
     void aRankWhoseInputIsGoneSaysSo() throws IOException {

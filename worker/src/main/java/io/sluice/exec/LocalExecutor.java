@@ -33,6 +33,23 @@ public final class LocalExecutor {
      * every rank asked for completed.
      */
     public boolean run(String onlyStage) throws IOException {
+        // Ctrl-C or a kill (SIGINT, SIGTERM) ended the JVM without a word: say what is kept and how to go on
+        Thread interrupted = new Thread(() -> console.printf("%n[%s] interrupted: completed ranks are kept and a run"
+                + " again skips them; the others start over (what they wrote is under temporary names). Run the same"
+                + " command to resume%n", job.name()));
+        Runtime.getRuntime().addShutdownHook(interrupted);
+        try {
+            return runStages(onlyStage);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(interrupted);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs
+            }
+        }
+    }
+
+    private boolean runStages(String onlyStage) throws IOException {
         // an unknown name is an error, not a run of nothing
         List<Job.Stage> only = onlyStage == null ? job.stages() : job.stagesNamed(onlyStage);
         Preflight.check(job);
