@@ -2,6 +2,7 @@ package io.sluice.exec;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sluice.io.AtomicFile;
 import io.sluice.io.ProcessLock;
 import io.sluice.io.RankFiles;
 import io.sluice.io.ShardPlan;
@@ -561,6 +562,7 @@ public final class StageRunner {
                 new StageLineage(job).check();
             }
             Path dir = stageDir(stage);
+            AtomicFile.removeAbandonedSharedTemporaries(dir);
             Path settingsFile = dir.resolve(SETTINGS);
             String now = settingsOf(stage);
             String recorded = Files.exists(settingsFile) ? Files.readString(settingsFile) : null;

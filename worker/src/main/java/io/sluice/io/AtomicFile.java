@@ -74,6 +74,32 @@ public final class AtomicFile extends FilterOutputStream {
         removeAbandonedTemporaries(target);
     }
 
+    /** A temporary name of {@link #writeShared}: {@code <name>.<pid>-<hex>.tmp}. */
+    private static final java.util.regex.Pattern SHARED_TEMPORARY = java.util.regex.Pattern.compile(".+\\.\\d+-[0-9a-f]+\\.tmp");
+
+    /**
+     * Removes the minute-old temporary files of {@link #writeShared} in {@code dir}, whatever file they were for:
+     * a file written once (a stage's shard_plan.json, settings) is not written again to clean its own, and a
+     * writer killed between its two steps left them for good.
+     */
+    public static void removeAbandonedSharedTemporaries(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        long before = System.currentTimeMillis() - 60_000;
+        try (var found = Files.newDirectoryStream(dir, f -> SHARED_TEMPORARY.matcher(f.getFileName().toString()).matches())) {
+            for (Path tmp : found) {
+                try {
+                    if (Files.getLastModifiedTime(tmp).toMillis() < before) {
+                        Files.deleteIfExists(tmp);
+                    }
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // renamed or removed by another process meanwhile
+                }
+            }
+        }
+    }
+
     private static void removeAbandonedTemporaries(Path target) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         String prefix = target.getFileName() + ".";

@@ -93,4 +93,22 @@ class AtomicFileTest {
             assertEquals(List.of(target, recent), files.sorted().toList());
         }
     }
+
+    /** shard_plan.json and settings are written once: a killed writer's temporary file stayed for good. */
+    @Test
+    void theTemporariesOfFilesWrittenOnceAreRemovedWhenTheStageRunsAgain() throws Exception {
+        Path old = dir.resolve("shard_plan.json.4242-3a.tmp");
+        Path recent = dir.resolve("settings.4243-9f.tmp");
+        Path own = dir.resolve("00001.jsonl.tmp"); // a rank's own temporary name: its rank removes it
+        for (Path p : List.of(old, recent, own)) {
+            Files.writeString(p, "half");
+            if (p != recent) {
+                Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 120_000));
+            }
+        }
+        AtomicFile.removeAbandonedSharedTemporaries(dir);
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(own, recent), files.sorted().toList());
+        }
+    }
 }
