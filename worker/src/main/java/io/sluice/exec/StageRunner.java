@@ -292,7 +292,11 @@ public final class StageRunner {
                     List<String> stray;
                     List<String> earlier;
                     try {
-                        stray = o.strayFiles(stage.tasks());
+                        // the files of ranks a changed stage no longer has are its own: its journals note them, and
+                        // they go before it runs (prepareStage); before, this note said they would be read too
+                        java.util.Set<Path> own = new java.util.HashSet<>(RankFiles.noted(stageDir(stage)));
+                        Path folder = o.dir().toAbsolutePath().normalize();
+                        stray = o.strayFiles(stage.tasks()).stream().filter(n -> !own.contains(folder.resolve(n))).toList();
                         earlier = unknownRun ? o.ownFiles() : List.of();
                     } catch (IOException | UncheckedIOException e) {
                         continue; // the folder changed while listed (another job writing it): a note is not worth a failure

@@ -555,7 +555,7 @@ public final class Preflight {
         if (p.worldSize() != stage.tasks() || !p.root().equals(source.root().toString())) {
             throw new JobException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
                     + "; this job has " + stage.tasks() + " tasks over " + source.root()
-                    + ". Use a new logging_dir (or delete the stage folder) to run a changed job");
+                    + ". Use a new logging_dir, or delete " + stageDir + ", to run the changed stage");
         }
         return p;
     }

@@ -922,6 +922,26 @@ class LocalExecutorTest {
                 + " (00007.jsonl.zst, other-job.jsonl.zst): a stage reading the folder would read them too"), printed);
     }
 
+    /** The files of ranks a changed stage no longer has are its own, removed before it runs: not noted as strays. */
+    @Test
+    void theFilesOfRanksAChangedStageDropsAreRemovedNotNotedAsStrays() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        String fewer = JobFixture.CLEAN_JOB.replace("tasks: 3", "tasks: 2");
+        JobException refused = assertThrows(JobException.class, () -> run(fx.job(fewer)));
+        assertTrue(refused.getMessage().contains("Use a new logging_dir, or delete " + root.resolve("logs/clean")
+                + ", to run the changed stage"), refused.getMessage());
+        TestFiles.deleteRecursively(root.resolve("logs/clean")); // as the refusal says
+        console.reset();
+        assertTrue(run(fx.job(fewer)));
+        String printed = console.toString();
+        assertFalse(printed.contains("does not write"), printed);
+        assertTrue(printed.contains("[clean] removed 6 file(s) an earlier run of the stage wrote"), printed);
+        assertEquals(List.of("00000.jsonl.zst", "00001.jsonl.zst"),
+                TestFiles.files(root.resolve("out")).stream().map(p -> p.getFileName().toString()).toList());
+    }
+
     @Test
     void whatAStepNeedsOfItsStageIsCheckedBeforeAnyWork() throws IOException {
         String minhash = """
