@@ -82,19 +82,19 @@ public final class RankFiles {
      * except those {@code read} says the stage reads, then the journal. Returns how many files it removed.
      */
     public static int removeEarlierRun(Path stageDir, int rank, Predicate<Path> read) throws IOException {
-        return remove(of(stageDir, rank).journal, read);
+        return remove(List.of(of(stageDir, rank).journal), read);
     }
 
     /** Removes the files and journals of ranks {@code tasks} and up: ranks the stage no longer has. */
     public static int removeRanksFrom(Path stageDir, int tasks, Predicate<Path> read) throws IOException {
-        int removed = 0;
+        List<Path> dropped = new ArrayList<>();
         for (Path journal : journals(stageDir)) {
             Matcher m = JOURNAL.matcher(journal.getFileName().toString());
             if (m.matches() && Long.parseLong(m.group(1)) >= tasks) {
-                removed += remove(journal, read);
+                dropped.add(journal);
             }
         }
-        return removed;
+        return remove(dropped, read);
     }
 
     /** The files rank {@code rank} of the stage noted, present or not. */
@@ -122,33 +122,45 @@ public final class RankFiles {
         return journals;
     }
 
-    private static int remove(Path journal, Predicate<Path> read) throws IOException {
+    /** The files the journals noted, their temporary files, then the journals; returns how many files went. */
+    private static int remove(List<Path> journals, Predicate<Path> read) throws IOException {
         int removed = 0;
         java.util.Map<Path, Set<String>> namesByFolder = new java.util.HashMap<>();
-        for (Path f : read(journal)) {
-            if (read.test(f)) {
-                continue; // the stage now reads what it once wrote: input, not a leftover
-            }
-            if (Files.isRegularFile(f)) {
-                Files.delete(f);
-                removed++;
-            }
-            if (f.getParent() != null) {
-                namesByFolder.computeIfAbsent(f.getParent(), k -> new HashSet<>()).add(f.getFileName().toString());
+        for (Path journal : journals) {
+            for (Path f : read(journal)) {
+                if (read.test(f)) {
+                    continue; // the stage now reads what it once wrote: input, not a leftover
+                }
+                if (Files.isRegularFile(f)) {
+                    Files.delete(f);
+                    removed++;
+                }
+                if (f.getParent() != null) {
+                    namesByFolder.computeIfAbsent(f.getParent(), k -> new HashSet<>()).add(f.getFileName().toString());
+                }
             }
         }
         for (java.util.Map.Entry<Path, Set<String>> e : namesByFolder.entrySet()) {
             removeTemporaries(e.getKey(), e.getValue());
         }
-        Files.deleteIfExists(journal);
+        for (Path journal : journals) {
+            Files.deleteIfExists(journal);
+        }
         return removed;
     }
 
     /**
-     * The temporary files of the named files in {@code folder}: {@code <name>.tmp}, and the scratch files a writer
-     * keeps beside it ({@code <name>.unsorted.tmp}, {@code <name>.run<k>.tmp} of the MinHash signatures, which
-     * can be gigabytes). One listing per folder; before, only {@code <name>.tmp} went, and the signatures' scratch
-     * files of ranks a changed job no longer has stayed for good.
+     * A writer's temporary names for a file {@code <name>}: {@code <name>.tmp} ({@link AtomicFile}), and the MinHash
+     * signatures' scratch files beside it, {@code <name>.unsorted.tmp} and {@code <name>.run<k>.tmp}, which can be
+     * gigabytes. Only these: another writer's file extending the name ({@code 00001.jsonl.gz.tmp} beside a noted
+     * {@code 00001.jsonl}) is not ours to remove.
+     */
+    private static final Pattern TEMPORARY = Pattern.compile("(.+?)(\\.unsorted|\\.run\\d+)?\\.tmp");
+
+    /**
+     * The temporary files of the named files in {@code folder}, in one listing of it (once for every rank whose
+     * files go). Before, only {@code <name>.tmp} went, and the signatures' scratch files of ranks a changed job
+     * no longer has stayed for good.
      */
     private static void removeTemporaries(Path folder, Set<String> names) throws IOException {
         if (!Files.isDirectory(folder)) {
@@ -157,13 +169,11 @@ public final class RankFiles {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, "*" + AtomicFile.TMP_SUFFIX)) {
             for (Path t : files) {
                 String n = t.getFileName().toString();
-                int dot = n.length() - AtomicFile.TMP_SUFFIX.length();
-                // <name>.tmp, or <name>.<anything>.tmp
-                for (int i = dot; i > 0; i = n.lastIndexOf('.', i - 1)) {
-                    if (names.contains(n.substring(0, i))) {
-                        Files.deleteIfExists(t);
-                        break;
-                    }
+                Matcher m = TEMPORARY.matcher(n);
+                // <name>.tmp of a name ending in .run3 or .unsorted is matched as such first
+                if (names.contains(n.substring(0, n.length() - AtomicFile.TMP_SUFFIX.length()))
+                        || (m.matches() && names.contains(m.group(1)))) {
+                    Files.deleteIfExists(t);
                 }
             }
         }

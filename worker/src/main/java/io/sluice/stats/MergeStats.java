@@ -148,13 +148,14 @@ public final class MergeStats implements Step {
     private static final String FOLDERS_MERGED = "folders_merged\t";
 
     /**
-     * Which version of a per-rank file a removal list means: its size, modification time and inode (where the
-     * file system has one). A stats file written again since (by a changed stats stage, run before this merge
-     * stage ran again) is another file under the same name, with the sums of another run.
+     * Which version of a per-rank file a removal list means: its size and modification time. A stats file written
+     * again since (by a changed stats stage, run before this merge stage ran again) is another file under the
+     * same name, with the sums of another run. Not the inode: on NFS its device part is the client's, and a
+     * merge requeued on another node would take its own list for an earlier run's, and merge a part of the sums.
      */
     static String identity(Path f) throws IOException {
         BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
-        return a.size() + "\t" + a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS) + "\t" + a.fileKey();
+        return a.size() + "\t" + a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
     /**

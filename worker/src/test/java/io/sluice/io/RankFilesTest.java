@@ -52,12 +52,14 @@ class RankFilesTest {
         Path bucket = Files.createDirectories(out.resolve("bucket_000"));
         RankFiles.of(logs.resolve("sigs"), 2).willWriteAll(List.of(bucket.resolve("00002.minhash.sig")));
         for (String n : List.of("00002.minhash.sig.unsorted.tmp", "00002.minhash.sig.run0.tmp", "00002.minhash.sig.tmp",
-                "00012.minhash.sig.unsorted.tmp", "00003.minhash.sig", "minhash_keys.json.123-abc.tmp")) {
+                "00012.minhash.sig.unsorted.tmp", "00003.minhash.sig", "minhash_keys.json.123-abc.tmp",
+                "00002.minhash.sig.gz.tmp")) {
             Files.writeString(bucket.resolve(n), "x");
         }
         RankFiles.removeRanksFrom(logs.resolve("sigs"), 2, f -> false); // the job now has 2 ranks
-        assertEquals(List.of("bucket_000/00003.minhash.sig", "bucket_000/00012.minhash.sig.unsorted.tmp",
-                "bucket_000/minhash_keys.json.123-abc.tmp"), names());
+        // another writer's temporary file extending the name is not the rank's
+        assertEquals(List.of("bucket_000/00002.minhash.sig.gz.tmp", "bucket_000/00003.minhash.sig",
+                "bucket_000/00012.minhash.sig.unsorted.tmp", "bucket_000/minhash_keys.json.123-abc.tmp"), names());
     }
 
     @Test
