@@ -411,6 +411,20 @@ public final class JobFile {
                 merged.put("sbatch_args", rest);
             }
         }
+        for (String key : BLOCK_KEYS) {
+            // a key of the block may also be given in sbatch_args (as datatrove's users do): the stage's, in either
+            // form, replaces the job's in both, or the two would be refused as given twice
+            String option = key.replace('_', '-');
+            if (ownKeys.get(key) != null || (ownKeys.get("sbatch_args") instanceof Map<?, ?> ownArgs
+                    && (ownArgs.containsKey(option) || ownArgs.containsKey("--" + option)))) {
+                merged.remove(key);
+                if (merged.get("sbatch_args") instanceof Map<?, ?> jobArgs) {
+                    Map<Object, Object> rest = new LinkedHashMap<>(jobArgs);
+                    rest.keySet().removeIf(k -> k.equals(option) || k.equals("--" + option));
+                    merged.put("sbatch_args", rest);
+                }
+            }
+        }
         ownKeys.forEach((k, v) -> {
             if (k.equals("sbatch_args") && v instanceof Map<?, ?> args && merged.get(k) instanceof Map<?, ?> jobArgs) {
                 Map<Object, Object> both = new LinkedHashMap<>(jobArgs);
@@ -422,6 +436,9 @@ public final class JobFile {
         });
         return slurmOptions(where + ".slurm", merged, problems);
     }
+
+    /** The slurm: block's keys that are sbatch options too, which sbatch_args may give instead. */
+    private static final List<String> BLOCK_KEYS = List.of("time", "partition", "qos", "account", "mail_type", "mail_user");
 
     /** sbatch's memory options, with or without their dashes: sbatch takes only one of them. */
     private static boolean isMemoryArg(Object key) {
@@ -467,9 +484,16 @@ public final class JobFile {
     private static String slurmTime(StepArgs a) {
         Object raw = a.raw().get("time");
         String time = a.string("time", null);
+        if (!(raw instanceof Number) && a.raw().get("sbatch_args") instanceof Map<?, ?> args) {
+            // the same limit given in sbatch_args (the launcher takes it as the block's)
+            Object given = args.containsKey("time") ? args.get("time") : args.get("--time");
+            if (given instanceof Number) {
+                raw = given;
+            }
+        }
         if (raw instanceof Number n) {
             boolean minutes = n.doubleValue() >= 0 && n.doubleValue() == Math.rint(n.doubleValue()) && !(raw instanceof Double);
-            throw a.error("time", "is a number (" + raw + "), " + (minutes
+            throw a.error(a.raw().get("time") == raw ? "time" : "sbatch_args.time", "is a number (" + raw + "), " + (minutes
                     ? "which sbatch reads as minutes; write it as Slurm does, quoted: \"01:00:00\" for an hour, or \"" + raw
                             + "\" if you mean " + raw + " minutes"
                     : "not a Slurm time limit; write one, quoted: \"01:00:00\" for an hour, \"90\" for 90 minutes"));

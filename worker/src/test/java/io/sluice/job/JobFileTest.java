@@ -316,6 +316,21 @@ class JobFileTest {
 
     private static final String ONE_STAGE = "stages:\n  - name: a\n    tasks: 4\n    steps: [{read_jsonl: {path: x}}]\n";
 
+    /** A block key may come in sbatch_args (datatrove's style): a stage's, in either form, replaces the job's. */
+    @Test
+    void aStageKeyReplacesTheJobsGivenInSbatchArgsAndTheReverse() throws IOException {
+        String stages = "stages:\n  - name: a\n    slurm: {time: '48:00:00', sbatch_args: {account: b}}\n"
+                + "    steps: [{read_jsonl: {path: x}}]\n";
+        Job job = load("slurm: {account: a, sbatch_args: {time: '24:00:00'}}\n" + stages);
+        Job.SlurmOptions a = job.slurmOf(job.stages().get(0));
+        assertEquals("48:00:00", a.time());
+        assertEquals(null, a.account());
+        assertEquals(java.util.Map.of("account", "b"), a.sbatchArgs());
+        // a bare number is minutes to sbatch, in sbatch_args too
+        org.junit.jupiter.api.Assertions.assertTrue(error(ONE_STAGE + "slurm: {sbatch_args: {time: 3600}}\n").contains(
+                "'sbatch_args.time' is a number (3600), which sbatch reads as minutes"), error(ONE_STAGE + "slurm: {sbatch_args: {time: 3600}}\n"));
+    }
+
     @Test
     void memoryPerCpuDefaultsTo2GUnlessSbatchArgsAskForMemoryOrItIsNull() throws IOException {
         assertEquals("2G", load(ONE_STAGE + "slurm: {partition: p}\n").slurm().memPerCpu());
