@@ -337,12 +337,13 @@ class LauncherTest {
             assertTrue(Files.exists(taskLog), Files.readString(log));
             Thread.sleep(300);
             p.destroy(); // SIGTERM
-            assertEquals(143, p.waitFor());
+            assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the run did not end");
+            assertEquals(143, p.exitValue(), Files.readString(log));
         } finally {
             p.destroyForcibly();
         }
-        assertTrue(Files.readString(log).contains("[job] interrupted: completed ranks are kept and a run again skips them;"
-                + " the others start over (what they wrote is under temporary names). Run the same command to resume"),
+        assertTrue(Files.readString(log).contains("[job] interrupted: the ranks that completed are kept, and the others start"
+                + " over when the job runs again. Run the same command to resume"),
                 Files.readString(log));
     }
 

@@ -34,9 +34,10 @@ public final class LocalExecutor {
      */
     public boolean run(String onlyStage) throws IOException {
         // Ctrl-C or a kill (SIGINT, SIGTERM) ended the JVM without a word: say what is kept and how to go on
-        Thread interrupted = new Thread(() -> console.printf("%n[%s] interrupted: completed ranks are kept and a run"
-                + " again skips them; the others start over (what they wrote is under temporary names). Run the same"
-                + " command to resume%n", job.name()));
+        Thread interrupted = new Thread(() -> console.printf("%n[%s] interrupted: %s%n", job.name(), job.skipCompleted()
+                ? "the ranks that completed are kept, and the others start over when the job runs again. Run the same"
+                        + " command to resume"
+                : "with skip_completed: false every rank runs again on the next run"));
         Runtime.getRuntime().addShutdownHook(interrupted);
         try {
             return runStages(onlyStage);

@@ -85,13 +85,21 @@ public final class StageRunner {
             return null;
         }
         ShardPlan saved = Preflight.savedPlan(stage, stageDir(stage), source);
-        if (saved != null) {
+        Path file = stageDir(stage).resolve("shard_plan.json");
+        ShardPlan signatures = signaturePlan(stage, source);
+        if (saved != null && (signatures == null || samePieces(saved, signatures))) {
             savedPlans.add(stage.name());
             return saved;
         }
-        Path file = stageDir(stage).resolve("shard_plan.json");
-        ShardPlan signatures = signaturePlan(stage, source);
         if (signatures != null) {
+            if (saved != null && !Completions.completedRanks(stageDir(stage)).isEmpty()) {
+                // the lineage check refuses this first (the cluster output it read is of an earlier run); kept in case
+                throw new JobException("stage '" + stage.name() + "' removed duplicates by a shard plan other than the one"
+                        + " stage '" + signaturePlans.get(stage.name()) + "' made the signatures with; delete "
+                        + stageDir(stage) + " to filter again");
+            }
+            // a filter stage that has not completed a rank takes the signature stage's plan again, should that
+            // stage have run again since over changed input
             signatures.write(file);
             savedPlans.add(stage.name());
             return signatures;
@@ -134,6 +142,10 @@ public final class StageRunner {
         signaturePlans.put(stage.name(), signatureStage.name());
         // the root as this stage's reader spells it (Preflight found both readers the same, links resolved)
         return new ShardPlan(source.root().toString(), p.worldSize(), p.splitSize(), p.files(), p.ranks());
+    }
+
+    private static boolean samePieces(ShardPlan a, ShardPlan b) {
+        return a.files().equals(b.files()) && a.ranks().equals(b.ranks());
     }
 
     /** Per stage that took its plan from a signature stage ({@link #signaturePlan}), that stage's name. */

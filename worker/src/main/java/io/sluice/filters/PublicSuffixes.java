@@ -18,7 +18,7 @@ import java.util.zip.ZipInputStream;
  * <p>The list is the copy every JDK ships for its own cookie and TLS checks
  * ({@code $JAVA_HOME/lib/security/public_suffix_list.dat}: a zip with one entry per top-level domain,
  * each line a rule prefixed by a byte, 0 for ICANN rules, 1 for private ones). So nothing is downloaded;
- * the list is as fresh as the JDK, as tldextract's own is (it fetches the live list). The stats groups split
+ * the list is the JDK release's snapshot (tldextract fetches the live one). The stats groups split
  * hosts with {@link io.sluice.stats.DomainParts} instead, against a bundled 2023 snapshot, so that their keys
  * do not depend on the JDK of the node; the two lists differ only in suffixes added or removed since.
  */

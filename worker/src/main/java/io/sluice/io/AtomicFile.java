@@ -83,31 +83,20 @@ public final class AtomicFile extends FilterOutputStream {
      * writer killed between its two steps left them for good.
      */
     public static void removeAbandonedSharedTemporaries(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        long before = System.currentTimeMillis() - 60_000;
-        try (var found = Files.newDirectoryStream(dir, f -> SHARED_TEMPORARY.matcher(f.getFileName().toString()).matches())) {
-            for (Path tmp : found) {
-                try {
-                    if (Files.getLastModifiedTime(tmp).toMillis() < before) {
-                        Files.deleteIfExists(tmp);
-                    }
-                } catch (java.nio.file.NoSuchFileException e) {
-                    // renamed or removed by another process meanwhile
-                }
-            }
+        if (Files.isDirectory(dir)) {
+            removeMinuteOld(dir, name -> SHARED_TEMPORARY.matcher(name).matches());
         }
     }
 
     private static void removeAbandonedTemporaries(Path target) throws IOException {
-        Path dir = target.toAbsolutePath().getParent();
         String prefix = target.getFileName() + ".";
+        removeMinuteOld(target.toAbsolutePath().getParent(), name -> name.startsWith(prefix) && name.endsWith(TMP_SUFFIX));
+    }
+
+    /** Removes the files of {@code dir} whose names pass {@code names} and that are a minute old (a live writer's are not). */
+    private static void removeMinuteOld(Path dir, java.util.function.Predicate<String> names) throws IOException {
         long before = System.currentTimeMillis() - 60_000;
-        try (var found = Files.newDirectoryStream(dir, f -> {
-            String name = f.getFileName().toString();
-            return name.startsWith(prefix) && name.endsWith(TMP_SUFFIX);
-        })) {
+        try (var found = Files.newDirectoryStream(dir, f -> names.test(f.getFileName().toString()))) {
             for (Path tmp : found) {
                 try {
                     if (Files.getLastModifiedTime(tmp).toMillis() < before) {

@@ -9,8 +9,8 @@ import java.util.function.IntFunction;
 
 /**
  * Runs the steps of one rank: the first step (a {@link DocumentSource}) pushes documents through the
- * others one at a time. Every step after it gets counters {@code total} (documents received) and
- * {@code forwarded} (documents passed on) (the reader counts its own documents), and every step its own
+ * others one at a time. Every step gets the counter {@code forwarded} (documents passed on), every step
+ * after the reader {@code total} (documents received; the reader counts its own), and every step its own
  * time, not counting the steps after it.
  */
 public final class Pipeline {

@@ -433,8 +433,9 @@ public final class StatsReport {
         }
         // each rank writes its top_k keys and merge_stats keeps its top_k: a key some ranks cut is counted short
         h.append(fmt(keys.size())).append(" keys in the merged files").append(keys.size() > TOP_DOMAINS ? ", top "
-                + TOP_DOMAINS + " shown" : "").append(". Each rank keeps its top_k keys by documents, and so does"
-                + " merge_stats: where there are more, a key some ranks left out is counted short.</p>\n");
+                + TOP_DOMAINS + " shown" : "").append(". Where top_k cuts this group (top_k_groups: fqdn and suffix by"
+                + " default), each rank keeps its top_k keys by documents, and so does merge_stats: where there are more,"
+                + " a key some ranks left out is counted short.</p>\n");
     }
 
     /** A key whose every stat is a bare number: sorts last, shown as {@link #UNKNOWN_DOCS}. */

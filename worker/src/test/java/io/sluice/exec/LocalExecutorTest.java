@@ -165,6 +165,9 @@ class LocalExecutorTest {
         }
         // sorted between the two files: planned afresh, rank 1 would read it and remove by part-001's numbers
         TestFiles.write(in.resolve("part-000a.jsonl.gz"), TestFiles.doc("new-1", "a document added after the signatures"));
+        // and a plan of its own an earlier, killed run of the filter stage saved over that input
+        io.sluice.io.ShardPlan.compute(in, List.of("part-000.jsonl.gz", "part-000a.jsonl.gz", "part-001.jsonl.gz"), 2, 0,
+                file -> false).write(root.resolve("staged/logs/dedup_filter/shard_plan.json"));
         console.reset();
         assertTrue(new LocalExecutor(job, new PrintStream(console, true)).run("dedup_filter"), console.toString());
         assertEquals(expected, TestFiles.allLines(root.resolve("staged/deduped")).stream().sorted().toList());

@@ -123,7 +123,7 @@ class StatsReportTest {
         assertTrue(rows.contains("<th>mean avg_words_per_line</th></tr>\n<tr><td>dots.example.com</td><td>20</td><td>1</td></tr>\n"
                 + "<tr><td>full.example.com</td><td>5</td><td>1</td></tr>\n<tr><td>zero.example.com</td><td title="), rows);
         assertTrue(rows.contains(" which keeps no document count\">?</td><td>0</td></tr>"), rows);
-        assertTrue(rows.contains("3 keys in the merged files. Each rank keeps its top_k keys by documents"), rows);
+        assertTrue(rows.contains("3 keys in the merged files. Where top_k cuts this group (top_k_groups: fqdn and suffix by default), each rank keeps its top_k keys by documents"), rows);
 
         // every document without a URL: the report says so, not only "0 keys"
         Files.writeString(dir.resolve("fqdn/n_words").resolve(MergeStats.MERGED_NAME), "{}");

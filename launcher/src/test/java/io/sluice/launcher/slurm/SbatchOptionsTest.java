@@ -66,7 +66,8 @@ class SbatchOptionsTest {
 
     @Test
     void sbatchArgsThatTheLauncherOwnsOrThatAreNoOptionNameAreRejected() {
-        // a second --cpus-per-task, --output or --time line would win silently over the launcher's
+        // a second --cpus-per-task or --output line would win silently over the launcher's; time and partition
+        // here differ from the block's (TestJobs gives 00:10:00 and debug)
         for (String key : List.of("array", "dependency", "x; rm -rf /", "cpus-per-task", "output", "job-name", "time",
                 "partition")) {
             Job job = TestJobs.job("j", Path.of("/l"), TestJobs.slurm(1, 1, 1, false, null, Map.of(key, "1")),
