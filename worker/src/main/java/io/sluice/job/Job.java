@@ -28,6 +28,12 @@ public record Job(String name, Path loggingDir, int tasks, int workers, boolean 
                                int requeueGraceSeconds, String envCommand, String qos, String account,
                                String mailType, String mailUser, String javaHome,
                                Map<String, String> sbatchArgs) {
+        /**
+         * The block's keys that are sbatch options too, as sbatch spells them (the block writes mail_type for
+         * --mail-type): sbatch_args may give them instead, and then they count as the block's.
+         */
+        public static final List<String> SBATCH_OPTIONS = List.of("time", "partition", "qos", "account", "mail-type",
+                "mail-user");
     }
 
     /**

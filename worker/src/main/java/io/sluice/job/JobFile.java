@@ -411,10 +411,10 @@ public final class JobFile {
                 merged.put("sbatch_args", rest);
             }
         }
-        for (String key : BLOCK_KEYS) {
+        for (String option : Job.SlurmOptions.SBATCH_OPTIONS) {
             // a key of the block may also be given in sbatch_args (as datatrove's users do): the stage's, in either
             // form, replaces the job's in both, or the two would be refused as given twice
-            String option = key.replace('_', '-');
+            String key = option.replace('-', '_');
             if (ownKeys.get(key) != null || (ownKeys.get("sbatch_args") instanceof Map<?, ?> ownArgs
                     && (ownArgs.containsKey(option) || ownArgs.containsKey("--" + option)))) {
                 merged.remove(key);
@@ -436,9 +436,6 @@ public final class JobFile {
         });
         return slurmOptions(where + ".slurm", merged, problems);
     }
-
-    /** The slurm: block's keys that are sbatch options too, which sbatch_args may give instead. */
-    private static final List<String> BLOCK_KEYS = List.of("time", "partition", "qos", "account", "mail_type", "mail_user");
 
     /** sbatch's memory options, with or without their dashes: sbatch takes only one of them. */
     private static boolean isMemoryArg(Object key) {

@@ -156,8 +156,7 @@ public final class SbatchOptions {
     private static final java.util.Set<String> SET_BY_SUBMIT = java.util.Set.of("array", "dependency", "job-name",
             "output", "cpus-per-task", "kill-on-invalid-dep", "chdir");
     private static final java.util.Set<String> SET_FOR_REQUEUE = java.util.Set.of("requeue", "no-requeue", "open-mode", "signal");
-    private static final java.util.Set<String> BLOCK_KEYS = java.util.Set.of("time", "partition", "qos", "account",
-            "mail-type", "mail-user");
+    private static final java.util.Set<String> BLOCK_KEYS = java.util.Set.copyOf(Job.SlurmOptions.SBATCH_OPTIONS);
 
     /** A Slurm time limit in seconds ("minutes", "MM:SS", "HH:MM:SS", "D-HH[:MM[:SS]]"); -1 for none or unlimited. */
     static long seconds(String time) {
