@@ -318,6 +318,26 @@ class LauncherTest {
         }
     }
 
+    /** A rank whose local run was killed as it ran: status said only "not run", as if it had never started. */
+    @Test
+    void statusNamesTheRanksAKilledLocalRunLeftUnfinished() throws IOException {
+        input("{\"text\":\"x\"}\n");
+        Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n");
+        assertEquals(0, Launcher.execute("run", f.toString()), err.toString());
+        out.reset();
+        Launcher.execute("status", f.toString());
+        assertFalse(out.toString().contains("local run that ended"), out.toString());
+        // what a run killed as the rank ran again leaves: no marker, its log started, its lock's process gone
+        Files.delete(dir.resolve("logs/a/completions/00000"));
+        Files.writeString(dir.resolve("logs/a/logs/task_00000.log"), "INFO rank 0: starting stage 'a' rank 0/1\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        out.reset();
+        Launcher.execute("status", f.toString());
+        assertTrue(out.toString().contains("a                            0/1        0       0        1\n"), out.toString());
+        assertTrue(out.toString().contains("stage a: rank 0 started in a local run that ended before it did (killed, or"
+                + " Ctrl-C); `launcher run` again starts it over"), out.toString());
+    }
+
     /** Ctrl-C or a kill ended a run without a word; now it says what is kept and how to go on. */
     @Test
     void aRunEndedBySigtermSaysHowToResume() throws Exception {

@@ -53,11 +53,13 @@ public final class StatusReport {
      *                         squeue knows them
      * @param statsMergeFailed the stage's stats merge job, when it ended without success (its state), else null:
      *                         then {@code <stage>/stats.json} may lack the last ranks' numbers
+     * @param interrupted      ranks of a local run (counted as not run) whose last run started and neither
+     *                         completed nor failed: the run was killed or stopped with Ctrl-C
      */
     public record StageStatus(String stage, int tasks, int done, int running, int pending, int cancelled,
                               int notSubmitted, List<FailedRank> failed, List<String> jobIds,
                               Map<String, Integer> pendingReasons, Map<ArrayTaskState.Key, Integer> requeued,
-                              String statsMergeFailed) {
+                              String statsMergeFailed, List<Integer> interrupted) {
     }
 
     private StatusReport() {
@@ -83,6 +85,7 @@ public final class StatusReport {
             int cancelled = 0;
             int notSubmitted = 0;
             List<FailedRank> failed = new ArrayList<>();
+            List<Integer> interrupted = new ArrayList<>();
             Map<String, Integer> pendingReasons = new HashMap<>();
             Map<Integer, ArrayTaskState.Key> elementOfRank = elementsOfRanks(f);
             for (int rank = 0; rank < stage.tasks(); rank++) {
@@ -92,7 +95,8 @@ public final class StatusReport {
                 ArrayTaskState.Key element = elementOfRank.get(rank);
                 if (element == null) {
                     Path log = f.rankLog(rank);
-                    if (lastRunFailed(log, rank)) {
+                    LastRun last = lastRun(log, rank);
+                    if (last == LastRun.FAILED) {
                         // launcher run: no Slurm state, but the log says what went wrong
                         failed.add(new FailedRank(rank, null, "local run", log, tail(log, LOG_TAIL_LINES), null,
                                 List.of()));
@@ -100,6 +104,9 @@ public final class StatusReport {
                         running++; // launcher run, running now: its rank lock names a live process here
                     } else {
                         notSubmitted++;
+                        if (last == LastRun.UNFINISHED) {
+                            interrupted.add(rank); // before, only "not run", as if it had never started
+                        }
                     }
                     continue;
                 }
@@ -167,7 +174,7 @@ public final class StatusReport {
             }
             result.add(new StageStatus(stage.name(), stage.tasks(), done.size(), running, pending, cancelled,
                     notSubmitted, failed, f.readJobIds().map(StageFiles.JobIds::ids).orElse(List.of()),
-                    mostFirst(pendingReasons), requeued, statsMergeFailed));
+                    mostFirst(pendingReasons), requeued, statsMergeFailed, interrupted));
         }
         return result;
     }
@@ -242,24 +249,30 @@ public final class StatusReport {
     }
 
     /** Whether the last run of the rank that its log records (the log grows run after run) ended in failure. */
-    private static boolean lastRunFailed(Path log, int rank) {
+    /** How a rank's last run, as its task log tells it, ended. */
+    private enum LastRun { NONE, FAILED, COMPLETED, UNFINISHED }
+
+    private static LastRun lastRun(Path log, int rank) {
         if (!Files.exists(log)) {
-            return false;
+            return LastRun.NONE;
         }
         try (java.util.stream.Stream<String> lines = Files.lines(log, java.nio.charset.StandardCharsets.UTF_8)) {
             String started = "starting stage ";
             String failed = "rank " + rank + " failed: ";
-            boolean failedLast = false;
+            String completed = "rank " + rank + " completed";
+            LastRun last = LastRun.NONE;
             for (String line : (Iterable<String>) lines::iterator) {
                 if (line.contains(started)) {
-                    failedLast = false;
+                    last = LastRun.UNFINISHED;
                 } else if (line.contains(failed)) {
-                    failedLast = true;
+                    last = LastRun.FAILED;
+                } else if (line.contains(completed)) {
+                    last = LastRun.COMPLETED;
                 }
             }
-            return failedLast;
+            return last;
         } catch (IOException | java.io.UncheckedIOException e) {
-            return false;
+            return LastRun.NONE;
         }
     }
 
@@ -361,6 +374,15 @@ public final class StatusReport {
                         out.println("  | " + line);
                     }
                 }
+            }
+        }
+        for (StageStatus s : stages) {
+            if (!s.interrupted().isEmpty()) {
+                List<String> ranks = s.interrupted().stream().limit(10).map(String::valueOf).toList();
+                out.printf("%nstage %s: rank%s %s%s started in a local run that ended before %s did (killed, or Ctrl-C);"
+                        + " `launcher run` again starts %s over%n", s.stage(), ranks.size() == 1 ? "" : "s",
+                        String.join(", ", ranks), s.interrupted().size() > 10 ? ", ..." : "",
+                        s.interrupted().size() == 1 ? "it" : "they", s.interrupted().size() == 1 ? "it" : "them");
             }
         }
         for (StageStatus s : stages) {
