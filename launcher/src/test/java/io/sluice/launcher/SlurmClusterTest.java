@@ -1,6 +1,6 @@
 package io.sluice.launcher;
 
-import io.sluice.exec.Completions;
+import io.sluice.io.Completions;
 import io.sluice.job.Job;
 import io.sluice.job.JobFile;
 import io.sluice.launcher.slurm.ArrayTaskState;

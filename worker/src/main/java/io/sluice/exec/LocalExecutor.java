@@ -1,5 +1,6 @@
 package io.sluice.exec;
 
+import io.sluice.io.Completions;
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
 import io.sluice.job.Preflight;

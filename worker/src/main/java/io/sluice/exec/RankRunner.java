@@ -1,5 +1,6 @@
 package io.sluice.exec;
 
+import io.sluice.io.Completions;
 import io.sluice.io.InputPiece;
 import io.sluice.io.RankFiles;
 import io.sluice.job.Job;

@@ -3,6 +3,7 @@ package io.sluice.exec;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.io.AtomicFile;
+import io.sluice.io.Completions;
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
 import io.sluice.job.StepRegistry;

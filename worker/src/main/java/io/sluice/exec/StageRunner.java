@@ -3,6 +3,7 @@ package io.sluice.exec;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sluice.io.AtomicFile;
+import io.sluice.io.Completions;
 import io.sluice.io.ProcessLock;
 import io.sluice.io.RankFiles;
 import io.sluice.io.ShardPlan;

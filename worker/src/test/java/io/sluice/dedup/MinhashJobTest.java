@@ -126,7 +126,7 @@ class MinhashJobTest {
         assertTrue(run(root, "skip_completed: false\n" + fourStages(root, corpus, 14, 42)));
         assertTrue(run(root, "skip_completed: false\n" + fourStages(root, corpus, 14, 14)));
         assertEquals(TestFiles.hashes(fresh.resolve("dups")), TestFiles.hashes(root.resolve("dups")));
-        assertEquals(14, io.sluice.exec.Completions.completedRanks(root.resolve("logs/buckets")).cardinality());
+        assertEquals(14, io.sluice.io.Completions.completedRanks(root.resolve("logs/buckets")).cardinality());
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.io.Completions;
 import io.sluice.io.TestFiles;
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
@@ -938,10 +939,16 @@ class LocalExecutorTest {
         TestFiles.deleteRecursively(root.resolve("logs/clean")); // as the refusal says
         console.reset();
         assertTrue(run(fx.job(fewer)));
-        String printed = console.toString();
-        assertFalse(printed.contains("does not write"), printed);
-        assertTrue(printed.contains("[clean] removed 6 file(s) an earlier run of the stage wrote"), printed);
-        assertEquals(List.of("00000.jsonl.zst", "00001.jsonl.zst"),
+        String afterDelete = console.toString();
+        // a run killed before any rank completed is planned again for other tasks, without a refusal
+        for (int r = 0; r < 2; r++) {
+            Files.delete(Completions.marker(root.resolve("logs/clean"), r));
+        }
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)), console.toString());
+        assertEquals(3, Completions.completedRanks(root.resolve("logs/clean")).cardinality());
+        assertTrue(afterDelete.contains("[clean] removed 6 file(s) an earlier run of the stage wrote"), afterDelete);
+        assertFalse(afterDelete.contains("does not write"), afterDelete);
+        assertEquals(List.of("00000.jsonl.zst", "00001.jsonl.zst", "00002.jsonl.zst"),
                 TestFiles.files(root.resolve("out")).stream().map(p -> p.getFileName().toString()).toList());
     }
 

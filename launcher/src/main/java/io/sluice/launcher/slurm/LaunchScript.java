@@ -43,7 +43,7 @@ public final class LaunchScript {
         b.append('\n');
         if (s.requeue()) {
             // first of all: a USR1 before the trap is set would kill the script (bash's default action)
-            b.append("completions=").append(ShellQuote.quote(io.sluice.exec.Completions.folder(jobJson.getParent().resolve(stage.name()))
+            b.append("completions=").append(ShellQuote.quote(io.sluice.io.Completions.folder(jobJson.getParent().resolve(stage.name()))
                     .toString())).append('\n');
             b.append("""
                     # Slurm sends USR1 requeue_grace_seconds (and up to a minute more) before the time limit

@@ -3,7 +3,7 @@ package io.sluice.launcher.slurm;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.sluice.exec.Completions;
+import io.sluice.io.Completions;
 import io.sluice.io.AtomicFile;
 import io.sluice.job.Job;
 

@@ -1,6 +1,6 @@
 package io.sluice.launcher.slurm;
 
-import io.sluice.exec.Completions;
+import io.sluice.io.Completions;
 import io.sluice.job.Job;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,5 @@
-package io.sluice.exec;
+package io.sluice.io;
 
-import io.sluice.io.AtomicFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
