@@ -28,10 +28,23 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         List<DocumentOutput> documentOutputs();
     }
 
-    /** Reads {@code path}, {@code compression}, {@code output_filename} and, if {@code rolling}, {@code max_file_size}. */
+    /**
+     * Reads {@code path}, {@code compression}, {@code output_filename} and, if {@code rolling}, {@code max_file_size}.
+     * Without {@code compression}, an {@code output_filename} ending in .gz or .zst says which (datatrove's
+     * {@code "${rank}.jsonl.gz"} under its gzip default was refused against Sluice's zstd default), else zstd;
+     * {@code compression: null} is none, as datatrove's {@code compression=None} (it was read as the default).
+     */
     public static DocumentOutput of(StepArgs args, boolean rolling) {
         Path dir = Path.of(args.requireString("path"));
-        Compression compression = Compression.fromConfig(args.choice("compression", "zstd", "zstd", "gzip", "none"));
+        Compression compression;
+        if (args.raw().containsKey("compression") && args.rawValue("compression") == null) {
+            compression = Compression.NONE;
+        } else if (!args.raw().containsKey("compression") && args.raw().get("output_filename") instanceof String named
+                && Compression.fromFileName(named) != Compression.NONE) {
+            compression = Compression.fromFileName(named);
+        } else {
+            compression = Compression.fromConfig(args.choice("compression", "zstd", "zstd", "gzip", "none"));
+        }
         String template = args.string("output_filename", JsonlWriter.defaultTemplate(compression));
         long maxFileSize = rolling ? args.size("max_file_size", 0) : 0;
         return new DocumentOutput(dir, checkedTemplate(args, template, compression), compression, maxFileSize);

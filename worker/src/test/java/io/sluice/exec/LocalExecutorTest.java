@@ -868,6 +868,19 @@ class LocalExecutorTest {
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}", "{path: $ROOT/out, output_filename: \"part-${rank}.jsonl\"}"))));
         assertEquals(List.of("part-00000.jsonl.zst", "part-00001.jsonl.zst", "part-00002.jsonl.zst"),
                 TestFiles.files(root.resolve("out")).stream().map(p -> p.getFileName().toString()).toList());
+
+        // datatrove's "${rank}.jsonl.gz" (its default is gzip) without a compression: the name says gzip; and
+        // datatrove's compression=None is plain files (it was read as the zstd default)
+        String job = "name: t\nlogging_dir: $ROOT/logs2\ntasks: 1\nstages:\n  - name: w\n    steps:\n"
+                + "      - read_jsonl: {path: $ROOT/in}\n"
+                + "      - length_filter: {min_words: 5, exclusion_output: {path: $ROOT/rm, compression: null}}\n"
+                + "      - write_jsonl: {path: $ROOT/gz, output_filename: \"${rank}.jsonl.gz\"}\n";
+        assertTrue(run(fx.job(job)), console.toString());
+        assertEquals(List.of("00000.jsonl.gz"), TestFiles.files(root.resolve("gz")).stream().map(p -> p.getFileName().toString()).toList());
+        assertEquals(List.of("00000.jsonl"), TestFiles.files(root.resolve("rm")).stream().map(p -> p.getFileName().toString()).toList());
+        assertTrue(Files.readString(root.resolve("rm/00000.jsonl")).contains("\"filter_reason\":\"too_few_words\""));
+        byte[] gz = Files.readAllBytes(root.resolve("gz/00000.jsonl.gz"));
+        assertEquals(0x1f, gz[0] & 0xff, "gzip data");
     }
 
     @Test
