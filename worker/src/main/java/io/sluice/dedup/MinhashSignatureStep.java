@@ -48,6 +48,8 @@ public final class MinhashSignatureStep implements Step, io.sluice.pipeline.List
     public MinhashSignatureStep(StepArgs args) {
         this.output = Path.of(args.requireString("output"));
         this.config = MinhashConfig.fromArgs(args);
+        // datatrove's language picks the word tokenizer of the shingles; Sluice has the English one
+        io.sluice.text.EnglishText.requireEnglish(args);
         this.memoryLimit = MinhashConfig.memoryLimit(args, DEFAULT_MEMORY_LIMIT);
     }
 

@@ -22,7 +22,10 @@ public final class Spelling {
             Map.entry("save_cluster_id", List.of("cluster_metadata")), Map.entry("top_k_config", List.of("top_k")),
             Map.entry("use_64bit_hashes", List.of("precision")), Map.entry("hash_config", List.of("precision")),
             Map.entry("exclusion_writer", List.of("exclusion_output")), Map.entry("load_cluster_ids", List.of("cluster_metadata")),
-            Map.entry("load_cluster_sizes", List.of("cluster_metadata")),
+            Map.entry("load_cluster_sizes", List.of("cluster_metadata")), Map.entry("save_cluster_size", List.of("cluster_metadata")),
+            // SlurmPipelineExecutor's workers is the array's %N throttle; tasks_per_job, ranks per array element
+            Map.entry("workers", List.of("array_parallelism")), Map.entry("tasks_per_job", List.of("local_tasks")),
+            Map.entry("randomize_start", List.of("randomize_start_duration")),
             // datatrove's pipeline classes, as a job file's step names
             Map.entry("JsonlReader", List.of("read_jsonl")), Map.entry("JsonlWriter", List.of("write_jsonl")),
             Map.entry("RegexFilter", List.of("regex_filter")),
@@ -42,13 +45,14 @@ public final class Spelling {
             Map.entry("SymbolLinesFormatter", List.of("symbol_lines_formatter")),
             // SlurmPipelineExecutor's arguments, as keys of the slurm: block
             Map.entry("mem_per_cpu_gb", List.of("mem_per_cpu")), Map.entry("pipeline", List.of("steps")),
-            Map.entry("max_array_launch_parallel", List.of("array_parallelism")),
             Map.entry("stagger_max_array_jobs", List.of("array_parallelism")));
 
     /** What else changes with the name. */
     private static final Map<String, String> RENAMED_NOTES = Map.of(
             "mem_per_cpu_gb", ", a size with its unit: 2G for datatrove's 2",
-            "top_k_config", ", with 'top_k_groups' for its groups");
+            "top_k_config", ", with 'top_k_groups' for its groups",
+            "workers", ", the array's %N throttle; a job's workers are the threads of one JVM",
+            "randomize_start", ", in seconds");
 
     /** datatrove's options that Sluice does not take, with what it does instead. */
     private static final Map<String, String> DATATROVE_OPTIONS_NOT_TAKEN = Map.ofEntries(
@@ -56,6 +60,16 @@ public final class Spelling {
             Map.entry("shuffle_files", "files are dealt in sorted order, so that the MinHash signature and filter stages"
                     + " read the same documents"),
             Map.entry("file_progress", "run shows a progress line of its own"),
+            Map.entry("progress", "run shows a progress line of its own"),
+            Map.entry("max_array_launch_parallel", "arrays split at max_array_size are chained one after another"
+                    + " (afterany), each throttled by array_parallelism"),
+            Map.entry("run_on_dependency_fail", "a stage runs only once the stages it depends on succeeded (afterok)"),
+            Map.entry("depends_job_id", "stages wait for each other by depends:; submit chains their Slurm jobs"),
+            Map.entry("condaenv", "give env_command (source venv/bin/activate, module load java/21) in the slurm: block"),
+            Map.entry("venv_path", "give env_command (source venv/bin/activate, module load java/21) in the slurm: block"),
+            Map.entry("requeue_signals", "requeue: true requeues an element on USR1 near its time limit"),
+            Map.entry("use_integrated_lists", "Sluice bundles no block lists: give banned_domains, banned_urls,"
+                    + " banned_words (or their _file keys)"),
             Map.entry("doc_progress", "run shows a progress line of its own"),
             Map.entry("adapter", "a Python function; 'text_key', 'id_key' and 'default_metadata' cover the usual cases"),
             Map.entry("expand_metadata", "documents are written with a 'metadata' object, datatrove's default"),

@@ -96,6 +96,10 @@ final class StageExpander {
                 config.put(k, m.raw().get(k));
             }
         }
+        problems.get(() -> {
+            io.sluice.text.EnglishText.requireEnglish(m); // minhash_signature's language: the shingles' tokenizer
+            return null;
+        }, null);
         long numBuckets = problems.get(() -> JobFile.positive(m, "num_buckets", m.integer("num_buckets", 14)), 14);
         // the other MinHash keys once for the block, rather than once for each of the three steps taking them
         Map<String, Object> hashing = new LinkedHashMap<>(config);

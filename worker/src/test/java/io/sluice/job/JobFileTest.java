@@ -90,6 +90,23 @@ class JobFileTest {
         assertEquals(true, msg.contains("'mem_per_cpu_gb' (datatrove's name; here it is 'mem_per_cpu', a size with its unit:"
                 + " 2G for datatrove's 2)"), msg);
         assertEquals(true, msg.contains("'srun_args' (datatrove's option, not taken here: ranks run without srun;"), msg);
+        // before, plain unknown keys, or (workers) advice sending a Slurm user to the job's local threads
+        msg = error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x, progress: true}}]\n"
+                + "slurm: {workers: 100, tasks_per_job: 4, max_array_launch_parallel: true, condaenv: nlp}\n");
+        assertEquals(true, msg.contains("'workers' (datatrove's name; here it is 'array_parallelism', the array's %N throttle;"
+                + " a job's workers are the threads of one JVM)"), msg);
+        assertEquals(true, msg.contains("'tasks_per_job' (datatrove's name; here it is 'local_tasks')"), msg);
+        assertEquals(true, msg.contains("'max_array_launch_parallel' (datatrove's option, not taken here: arrays split at"
+                + " max_array_size are chained one after another (afterany), each throttled by array_parallelism)"), msg);
+        assertEquals(true, msg.contains("'condaenv' (datatrove's option, not taken here: give env_command"), msg);
+        assertEquals(true, msg.contains("'progress' (datatrove's option, not taken here: run shows a progress line"), msg);
+        msg = error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {minhash_cluster: {input: d, output: c,"
+                + " save_cluster_size: true}}, {url_filter: {use_integrated_lists: false}}]\n");
+        assertEquals(true, msg.contains("'save_cluster_size' (datatrove's name; here it is 'cluster_metadata')"), msg);
+        // datatrove's MinhashDedupSignature(language=...) picks the shingles' tokenizer: English here
+        assertEquals(true, error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {minhash_signature: {output: s,"
+                + " language: fr}}]\n").contains("'language' must be English"), "French is refused");
+        load("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {minhash_signature: {output: s, language: en}}]\n");
     }
 
     @Test
