@@ -49,6 +49,18 @@ public final class C4QualityFilter extends Filter {
     private final boolean filterJavascript;
     private final boolean filterCurlyBracket;
     private final boolean filterPolicy;
+    /**
+     * datatrove's line counters, in its names: every line looked at, the lines each rule removed, the lines
+     * kept (lines of documents dropped later, for lorem ipsum or a curly bracket, counted as far as they got).
+     * Summed here and added to the step's stats at the end of the rank.
+     */
+    private long lineTotal;
+    private long lineTooLongWord;
+    private long lineNoTerminalPunct;
+    private long lineTooFewWords;
+    private long lineJavascript;
+    private long linePolicy;
+    private long lineKept;
 
     public C4QualityFilter(StepArgs args) {
         super(args);
@@ -86,7 +98,9 @@ public final class C4QualityFilter extends Filter {
             unitEnd = afterLineBreak(text, unitStart + unit.length());
             String line = PyText.strip(unit);
             int lineStart = unitStart + leadingSpaces(unit);
+            lineTotal++;
             if (maxWordLength != -1 && PyText.hasWordLongerThan(line, maxWordLength)) {
+                lineTooLongWord++;
                 continue;
             }
             boolean edited = false;
@@ -96,10 +110,12 @@ public final class C4QualityFilter extends Filter {
                 line = cleaned;
             }
             if (filterNoTerminalPunct && (!endsWithEndPunctuation(line) || line.endsWith("..."))) {
+                lineNoTerminalPunct++;
                 continue;
             }
             // words are counted before the citations were removed, as datatrove does
             if (PyText.countWords(unit, minWordsPerLine) < minWordsPerLine) {
+                lineTooFewWords++;
                 continue;
             }
             String lower = PyText.lower(line);
@@ -107,12 +123,14 @@ public final class C4QualityFilter extends Filter {
                 return Verdict.drop("lorem_ipsum");
             }
             if (filterJavascript && lower.contains("javascript")) {
+                lineJavascript++;
                 continue;
             }
             if (filterCurlyBracket && line.indexOf('{') >= 0) {
                 return Verdict.drop("curly_bracket");
             }
             if (filterPolicy && containsPolicyPhrase(lower)) {
+                linePolicy++;
                 continue;
             }
             // The count only meets min_num_sentences, so once it is reached no more lines need tokenizing.
@@ -123,6 +141,7 @@ public final class C4QualityFilter extends Filter {
                 kept.append(splitParagraph ? '\n' : ' ');
             }
             kept.append(line);
+            lineKept++;
             countKnown &= !edited;
             if (countKnown) {
                 keptWordCount += originalWords.countIn(lineStart, lineStart + line.length());
@@ -136,6 +155,19 @@ public final class C4QualityFilter extends Filter {
             Words.rememberCount(doc.text(), keptWordCount);
         }
         return Verdict.KEEP;
+    }
+
+    @Override
+    public void finish(io.sluice.pipeline.DocumentSink next) throws java.io.IOException {
+        String[] names = {"line-total", "line-filter-too_long_word", "line-filter-no_terminal_punc",
+            "line-filter-too_few_words", "line-filter-javascript", "line-filter-policy", "line-kept"};
+        long[] counts = {lineTotal, lineTooLongWord, lineNoTerminalPunct, lineTooFewWords, lineJavascript, linePolicy, lineKept};
+        for (int i = 0; i < names.length; i++) {
+            if (counts[i] > 0) { // as datatrove, which counts a name only when it happens
+                ctx.stats().add(names[i], counts[i]);
+            }
+        }
+        super.finish(next);
     }
 
     /** Where the next line of {@code splitlines()} starts, given where this one's text ends. */
