@@ -13,7 +13,7 @@ import java.util.Map;
  * This class counts {@code dropped} and {@code dropped_<reason>} and, when the job file gives
  * {@code exclusion_output}, writes each dropped document there with {@code metadata.filter_reason}.
  *
- * <p>{@code exclusion_output} is a folder, or a mapping {@code {path, compression, output_filename}}.
+ * <p>{@code exclusion_output} is a folder, or a mapping {@code {path, compression, output_filename, max_file_size}}.
  */
 public abstract class Filter implements Step, DocumentOutput.Writer {
     private final DocumentOutput exclusion;
@@ -24,7 +24,7 @@ public abstract class Filter implements Step, DocumentOutput.Writer {
         Object spec = args.raw().get("exclusion_output");
         if (spec instanceof Map<?, ?>) {
             StepArgs ex = new StepArgs(args.where() + ".exclusion_output", args.map("exclusion_output"));
-            exclusion = DocumentOutput.of(ex, false);
+            exclusion = DocumentOutput.of(ex, true); // datatrove's exclusion_writer is a JsonlWriter, max_file_size included
             ex.requireAllUsed();
         } else {
             String dir = args.string("exclusion_output", null);

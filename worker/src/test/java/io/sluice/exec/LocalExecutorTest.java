@@ -1015,6 +1015,18 @@ class LocalExecutorTest {
         assertTrue(console.toString().contains("[sample] 3 rank(s) already complete, skipped"), console.toString());
     }
 
+    /** datatrove's exclusion writer is a JsonlWriter, max_file_size included; it was an unknown key here. */
+    @Test
+    void anExclusionOutputRollsItsFilesAtMaxFileSize() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 1, 400); // every 4th document is too short: 100 dropped, some 2 KB of JSONL
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("exclusion_output: $ROOT/removed",
+                "exclusion_output: {path: $ROOT/removed, max_file_size: 1K, compression: none}"))));
+        List<String> names = TestFiles.files(root.resolve("removed")).stream().map(p -> p.getFileName().toString()).toList();
+        assertTrue(names.size() > 1 && names.stream().allMatch(n -> n.matches("\\d{3}_\\d{5}\\.jsonl")), names.toString());
+        assertEquals(100, TestFiles.allLines(root.resolve("removed")).size());
+    }
+
     @Test
     void aRankRunAgainRemovesTheFilesItNoLongerWrites() throws IOException {
         JobFixture fx = new JobFixture(root);
