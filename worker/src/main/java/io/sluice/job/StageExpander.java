@@ -162,6 +162,11 @@ final class StageExpander {
         addStepKeys(m, "cluster", stepKeys.get("cluster"), cluster, problems);
         addStepKeys(m, "filter", stepKeys.get("filter"), filter, problems);
         if (problems.size() > before) {
+            // the block's stages are not built, so neither are its after_filter steps: their problems are told in
+            // this round too (before, a misspelt block key hid an unknown step there until the next run)
+            for (Job.StepSpec spec : afterFilter) {
+                problems.get(() -> StepRegistry.create(spec), null);
+            }
             return List.of();
         }
         String s1 = name + MINHASH_STAGES.get(0);

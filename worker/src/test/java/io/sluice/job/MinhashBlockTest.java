@@ -209,4 +209,17 @@ class MinhashBlockTest {
         assertEquals(true, message.startsWith("job.yaml: stages[0] (dedup).minhash: unknown key 'n_gram' (did you mean 'n_grams'?); allowed: "),
                 message);
     }
+
+    /** A block with a problem of its own still has its after_filter steps checked, in the same round. */
+    @Test
+    void afterFilterStepsAreCheckedWhenTheBlockHasAProblem() {
+        String msg = refusal("""
+                stages:
+                  - name: d
+                    minhash: {input: in, output: out, work_dir: w, use_64bit_hashes: true, after_filter: [{PIIFormatter: {}}]}
+                """);
+        assertTrue(msg.contains("unknown key 'use_64bit_hashes'"), msg);
+        assertTrue(msg.contains("after_filter[0] (PIIFormatter): unknown step 'PIIFormatter' (datatrove's name; here it is"
+                + " 'pii_formatter')"), msg);
+    }
 }
