@@ -70,6 +70,13 @@ final class SubmitCommand implements Callable<Integer> {
             System.err.println("note: the top-level local_tasks and local_rank_offset choose the ranks of `launcher run`;"
                     + " submit runs every rank (slurm.local_tasks groups ranks per array element)");
         }
+        boolean workersGiven = job.workers() > 0 || job.stages().stream().anyMatch(s -> s.workers() > 0);
+        if (workersGiven && job.stages().stream().allMatch(s -> job.slurmOf(s).arrayParallelism() == 0)) {
+            // datatrove's SlurmPipelineExecutor(workers=N) is the array's %N: a user moving it here expects a throttle
+            System.err.println("note: workers is the number of ranks `launcher run` runs at once; on Slurm each array"
+                    + " element runs its slurm.local_tasks ranks, and slurm.array_parallelism (datatrove's Slurm workers)"
+                    + " limits how many elements run at once");
+        }
         StageRunner runner = new StageRunner(job, System.out);
         if (dryRun) {
             // what submit would refuse, a dry run refuses too: changed completed stages, jobs still queued

@@ -145,6 +145,14 @@ class LauncherTest {
                 "#SBATCH --constraint=avx2", "#SBATCH --comment=nightly", "-Xmx26214m", "--workers 8")) {
             assertTrue(scriptB.contains(line), line + " in " + scriptB);
         }
+        assertFalse(err.toString().contains("note: workers is"), err.toString());
+        // datatrove's Slurm workers (the %N throttle) moved to the job's workers: submit says what each means
+        err.reset();
+        Path workers = job(Files.readString(f).replace("logging_dir: ", "workers: 4\nlogging_dir: "));
+        assertEquals(0, Launcher.execute("submit", workers.toString(), "--dry-run"), err.toString());
+        assertTrue(err.toString().contains("note: workers is the number of ranks `launcher run` runs at once; on Slurm each"
+                + " array element runs its slurm.local_tasks ranks, and slurm.array_parallelism (datatrove's Slurm workers)"
+                + " limits how many elements run at once"), err.toString());
         // refused as the job's block is, named by the stage
         Path bad = job(Files.readString(f).replace("time: '12:00:00'", "time: soon"));
         assertEquals(2, Launcher.execute("validate", bad.toString()));
