@@ -344,6 +344,11 @@ class LauncherTest {
         assertTrue(out.toString().contains("a                            0/1        0       0        1\n"), out.toString());
         assertTrue(out.toString().contains("stage a: rank 0 started in a local run that ended before it did (killed, or"
                 + " Ctrl-C); `launcher run` again starts it over"), out.toString());
+        // run by another host (local_tasks across machines): it may be running still, which this host cannot tell
+        Files.writeString(dir.resolve("logs/a/locks/00000.lock"), "pid 4242 on another-node-of-the-cluster");
+        out.reset();
+        Launcher.execute("status", f.toString());
+        assertFalse(out.toString().contains("local run that ended"), out.toString());
     }
 
     /** Ctrl-C or a kill ended a run without a word; now it says what is kept and how to go on. */

@@ -120,6 +120,29 @@ public final class ProcessLock implements AutoCloseable {
         return isNamed(holder) && holder.endsWith(WHO_AM_I.substring(WHO_AM_I.indexOf(" on "))) && !holder.equals(WHO_AM_I);
     }
 
+    /** Whether {@code holder}, as {@link #holder} read it, is a process on another host (alive or not: this one cannot tell). */
+    public static boolean namesAnotherHost(String holder) {
+        return isNamed(holder) && !holder.endsWith(WHO_AM_I.substring(WHO_AM_I.indexOf(" on ")));
+    }
+
+    /**
+     * Whether a rank may hold one of the lock files in {@code folder} now: a live process on this host, or a
+     * process on another host, which cannot be told from here.
+     */
+    public static boolean anyMayBeHeld(Path folder) throws IOException {
+        if (!Files.isDirectory(folder)) {
+            return false;
+        }
+        try (var files = Files.list(folder)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                if (namesALiveProcessHere(f) || namesAnotherHost(holder(f))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /**
      * Whether the holder {@code file} names is a live process on this host other than this one: what a status
      * report can tell without taking the lock (which a rank starting that moment would then find taken).

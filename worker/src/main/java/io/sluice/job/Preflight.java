@@ -553,9 +553,11 @@ public final class Preflight {
         }
         ShardPlan p = ShardPlan.read(file);
         if (p.worldSize() != stage.tasks() || !p.root().equals(source.root().toString())) {
-            if (io.sluice.io.Completions.completedRanks(stageDir).isEmpty()) {
-                // no rank read by it (a run killed before any completed): the stage is planned again, and what its
-                // ranks wrote goes as for any changed stage; before, a refusal asked to delete the folder first
+            // no rank read by it, completed or running (a run killed before any completed; rank locks are
+            // RankLock's, <stage>/locks): the stage is planned again, and what its ranks wrote goes as for any
+            // changed stage; before, a refusal asked to delete the folder first
+            if (io.sluice.io.Completions.completedRanks(stageDir).isEmpty()
+                    && !io.sluice.io.ProcessLock.anyMayBeHeld(stageDir.resolve("locks"))) {
                 return null;
             }
             throw new JobException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()

@@ -23,8 +23,8 @@ public final class Spelling {
             Map.entry("use_64bit_hashes", List.of("precision")), Map.entry("hash_config", List.of("precision")),
             Map.entry("exclusion_writer", List.of("exclusion_output")), Map.entry("load_cluster_ids", List.of("cluster_metadata")),
             Map.entry("load_cluster_sizes", List.of("cluster_metadata")), Map.entry("save_cluster_size", List.of("cluster_metadata")),
-            // SlurmPipelineExecutor's workers is the array's %N throttle; tasks_per_job, ranks per array element
-            Map.entry("workers", List.of("array_parallelism")), Map.entry("tasks_per_job", List.of("local_tasks")),
+            // SlurmPipelineExecutor's workers is the array's %N throttle
+            Map.entry("workers", List.of("array_parallelism")),
             Map.entry("randomize_start", List.of("randomize_start_duration")),
             // datatrove's pipeline classes, as a job file's step names
             Map.entry("JsonlReader", List.of("read_jsonl")), Map.entry("JsonlWriter", List.of("write_jsonl")),
@@ -44,8 +44,7 @@ public final class Spelling {
             Map.entry("MinhashBuildIndex", List.of("minhash_build_index")), Map.entry("PIIFormatter", List.of("pii_formatter")),
             Map.entry("SymbolLinesFormatter", List.of("symbol_lines_formatter")),
             // SlurmPipelineExecutor's arguments, as keys of the slurm: block
-            Map.entry("mem_per_cpu_gb", List.of("mem_per_cpu")), Map.entry("pipeline", List.of("steps")),
-            Map.entry("stagger_max_array_jobs", List.of("array_parallelism")));
+            Map.entry("mem_per_cpu_gb", List.of("mem_per_cpu")), Map.entry("pipeline", List.of("steps")));
 
     /** What else changes with the name. */
     private static final Map<String, String> RENAMED_NOTES = Map.of(
@@ -63,6 +62,10 @@ public final class Spelling {
             Map.entry("progress", "run shows a progress line of its own"),
             Map.entry("max_array_launch_parallel", "arrays split at max_array_size are chained one after another"
                     + " (afterany), each throttled by array_parallelism"),
+            Map.entry("stagger_max_array_jobs", "arrays split at max_array_size are chained one after another"
+                    + " (afterany), each throttled by array_parallelism"),
+            // at the top level local_tasks picks the ranks of `launcher run`: not datatrove's ranks per array element
+            Map.entry("tasks_per_job", "the ranks each array element runs are slurm.local_tasks"),
             Map.entry("run_on_dependency_fail", "a stage runs only once the stages it depends on succeeded (afterok)"),
             Map.entry("depends_job_id", "stages wait for each other by depends:; submit chains their Slurm jobs"),
             Map.entry("condaenv", "give env_command (source venv/bin/activate, module load java/21) in the slurm: block"),

@@ -40,8 +40,9 @@ public record DocumentOutput(Path dir, String template, Compression compression,
         if (args.raw().containsKey("compression") && args.rawValue("compression") == null) {
             compression = Compression.NONE;
         } else if (!args.raw().containsKey("compression") && args.raw().get("output_filename") instanceof String named
-                && Compression.fromFileName(named) != Compression.NONE) {
-            compression = Compression.fromFileName(named);
+                && (Compression.fromFileName(named) == Compression.GZIP || Compression.fromFileName(named) == Compression.ZSTD)) {
+            compression = Compression.fromFileName(named); // the two it writes; .xz or .bz2 is refused below
+            args.readElsewhere("compression"); // still among the allowed keys a typo is told
         } else {
             compression = Compression.fromConfig(args.choice("compression", "zstd", "zstd", "gzip", "none"));
         }

@@ -881,6 +881,9 @@ class LocalExecutorTest {
         assertTrue(Files.readString(root.resolve("rm/00000.jsonl")).contains("\"filter_reason\":\"too_few_words\""));
         byte[] gz = Files.readAllBytes(root.resolve("gz/00000.jsonl.gz"));
         assertEquals(0x1f, gz[0] & 0xff, "gzip data");
+        // a name of a compression Sluice reads but does not write is refused before the run, not at the first file
+        e = preflightError(JobFixture.CLEAN_JOB.replace("{path: $ROOT/out}", "{path: $ROOT/out, output_filename: \"${rank}.jsonl.xz\"}"));
+        assertTrue(e.contains("'output_filename' '${rank}.jsonl.xz' ends in .xz but compression is zstd"), e);
     }
 
     @Test
@@ -957,6 +960,12 @@ class LocalExecutorTest {
         for (int r = 0; r < 2; r++) {
             Files.delete(Completions.marker(root.resolve("logs/clean"), r));
         }
+        // not while a rank may still run on another host, reading the saved plan: refused as before
+        Path lock = root.resolve("logs/clean/locks/00000.lock");
+        String held = Files.readString(lock);
+        Files.writeString(lock, "pid 4242 on another-node-of-the-cluster");
+        assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
+        Files.writeString(lock, held);
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB)), console.toString());
         assertEquals(3, Completions.completedRanks(root.resolve("logs/clean")).cardinality());
         assertTrue(afterDelete.contains("[clean] removed 6 file(s) an earlier run of the stage wrote"), afterDelete);

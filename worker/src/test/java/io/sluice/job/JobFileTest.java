@@ -95,7 +95,8 @@ class JobFileTest {
                 + "slurm: {workers: 100, tasks_per_job: 4, max_array_launch_parallel: true, condaenv: nlp}\n");
         assertEquals(true, msg.contains("'workers' (datatrove's name; here it is 'array_parallelism', the array's %N throttle;"
                 + " a job's workers are the threads of one JVM)"), msg);
-        assertEquals(true, msg.contains("'tasks_per_job' (datatrove's name; here it is 'local_tasks')"), msg);
+        assertEquals(true, msg.contains("'tasks_per_job' (datatrove's option, not taken here: the ranks each array element"
+                + " runs are slurm.local_tasks)"), msg);
         assertEquals(true, msg.contains("'max_array_launch_parallel' (datatrove's option, not taken here: arrays split at"
                 + " max_array_size are chained one after another (afterany), each throttled by array_parallelism)"), msg);
         assertEquals(true, msg.contains("'condaenv' (datatrove's option, not taken here: give env_command"), msg);

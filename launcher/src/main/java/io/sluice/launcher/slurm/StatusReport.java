@@ -104,7 +104,10 @@ public final class StatusReport {
                         running++; // launcher run, running now: its rank lock names a live process here
                     } else {
                         notSubmitted++;
-                        if (last == LastRun.UNFINISHED) {
+                        // a rank run by another host may be running still: this host cannot tell
+                        boolean elsewhere = io.sluice.io.ProcessLock.namesAnotherHost(
+                                io.sluice.io.ProcessLock.holder(io.sluice.exec.RankLock.file(job.stageDir(stage), rank)));
+                        if (last == LastRun.UNFINISHED && !elsewhere) {
                             interrupted.add(rank); // before, only "not run", as if it had never started
                         }
                     }
