@@ -128,6 +128,9 @@ public final class StageRunner {
      * it has saved no plan (Preflight has checked that both stages have the same tasks and reader).
      */
     private ShardPlan signaturePlan(Job.Stage stage, DocumentSource source) throws IOException {
+        if (stage.steps().stream().noneMatch(s -> s.type().equals("minhash_filter"))) {
+            return null; // without building every step of the job to follow folders, for every stage that reads
+        }
         Job.Stage signatureStage = Preflight.signatureStageOf(job, stage);
         if (signatureStage == null || signatureStage == stage) {
             return null;

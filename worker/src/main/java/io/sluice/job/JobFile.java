@@ -399,31 +399,13 @@ public final class JobFile {
             ownKeys.remove("java_home"); // its other keys' problems are told in the same round
         }
         Map<String, Object> merged = new LinkedHashMap<>(jobSlurm == null ? Map.of() : jobSlurm);
-        boolean ownMemory = ownKeys.get("mem_per_cpu") != null
-                || (ownKeys.get("sbatch_args") instanceof Map<?, ?> ownArgs && ownArgs.keySet().stream().anyMatch(JobFile::isMemoryArg));
-        if (ownMemory) {
-            // the stage's memory replaces the job's in whichever form: sbatch takes one of --mem-per-cpu, --mem and
-            // --mem-per-gpu, and a stage could not otherwise ask per CPU under a job's sbatch_args {mem: 64G}
-            merged.remove("mem_per_cpu");
-            if (merged.get("sbatch_args") instanceof Map<?, ?> jobArgs) {
-                Map<Object, Object> rest = new LinkedHashMap<>(jobArgs);
-                rest.keySet().removeIf(JobFile::isMemoryArg);
-                merged.put("sbatch_args", rest);
-            }
-        }
+        // the stage's memory replaces the job's in whichever form: sbatch takes one of --mem-per-cpu, --mem and
+        // --mem-per-gpu, and a stage could not otherwise ask per CPU under a job's sbatch_args {mem: 64G}
+        replaceJobs(merged, ownKeys, "mem_per_cpu", JobFile::isMemoryArg);
         for (String option : Job.SlurmOptions.SBATCH_OPTIONS) {
             // a key of the block may also be given in sbatch_args (as datatrove's users do): the stage's, in either
             // form, replaces the job's in both, or the two would be refused as given twice
-            String key = option.replace('-', '_');
-            if (ownKeys.get(key) != null || (ownKeys.get("sbatch_args") instanceof Map<?, ?> ownArgs
-                    && (ownArgs.containsKey(option) || ownArgs.containsKey("--" + option)))) {
-                merged.remove(key);
-                if (merged.get("sbatch_args") instanceof Map<?, ?> jobArgs) {
-                    Map<Object, Object> rest = new LinkedHashMap<>(jobArgs);
-                    rest.keySet().removeIf(k -> k.equals(option) || k.equals("--" + option));
-                    merged.put("sbatch_args", rest);
-                }
-            }
+            replaceJobs(merged, ownKeys, option.replace('-', '_'), k -> optionName(k).equals(option));
         }
         ownKeys.forEach((k, v) -> {
             if (k.equals("sbatch_args") && v instanceof Map<?, ?> args && merged.get(k) instanceof Map<?, ?> jobArgs) {
@@ -437,10 +419,34 @@ public final class JobFile {
         return slurmOptions(where + ".slurm", merged, problems);
     }
 
+    /**
+     * When the stage's own keys give {@code key}, or an sbatch_args option {@code isOption} accepts, drops both
+     * forms from the job's block in {@code merged}: the stage's replace them, whichever form each side used.
+     */
+    private static void replaceJobs(Map<String, Object> merged, Map<String, Object> ownKeys, String key,
+                                    java.util.function.Predicate<Object> isOption) {
+        boolean own = ownKeys.get(key) != null
+                || (ownKeys.get("sbatch_args") instanceof Map<?, ?> ownArgs && ownArgs.keySet().stream().anyMatch(isOption));
+        if (!own) {
+            return;
+        }
+        merged.remove(key);
+        if (merged.get("sbatch_args") instanceof Map<?, ?> jobArgs) {
+            Map<Object, Object> rest = new LinkedHashMap<>(jobArgs);
+            rest.keySet().removeIf(isOption);
+            merged.put("sbatch_args", rest);
+        }
+    }
+
+    /** An sbatch_args key as sbatch names the option: "--mem" and "mem" are the same. */
+    private static String optionName(Object key) {
+        String k = String.valueOf(key);
+        return k.startsWith("--") ? k.substring(2) : k;
+    }
+
     /** sbatch's memory options, with or without their dashes: sbatch takes only one of them. */
     private static boolean isMemoryArg(Object key) {
-        String k = String.valueOf(key);
-        k = k.startsWith("--") ? k.substring(2) : k;
+        String k = optionName(key);
         return k.equals("mem") || k.equals("mem-per-cpu") || k.equals("mem-per-gpu");
     }
 
@@ -451,7 +457,7 @@ public final class JobFile {
         Map<String, String> sbatchArgs = new LinkedHashMap<>();
         if (extra != null) {
             // "--mem" and "mem" are the same option: one spelling from here on
-            extra.forEach((k, v) -> sbatchArgs.put(k.startsWith("--") ? k.substring(2) : k, v == null ? "" : v.toString()));
+            extra.forEach((k, v) -> sbatchArgs.put(optionName(k), v == null ? "" : v.toString()));
         }
         Job.SlurmOptions o = new Job.SlurmOptions(
                 problems.get(() -> a.string("partition", null), null),

@@ -53,27 +53,29 @@ public final class Spelling {
             "workers", ", the array's %N throttle; a job's workers are the threads of one JVM",
             "randomize_start", ", in seconds");
 
+    /** What Sluice does instead of several of datatrove's options, said once for each. */
+    private static final String OWN_PROGRESS = "run shows a progress line of its own";
+    private static final String CHAINED_ARRAYS = "arrays split at max_array_size are chained one after another (afterany),"
+            + " each throttled by array_parallelism";
+    private static final String ENV_COMMAND = "give env_command (source venv/bin/activate, module load java/21) in the"
+            + " slurm: block";
+    private static final String JOB_OR_STAGE_KEYS = "tasks and workers are keys of the job or of a stage";
+
     /** datatrove's options that Sluice does not take, with what it does instead. */
     private static final Map<String, String> DATATROVE_OPTIONS_NOT_TAKEN = Map.ofEntries(
             Map.entry("paths_file", "give the folder as 'path' and choose files with 'glob'"),
             Map.entry("shuffle_files", "files are dealt in sorted order, so that the MinHash signature and filter stages"
                     + " read the same documents"),
-            Map.entry("file_progress", "run shows a progress line of its own"),
-            Map.entry("progress", "run shows a progress line of its own"),
-            Map.entry("max_array_launch_parallel", "arrays split at max_array_size are chained one after another"
-                    + " (afterany), each throttled by array_parallelism"),
-            Map.entry("stagger_max_array_jobs", "arrays split at max_array_size are chained one after another"
-                    + " (afterany), each throttled by array_parallelism"),
+            Map.entry("file_progress", OWN_PROGRESS), Map.entry("doc_progress", OWN_PROGRESS), Map.entry("progress", OWN_PROGRESS),
+            Map.entry("max_array_launch_parallel", CHAINED_ARRAYS), Map.entry("stagger_max_array_jobs", CHAINED_ARRAYS),
             // at the top level local_tasks picks the ranks of `launcher run`: not datatrove's ranks per array element
             Map.entry("tasks_per_job", "the ranks each array element runs are slurm.local_tasks"),
             Map.entry("run_on_dependency_fail", "a stage runs only once the stages it depends on succeeded (afterok)"),
             Map.entry("depends_job_id", "stages wait for each other by depends:; submit chains their Slurm jobs"),
-            Map.entry("condaenv", "give env_command (source venv/bin/activate, module load java/21) in the slurm: block"),
-            Map.entry("venv_path", "give env_command (source venv/bin/activate, module load java/21) in the slurm: block"),
+            Map.entry("condaenv", ENV_COMMAND), Map.entry("venv_path", ENV_COMMAND),
             Map.entry("requeue_signals", "requeue: true requeues an element on USR1 near its time limit"),
             Map.entry("use_integrated_lists", "Sluice bundles no block lists: give banned_domains, banned_urls,"
                     + " banned_words (or their _file keys)"),
-            Map.entry("doc_progress", "run shows a progress line of its own"),
             Map.entry("adapter", "a Python function; 'text_key', 'id_key' and 'default_metadata' cover the usual cases"),
             Map.entry("expand_metadata", "documents are written with a 'metadata' object, datatrove's default"),
             Map.entry("compression", "readers find each file's compression from its name and first bytes; only writers"
@@ -86,8 +88,7 @@ public final class Spelling {
             Map.entry("slurm_logs_folder", "Slurm's output files go to <logging_dir>/<stage>/slurm/slurm_logs/"),
             Map.entry("srun_args", "ranks run without srun; give sbatch options in sbatch_args"),
             Map.entry("mem", "give mem_per_cpu, or sbatch_args: {mem: 4G} for memory per node"),
-            Map.entry("tasks", "tasks and workers are keys of the job or of a stage"),
-            Map.entry("workers", "tasks and workers are keys of the job or of a stage"),
+            Map.entry("tasks", JOB_OR_STAGE_KEYS), Map.entry("workers", JOB_OR_STAGE_KEYS),
             Map.entry("WarcReader", "Sluice reads JSONL; extract text from WARC files with datatrove first"),
             Map.entry("ParquetReader", "Sluice reads JSONL (plain, .gz, .zst)"),
             Map.entry("HuggingFaceDatasetReader", "Sluice reads JSONL (plain, .gz, .zst)"),

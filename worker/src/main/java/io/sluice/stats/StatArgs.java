@@ -2,7 +2,6 @@ package io.sluice.stats;
 
 import io.sluice.job.StepArgs;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -58,14 +57,22 @@ final class StatArgs {
      * would lose its tails.
      */
     static Set<String> topKGroups(StepArgs args) {
-        Set<String> groups = new LinkedHashSet<>(args.strings("top_k_groups", TOP_K_GROUPS));
-        for (String g : groups) {
-            if (!TOP_K_GROUPS.contains(g)) {
-                throw args.error("top_k_groups", "must be a subset of " + String.join(", ", TOP_K_GROUPS) + ", got '" + g + "'"
-                        + io.sluice.job.Spelling.didYouMean(g, TOP_K_GROUPS));
+        return Set.copyOf(subset(args, "top_k_groups", TOP_K_GROUPS));
+    }
+
+    /**
+     * A list of names from {@code allowed} (default all of them), each once: a group named twice counts once, as
+     * in datatrove's dict of groups.
+     */
+    static List<String> subset(StepArgs args, String key, List<String> allowed) {
+        List<String> names = args.strings(key, allowed).stream().distinct().toList();
+        for (String g : names) {
+            if (!allowed.contains(g)) {
+                throw args.error(key, "must be a subset of " + String.join(", ", allowed) + ", got '" + g + "'"
+                        + io.sluice.job.Spelling.didYouMean(g, allowed));
             }
         }
-        return Set.copyOf(groups);
+        return names;
     }
 
     /** Flags for a stat list whose first entry is a count (int) and the rest ratios (float). */

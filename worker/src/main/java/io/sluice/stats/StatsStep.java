@@ -74,15 +74,8 @@ public abstract class StatsStep implements Step {
 
     protected StatsStep(StepArgs args) {
         output = Path.of(args.requireString("output"));
-        // a group or threshold named twice counts once, as in datatrove (a dict of groups); before, the step was
-        // refused as writing the same files as itself
-        groups = args.strings("groups", ALL_GROUPS).stream().distinct().toList();
-        for (String g : groups) {
-            if (!ALL_GROUPS.contains(g)) {
-                throw args.error("groups", "must be a subset of " + String.join(", ", ALL_GROUPS) + ", got '" + g + "'"
-                        + io.sluice.job.Spelling.didYouMean(g, ALL_GROUPS));
-            }
-        }
+        // a group named twice counts once; before, the step was refused as writing the same files as itself
+        groups = StatArgs.subset(args, "groups", ALL_GROUPS);
         if (groups.isEmpty()) {
             throw args.error("groups", "must name at least one group");
         }
@@ -267,8 +260,11 @@ public abstract class StatsStep implements Step {
     private Long tokenCount(Document doc) {
         Object t = doc.metadataValue("token_count");
         // NaN and the infinities (Python's json reads and writes them) are no count: NaN gave 0, Infinity overflowed
-        if (t == null || (t instanceof Number n && !(n instanceof Double d && !Double.isFinite(d)))) {
-            return t == null ? null : ((Number) t).longValue();
+        if (t == null) {
+            return null;
+        }
+        if (t instanceof Number n && !(n instanceof Double d && !Double.isFinite(d))) {
+            return n.longValue();
         }
         if (tokenCountNotANumber++ == 0) {
             ctx.log().warn(ctx.stats().name() + ": " + doc.describe() + " has " + (t instanceof String str ? "the string '" + str + "'" : kindOf(t))

@@ -100,13 +100,15 @@ public final class StatusReport {
                         // launcher run: no Slurm state, but the log says what went wrong
                         failed.add(new FailedRank(rank, null, "local run", log, tail(log, LOG_TAIL_LINES), null,
                                 List.of()));
-                    } else if (io.sluice.io.ProcessLock.namesALiveProcessHere(io.sluice.exec.RankLock.file(job.stageDir(stage), rank))) {
+                        continue;
+                    }
+                    Path lock = io.sluice.exec.RankLock.file(job.stageDir(stage), rank);
+                    if (io.sluice.io.ProcessLock.namesALiveProcessHere(lock)) {
                         running++; // launcher run, running now: its rank lock names a live process here
                     } else {
                         notSubmitted++;
                         // a rank run by another host may be running still: this host cannot tell
-                        boolean elsewhere = io.sluice.io.ProcessLock.namesAnotherHost(
-                                io.sluice.io.ProcessLock.holder(io.sluice.exec.RankLock.file(job.stageDir(stage), rank)));
+                        boolean elsewhere = io.sluice.io.ProcessLock.namesAnotherHost(io.sluice.io.ProcessLock.holder(lock));
                         if (last == LastRun.UNFINISHED && !elsewhere) {
                             interrupted.add(rank); // before, only "not run", as if it had never started
                         }
@@ -251,8 +253,7 @@ public final class StatusReport {
         return name.contains("%") ? Optional.empty() : Optional.of(Path.of(name.replace("\0", "%")));
     }
 
-    /** Whether the last run of the rank that its log records (the log grows run after run) ended in failure. */
-    /** How a rank's last run, as its task log tells it, ended. */
+    /** How a rank's last run ended, as its task log (which grows run after run) tells it. */
     private enum LastRun { NONE, FAILED, COMPLETED, UNFINISHED }
 
     private static LastRun lastRun(Path log, int rank) {
