@@ -1,7 +1,7 @@
 package io.sluice.launcher;
 
 import io.sluice.job.Job;
-import io.sluice.job.JobFile;
+import io.sluice.launcher.slurm.SlurmOptions;
 import io.sluice.launcher.slurm.SlurmCommands;
 import io.sluice.launcher.slurm.Submitter;
 import java.nio.file.Path;
@@ -20,7 +20,7 @@ final class CancelCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Job job = JobFile.load(jobFile);
+        Job job = SlurmOptions.loadJob(jobFile);
         List<String> cancelled = new Submitter(new SlurmCommands(), System.out).cancel(job);
         System.out.println(cancelled.isEmpty() ? "job '" + job.name() + "' has no Slurm jobs queued or running"
                 : "cancelled Slurm job(s) " + String.join(", ", cancelled));

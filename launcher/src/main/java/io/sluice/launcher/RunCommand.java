@@ -1,8 +1,8 @@
 package io.sluice.launcher;
 
+import io.sluice.launcher.slurm.SlurmOptions;
 import io.sluice.exec.LocalExecutor;
 import io.sluice.job.Job;
-import io.sluice.job.JobFile;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,7 +24,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Job job = JobFile.load(jobFile);
+        Job job = SlurmOptions.loadJob(jobFile);
         System.out.printf("job '%s': %d stage(s), logging dir %s%n", job.name(), job.stages().size(), job.loggingDir());
         boolean ok = new LocalExecutor(job, System.out).run(stage);
         return ok ? 0 : 1;

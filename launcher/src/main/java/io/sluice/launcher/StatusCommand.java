@@ -3,7 +3,7 @@ package io.sluice.launcher;
 import io.sluice.exec.StageRunner;
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
-import io.sluice.job.JobFile;
+import io.sluice.launcher.slurm.SlurmOptions;
 import io.sluice.launcher.slurm.SlurmCommands;
 import io.sluice.launcher.slurm.StatusReport;
 import java.nio.file.Path;
@@ -23,7 +23,7 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws java.io.IOException {
-        Job job = JobFile.load(jobFile);
+        Job job = SlurmOptions.loadJob(jobFile);
         var stages = StatusReport.collect(job, new SlurmCommands());
         StatusReport.print(job, stages, System.out);
         try {

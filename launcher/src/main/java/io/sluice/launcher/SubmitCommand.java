@@ -4,9 +4,8 @@ import io.sluice.exec.StageRunner;
 import io.sluice.io.ProcessLock;
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
-import io.sluice.job.JobFile;
 import io.sluice.job.Preflight;
-import io.sluice.launcher.slurm.SbatchOptions;
+import io.sluice.launcher.slurm.SlurmOptions;
 import io.sluice.launcher.slurm.SlurmCommands;
 import io.sluice.launcher.slurm.Submitter;
 import io.sluice.launcher.slurm.WorkerCommand;
@@ -38,8 +37,7 @@ final class SubmitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Job job = JobFile.load(jobFile);
-        SbatchOptions.check(job, jobFile);
+        Job job = SlurmOptions.loadJob(jobFile);
         Path jobJson = job.loggingDir().resolve("job.json");
         // the scripts name the build in the logging dir; it is copied there once the submit is sure to go ahead
         Path builds = job.loggingDir().resolve("builds");
@@ -49,7 +47,7 @@ final class SubmitCommand implements Callable<Integer> {
         List<Submitter.StagePlan> plans = Submitter.only(Submitter.plan(job, worker, jobJson), only);
         Submitter submitter = new Submitter(new SlurmCommands(), System.out);
         Preflight.check(job);
-        String javaHome = job.slurm().javaHome();
+        String javaHome = SlurmOptions.ofJob(job).javaHome();
         if (javaHome != null && !javaHome.isBlank() && !javaHome.equals(WorkerCommand.JAVA_ON_PATH)
                 && !Files.isExecutable(Path.of(javaHome, "bin", "java"))) {
             // not an error: the compute nodes may have it where this machine does not
@@ -57,7 +55,7 @@ final class SubmitCommand implements Callable<Integer> {
                     + " (java_home: PATH runs the java that env_command puts on the PATH)%n", javaHome);
         }
         for (Job.Stage stage : job.stages()) {
-            Job.SlurmOptions slurm = job.slurmOf(stage);
+            SlurmOptions slurm = SlurmOptions.of(job, stage);
             boolean threaded = stage.steps().stream().anyMatch(spec -> spec.args().containsKey("threads")); // minhash_cluster's
             if (slurm.localTasks() < slurm.cpusPerTask() && slurm.localTasks() < stage.tasks() && !threaded) {
                 // a rank runs on one thread: the element's other CPUs would be allocated and idle
@@ -71,7 +69,7 @@ final class SubmitCommand implements Callable<Integer> {
                     + " submit runs every rank (slurm.local_tasks groups ranks per array element)");
         }
         boolean workersGiven = job.workers() > 0 || job.stages().stream().anyMatch(s -> s.workers() > 0);
-        if (workersGiven && job.stages().stream().allMatch(s -> job.slurmOf(s).arrayParallelism() == 0)) {
+        if (workersGiven && job.stages().stream().allMatch(s -> SlurmOptions.of(job, s).arrayParallelism() == 0)) {
             // datatrove's SlurmPipelineExecutor(workers=N) is the array's %N: a user moving it here expects a throttle
             System.err.println("note: workers is the number of ranks `launcher run` runs at once; on Slurm each array"
                     + " element runs its slurm.local_tasks ranks, and slurm.array_parallelism (datatrove's Slurm workers)"

@@ -2,9 +2,8 @@ package io.sluice.launcher;
 
 import io.sluice.exec.StageRunner;
 import io.sluice.job.Job;
-import io.sluice.job.JobFile;
 import io.sluice.job.Preflight;
-import io.sluice.launcher.slurm.SbatchOptions;
+import io.sluice.launcher.slurm.SlurmOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -20,9 +19,8 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Job job = JobFile.load(jobFile);
+        Job job = SlurmOptions.loadJob(jobFile);
         Preflight.check(job);
-        SbatchOptions.check(job, jobFile);
         // what run and submit would refuse in the logging dir: a completed stage changed, or made from an earlier run
         new StageRunner(job, System.out).checkCompletedStagesStillHold();
         System.out.printf("%s: OK, job '%s', logging dir %s%n", jobFile, job.name(), job.loggingDir());

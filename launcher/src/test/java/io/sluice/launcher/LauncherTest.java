@@ -156,7 +156,8 @@ class LauncherTest {
         // refused as the job's block is, named by the stage
         Path bad = job(Files.readString(f).replace("time: '12:00:00'", "time: soon"));
         assertEquals(2, Launcher.execute("validate", bad.toString()));
-        assertTrue(err.toString().contains(bad + ": stage 'b': slurm.time: 'soon' is not a Slurm time limit"), err.toString());
+        assertTrue(err.toString().contains(bad.getFileName() + ": stages[1] (b).slurm.time: 'soon' is not a Slurm time limit"),
+                err.toString());
     }
 
     @Test
@@ -276,7 +277,7 @@ class LauncherTest {
         assertTrue(err.toString().contains("slurm.sbatch_args: --array is set by `launcher submit` itself"), err.toString());
         Path soon = job("slurm: {time: soon}\n" + stages);
         assertEquals(2, Launcher.execute("validate", soon.toString()));
-        assertTrue(err.toString().contains(soon + ": slurm.time: 'soon' is not a Slurm time limit"),
+        assertTrue(err.toString().contains(soon.getFileName() + ": slurm.time: 'soon' is not a Slurm time limit"),
                 "the message names the job file, as every other job-file error: " + err);
         // an unquoted number, which sbatch reads as minutes (3600 meant as seconds asked for 60 hours)
         Path number = job("slurm: {time: 3600}\n" + stages);

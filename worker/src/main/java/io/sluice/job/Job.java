@@ -8,11 +8,12 @@ import java.util.Map;
  * A resolved job: what {@code job.yaml} says, with defaults filled in and every key checked.
  * Written to {@code <logging_dir>/job.json} as run; the worker on a compute node reads that file.
  * {@code localTasks}/{@code localRankOffset} (datatrove's names) restrict a local run to a block of
- * ranks; {@code localTasks == -1} means all of them.
+ * ranks; {@code localTasks == -1} means all of them. {@code slurm} is the job's {@code slurm:} block and
+ * {@code stageSlurm} each stage's own, as written (empty when absent): the launcher reads them, the worker never.
  */
 public record Job(String name, Path loggingDir, int tasks, int workers, boolean skipCompleted,
                   double randomizeStartDuration, int localTasks, int localRankOffset, List<Stage> stages,
-                  SlurmOptions slurm, Map<String, SlurmOptions> stageSlurm) {
+                  Map<String, Object> slurm, Map<String, Map<String, Object>> stageSlurm) {
 
     /** One stage: its ranks all run the same steps over their share of the input. */
     public record Stage(String name, int tasks, int workers, List<String> depends, List<StepSpec> steps) {
@@ -20,28 +21,6 @@ public record Job(String name, Path loggingDir, int tasks, int workers, boolean 
 
     /** A step as the job file names it; {@code where} locates it in the file for messages. */
     public record StepSpec(String type, Map<String, Object> args, String where) {
-    }
-
-    /** The {@code slurm:} block, used by {@code launcher submit} only. */
-    public record SlurmOptions(String partition, String time, int cpusPerTask, String memPerCpu,
-                               int localTasks, int arrayParallelism, int maxArraySize, boolean requeue,
-                               int requeueGraceSeconds, String envCommand, String qos, String account,
-                               String mailType, String mailUser, String javaHome,
-                               Map<String, String> sbatchArgs) {
-        /**
-         * The block's keys that are sbatch options too, as sbatch spells them (the block writes mail_type for
-         * --mail-type): sbatch_args may give them instead, and then they count as the block's.
-         */
-        public static final List<String> SBATCH_OPTIONS = List.of("time", "partition", "qos", "account", "mail-type",
-                "mail-user");
-    }
-
-    /**
-     * The {@code slurm:} options of {@code stage}: the job's, with what the stage's own {@code slurm:} sets
-     * (a longer time for one stage, more memory for another), as datatrove gives each executor its own.
-     */
-    public SlurmOptions slurmOf(Stage stage) {
-        return stageSlurm.getOrDefault(stage.name(), slurm);
     }
 
     public Stage stage(String stageName) {

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -38,7 +39,28 @@ public final class JobFile {
     private JobFile() {
     }
 
+    /**
+     * A check of the {@code slurm:} blocks, which the worker keeps as written and never reads: the launcher's,
+     * called as the file is read so that their problems are told with the others.
+     */
+    @FunctionalInterface
+    public interface SlurmCheck {
+        /** No check: a compute node runs the job the launcher has checked. */
+        SlurmCheck NONE = (where, jobBlock, stageKeys, problems) -> { };
+
+        /**
+         * Notes the problems of the job's block ({@code stageKeys} null) or of a stage's own keys over the job's
+         * block ({@code jobBlock} null when that has problems of its own, so they are not told again).
+         */
+        void check(String where, Map<String, Object> jobBlock, Map<String, Object> stageKeys, Problems problems);
+    }
+
+    /** The job file, its slurm: blocks unchecked (a compute node's {@code job.json}, or a local run's tests). */
     public static Job load(Path file) {
+        return load(file, SlurmCheck.NONE);
+    }
+
+    public static Job load(Path file, SlurmCheck slurmCheck) {
         Map<String, Object> root;
         try {
             root = readTree(file);
@@ -58,7 +80,7 @@ public final class JobFile {
         } catch (IOException e) {
             throw new JobException(file + ": cannot read: " + e.getMessage());
         }
-        return parse(file.getFileName().toString(), root);
+        return parse(file.getFileName().toString(), root, slurmCheck);
     }
 
     @SuppressWarnings("unchecked")
@@ -219,7 +241,7 @@ public final class JobFile {
      * its stages' and its steps' is told at once.
      */
     @SuppressWarnings("unchecked")
-    public static Job parse(String fileName, Map<String, Object> root) {
+    public static Job parse(String fileName, Map<String, Object> root, SlurmCheck slurmCheck) {
         Problems problems = new Problems();
         StepArgs top = new StepArgs(fileName, root);
         String name = problems.get(() -> top.string("name", "job"), "job");
@@ -255,7 +277,7 @@ public final class JobFile {
             problems.add(fileName + ": 'stages' is required: a list of stages, each with a name and steps");
         }
         int slurmBefore = problems.size();
-        Job.SlurmOptions slurm = slurmOptions(fileName + ": slurm", slurmMap, problems);
+        slurmCheck.check(fileName + ": slurm", slurmMap == null ? Map.of() : slurmMap, null, problems);
         // a stage's slurm: keys go over the job's; over a job block with problems they would repeat its problems
         Map<String, Object> slurmUnder = problems.size() == slurmBefore ? slurmMap : null;
         int topLevel = problems.size();
@@ -263,7 +285,7 @@ public final class JobFile {
         Set<String> names = new HashSet<>();
         Set<String> unread = new HashSet<>(); // stages whose problems left nothing to run, which a later depends may name
         Map<String, String> blocks = new HashMap<>();
-        Map<String, Job.SlurmOptions> stageSlurm = new LinkedHashMap<>();
+        Map<String, Map<String, Object>> stageSlurm = new LinkedHashMap<>();
         for (int i = 0; stageList != null && i < stageList.size(); i++) {
             String where = fileName + ": stages[" + i + "]";
             if (!(stageList.get(i) instanceof Map<?, ?> m)) {
@@ -281,9 +303,13 @@ public final class JobFile {
                     StageExpander.MINHASH_STAGES.forEach(suffix -> unread.add(unreadName + suffix));
                 }
             }
-            if (ownSlurm != null) {
-                Job.SlurmOptions options = stageSlurmOptions(where + " (" + m.get("name") + ")", slurmUnder, ownSlurm, problems);
-                expanded.forEach(s -> stageSlurm.put(s.name(), options)); // a minhash: block's four stages alike
+            if (ownSlurm instanceof Map<?, ?> ownKeys) {
+                slurmCheck.check(where + " (" + m.get("name") + ")", slurmUnder, (Map<String, Object>) ownKeys, problems);
+                // a minhash: block's four stages alike
+                expanded.forEach(s -> stageSlurm.put(s.name(), Collections.unmodifiableMap((Map<String, Object>) ownKeys)));
+            } else if (ownSlurm != null) {
+                problems.add(where + " (" + m.get("name") + "): 'slurm' must be a mapping of the slurm: block's keys,"
+                        + " such as {time: '12:00:00'}");
             }
             for (Job.Stage s : expanded) {
                 List<String> depends = s.depends() == null ? null : new ArrayList<>();
@@ -316,7 +342,8 @@ public final class JobFile {
         }
         problems.throwIfAny();
         return new Job(name, loggingDir, tasks, workers, skipCompleted, randomize, localTasks, (int) localRankOffset,
-                List.copyOf(stages), slurm, Map.copyOf(stageSlurm));
+                List.copyOf(stages), slurmMap == null ? Map.of() : Collections.unmodifiableMap(slurmMap),
+                Collections.unmodifiableMap(stageSlurm));
     }
 
     /**
@@ -350,7 +377,7 @@ public final class JobFile {
         }
     }
 
-    static int positive(StepArgs args, String key, long v) {
+    public static int positive(StepArgs args, String key, long v) {
         if (v < 1 || v > Integer.MAX_VALUE) {
             throw args.error(key, "must be a positive integer, got " + v);
         }
@@ -382,177 +409,6 @@ public final class JobFile {
         return (List<Object>) v;
     }
 
-    /**
-     * A stage's {@code slurm:}: the job's block with the stage's keys over it ({@code sbatch_args} merged key by
-     * key), checked as the job's is. {@code java_home} stays the job's: one build runs every stage.
-     */
-    @SuppressWarnings("unchecked")
-    private static Job.SlurmOptions stageSlurmOptions(String where, Map<String, Object> jobSlurm, Object own,
-                                                       Problems problems) {
-        if (!(own instanceof Map<?, ?> ownMap)) {
-            problems.add(where + ": 'slurm' must be a mapping of the slurm: block's keys, such as {time: '12:00:00'}");
-            return null;
-        }
-        Map<String, Object> ownKeys = new LinkedHashMap<>((Map<String, Object>) ownMap);
-        if (ownKeys.containsKey("java_home")) {
-            problems.add(where + ".slurm: 'java_home' is set in the job's slurm: block only (one build runs every stage)");
-            ownKeys.remove("java_home"); // its other keys' problems are told in the same round
-        }
-        Map<String, Object> merged = new LinkedHashMap<>(jobSlurm == null ? Map.of() : jobSlurm);
-        // the stage's memory replaces the job's in whichever form: sbatch takes one of --mem-per-cpu, --mem and
-        // --mem-per-gpu, and a stage could not otherwise ask per CPU under a job's sbatch_args {mem: 64G}
-        replaceJobs(merged, ownKeys, "mem_per_cpu", JobFile::isMemoryArg);
-        for (String option : Job.SlurmOptions.SBATCH_OPTIONS) {
-            // a key of the block may also be given in sbatch_args (as datatrove's users do): the stage's, in either
-            // form, replaces the job's in both, or the two would be refused as given twice
-            replaceJobs(merged, ownKeys, option.replace('-', '_'), k -> optionName(k).equals(option));
-        }
-        ownKeys.forEach((k, v) -> {
-            if (k.equals("sbatch_args") && v instanceof Map<?, ?> args && merged.get(k) instanceof Map<?, ?> jobArgs) {
-                Map<Object, Object> both = new LinkedHashMap<>(jobArgs);
-                both.putAll(args);
-                merged.put(k, both);
-            } else {
-                merged.put(k, v);
-            }
-        });
-        return slurmOptions(where + ".slurm", merged, problems);
-    }
-
-    /**
-     * When the stage's own keys give {@code key}, or an sbatch_args option {@code isOption} accepts, drops both
-     * forms from the job's block in {@code merged}: the stage's replace them, whichever form each side used.
-     */
-    private static void replaceJobs(Map<String, Object> merged, Map<String, Object> ownKeys, String key,
-                                    java.util.function.Predicate<Object> isOption) {
-        boolean own = ownKeys.get(key) != null
-                || (ownKeys.get("sbatch_args") instanceof Map<?, ?> ownArgs && ownArgs.keySet().stream().anyMatch(isOption));
-        if (!own) {
-            return;
-        }
-        merged.remove(key);
-        if (merged.get("sbatch_args") instanceof Map<?, ?> jobArgs) {
-            Map<Object, Object> rest = new LinkedHashMap<>(jobArgs);
-            rest.keySet().removeIf(isOption);
-            merged.put("sbatch_args", rest);
-        }
-    }
-
-    /** An sbatch_args key as sbatch names the option: "--mem" and "mem" are the same. */
-    private static String optionName(Object key) {
-        String k = String.valueOf(key);
-        return k.startsWith("--") ? k.substring(2) : k;
-    }
-
-    /** sbatch's memory options, with or without their dashes: sbatch takes only one of them. */
-    private static boolean isMemoryArg(Object key) {
-        String k = optionName(key);
-        return k.equals("mem") || k.equals("mem-per-cpu") || k.equals("mem-per-gpu");
-    }
-
-    private static Job.SlurmOptions slurmOptions(String where, Map<String, Object> m, Problems problems) {
-        StepArgs a = new StepArgs(where, m);
-        int cpus = problems.get(() -> positive(a, "cpus_per_task", a.integer("cpus_per_task", 1)), 1);
-        Map<String, Object> extra = problems.get(() -> a.map("sbatch_args"), null);
-        Map<String, String> sbatchArgs = new LinkedHashMap<>();
-        if (extra != null) {
-            // "--mem" and "mem" are the same option: one spelling from here on
-            extra.forEach((k, v) -> sbatchArgs.put(optionName(k), v == null ? "" : v.toString()));
-        }
-        Job.SlurmOptions o = new Job.SlurmOptions(
-                problems.get(() -> a.string("partition", null), null),
-                problems.get(() -> slurmTime(a), null),
-                cpus,
-                problems.get(() -> memPerCpu(a, m, sbatchArgs), null),
-                problems.get(() -> positive(a, "local_tasks", a.integer("local_tasks", 1)), 1),
-                problems.get(() -> inRange(a, "array_parallelism", a.integer("array_parallelism", 0), 0, Integer.MAX_VALUE), 0),
-                problems.get(() -> positive(a, "max_array_size", a.integer("max_array_size", 1001)), 1001),
-                problems.get(() -> a.bool("requeue", true), true),
-                problems.get(() -> inRange(a, "requeue_grace_seconds", a.integer("requeue_grace_seconds", 120), 0, 65535), 120),
-                problems.get(() -> a.string("env_command", null), null),
-                problems.get(() -> a.string("qos", null), null),
-                problems.get(() -> a.string("account", null), null),
-                problems.get(() -> a.string("mail_type", null), null),
-                problems.get(() -> a.string("mail_user", null), null),
-                problems.get(() -> a.string("java_home", null), null),
-                sbatchArgs);
-        problems.check(a::requireAllUsed);
-        return o;
-    }
-
-    /**
-     * {@code time}, given to {@code sbatch --time} as it is (the launcher checks its form). An unquoted number is
-     * refused: sbatch reads a bare number as minutes, so {@code time: 3600}, meant as seconds, asked for 60 hours.
-     */
-    private static String slurmTime(StepArgs a) {
-        Object raw = a.raw().get("time");
-        String time = a.string("time", null);
-        if (!(raw instanceof Number) && a.raw().get("sbatch_args") instanceof Map<?, ?> args) {
-            // the same limit given in sbatch_args (the launcher takes it as the block's)
-            Object given = args.containsKey("time") ? args.get("time") : args.get("--time");
-            if (given instanceof Number) {
-                raw = given;
-            }
-        }
-        if (raw instanceof Number n) {
-            boolean minutes = n.doubleValue() >= 0 && n.doubleValue() == Math.rint(n.doubleValue()) && !(raw instanceof Double);
-            throw a.error(a.raw().get("time") == raw ? "time" : "sbatch_args.time", "is a number (" + raw + "), " + (minutes
-                    ? "which sbatch reads as minutes; write it as Slurm does, quoted: \"01:00:00\" for an hour, or \"" + raw
-                            + "\" if you mean " + raw + " minutes"
-                    : "not a Slurm time limit; write one, quoted: \"01:00:00\" for an hour, \"90\" for 90 minutes"));
-        }
-        return time;
-    }
-
-    /**
-     * {@code mem_per_cpu}: 2G unless memory is asked for otherwise. sbatch refuses {@code --mem-per-cpu} beside
-     * {@code --mem} or {@code --mem-per-gpu}, so with those in {@code sbatch_args}, or with
-     * {@code mem_per_cpu: null}, there is none.
-     */
-    private static String memPerCpu(StepArgs a, Map<String, Object> slurm, Map<String, String> sbatchArgs) {
-        String given = a.string("mem_per_cpu", null); // read first: a problem below must not leave it an unknown key
-        List<String> memoryArgs = sbatchArgs.keySet().stream().filter(JobFile::isMemoryArg).toList();
-        for (String k : memoryArgs) {
-            long mb = MemorySize.megabytes(sbatchArgs.get(k), a.where() + ".sbatch_args." + k);
-            // --mem=0 is all the node's memory (the worker's JVM then sizes its heap itself)
-            if (!k.equals("mem-per-gpu") && !(k.equals("mem") && mb == 0)) {
-                requireTaskMemory(a.where() + ".sbatch_args." + k, sbatchArgs.get(k), mb, !k.equals("mem"));
-            }
-        }
-        if (given != null && !memoryArgs.isEmpty()) {
-            throw a.error("mem_per_cpu", "cannot be given with sbatch_args' --" + memoryArgs.get(0)
-                    + " (sbatch takes one of them); set mem_per_cpu: null");
-        }
-        if (given == null) {
-            return (slurm != null && slurm.containsKey("mem_per_cpu")) || !memoryArgs.isEmpty() ? null : "2G";
-        }
-        requireTaskMemory(a.where() + ": 'mem_per_cpu'", given, MemorySize.megabytes(given, a.where() + ".mem_per_cpu"), true);
-        return given;
-    }
-
-    /**
-     * The least memory an array task may have: its worker JVM, decompression buffers and tables. sbatch
-     * reads a size without a unit as megabytes, so datatrove's {@code mem_per_cpu_gb: 2} written as
-     * {@code mem_per_cpu: 2} gave every task a few megabytes, and every task was killed.
-     */
-    static final long MIN_TASK_MEGABYTES = 256;
-
-    private static void requireTaskMemory(String where, String given, long megabytes, boolean perCpu) {
-        if (megabytes < MIN_TASK_MEGABYTES) {
-            // per CPU: whatever cpus_per_task gives an array element, a stage's stats merge job has one CPU
-            throw new JobException(where + " is '" + given + "', which sbatch reads as " + megabytes + "M "
-                    + (perCpu ? "per CPU (a stage's stats merge job has one)" : "for each array task")
-                    + "; a worker needs at least " + MIN_TASK_MEGABYTES + "M. Give the unit: 2G is two gigabytes");
-        }
-    }
-
-    private static int inRange(StepArgs a, String key, long value, int min, int max) {
-        if (value < min || value > max) {
-            throw a.error(key, "must be from " + min + " to " + max + ", got " + value);
-        }
-        return (int) value;
-    }
-
     /** The resolved job as JSON, so a compute node runs exactly what was submitted. */
     public static void writeResolved(Job job, Path file) throws IOException {
         Map<String, Object> root = new LinkedHashMap<>();
@@ -576,49 +432,16 @@ public final class JobFile {
                 steps.add(Map.of(spec.type(), spec.args()));
             }
             st.put("steps", steps);
-            Job.SlurmOptions own = job.stageSlurm().get(s.name());
-            if (own != null) {
-                st.put("slurm", slurmMap(own, true)); // over the job's block, read back, the same options
+            Map<String, Object> ownSlurm = job.stageSlurm().get(s.name());
+            if (ownSlurm != null) {
+                st.put("slurm", ownSlurm);
             }
             stages.add(st);
         }
         root.put("stages", stages);
-        root.put("slurm", slurmMap(job.slurm(), false));
+        if (!job.slurm().isEmpty()) {
+            root.put("slurm", job.slurm()); // as written: the launcher reads it
+        }
         AtomicFile.writeShared(file, JSON.writeValueAsBytes(root)); // every stage's processes write job.json
-    }
-
-    /**
-     * The options as a slurm: block. A stage's is read back over the job's block: it names every key, null
-     * ones too, or a stage's {@code partition: null} would come back as the job's partition.
-     */
-    private static Map<String, Object> slurmMap(Job.SlurmOptions o, boolean ofStage) {
-        Map<String, Object> sl = new LinkedHashMap<>();
-        put(sl, "partition", o.partition(), ofStage);
-        put(sl, "time", o.time(), ofStage);
-        sl.put("cpus_per_task", o.cpusPerTask());
-        sl.put("mem_per_cpu", o.memPerCpu());
-        sl.put("local_tasks", o.localTasks());
-        sl.put("array_parallelism", o.arrayParallelism());
-        sl.put("max_array_size", o.maxArraySize());
-        sl.put("requeue", o.requeue());
-        sl.put("requeue_grace_seconds", o.requeueGraceSeconds());
-        put(sl, "env_command", o.envCommand(), ofStage);
-        put(sl, "qos", o.qos(), ofStage);
-        put(sl, "account", o.account(), ofStage);
-        put(sl, "mail_type", o.mailType(), ofStage);
-        put(sl, "mail_user", o.mailUser(), ofStage);
-        if (!ofStage) {
-            put(sl, "java_home", o.javaHome(), false);
-        }
-        if (!o.sbatchArgs().isEmpty()) {
-            sl.put("sbatch_args", o.sbatchArgs());
-        }
-        return sl;
-    }
-
-    private static void put(Map<String, Object> m, String k, Object v, boolean evenNull) {
-        if (v != null || evenNull) {
-            m.put(k, v);
-        }
     }
 }

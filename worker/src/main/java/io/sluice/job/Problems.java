@@ -7,13 +7,14 @@ import java.util.function.Supplier;
 /**
  * The mistakes of one job file, told together: a datatrove job translated by hand has several, and one
  * round of validate per mistake was slow going. A key that cannot be read gives a fallback, so that the
- * keys and steps after it are still read.
+ * keys and steps after it are still read. The launcher adds the problems of the {@code slurm:} blocks here,
+ * which it alone reads ({@link JobFile.SlurmCheck}).
  */
-final class Problems {
+public final class Problems {
     private final List<String> found = new ArrayList<>();
 
     /** What {@code read} gives, or {@code fallback} with its problem noted. */
-    <T> T get(Supplier<T> read, T fallback) {
+    public <T> T get(Supplier<T> read, T fallback) {
         try {
             return read.get();
         } catch (JobException e) {
@@ -22,14 +23,14 @@ final class Problems {
         }
     }
 
-    void check(Runnable check) {
+    public void check(Runnable check) {
         get(() -> {
             check.run();
             return null;
         }, null);
     }
 
-    void add(String problem) {
+    public void add(String problem) {
         found.add(problem);
     }
 
@@ -38,12 +39,12 @@ final class Problems {
         found.add(index, problem);
     }
 
-    int size() {
+    public int size() {
         return found.size();
     }
 
     /** One problem as its own message; several as "N problems:", one a line. */
-    void throwIfAny() {
+    public void throwIfAny() {
         if (found.size() == 1) {
             throw new JobException(found.getFirst());
         }

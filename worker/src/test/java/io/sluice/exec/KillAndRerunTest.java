@@ -103,14 +103,14 @@ class KillAndRerunTest {
 
         Path ref = root.resolve("ref");
         Job refJob = JobFile.parse("job.yaml", new org.yaml.snakeyaml.Yaml().load(JOB.replace("$ROOT/in", root.resolve("in").toString())
-                .replace("$ROOT", ref.toString())));
+                .replace("$ROOT", ref.toString())), JobFile.SlurmCheck.NONE);
         assertTrue(new LocalExecutor(refJob, new java.io.PrintStream(java.io.OutputStream.nullOutputStream())).run(null));
         Map<String, String> expected = outputs(ref);
         assertEquals(4, expected.keySet().stream().filter(k -> k.startsWith("logs/clean/completions/")).count());
 
         Path run = root.resolve("run");
         Job job = JobFile.parse("job.yaml", new org.yaml.snakeyaml.Yaml().load(JOB.replace("$ROOT/in", root.resolve("in").toString())
-                .replace("$ROOT", run.toString())));
+                .replace("$ROOT", run.toString())), JobFile.SlurmCheck.NONE);
         Files.createDirectories(job.loggingDir());
         Path jobJson = job.loggingDir().resolve("job.json");
         JobFile.writeResolved(job, jobJson);

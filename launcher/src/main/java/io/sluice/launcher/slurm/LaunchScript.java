@@ -29,7 +29,7 @@ public final class LaunchScript {
      */
     public static String render(Job job, Job.Stage stage, ArrayPlan plan, SbatchOptions sbatch,
                                 WorkerCommand worker, Path jobJson) {
-        Job.SlurmOptions s = job.slurmOf(stage);
+        SlurmOptions s = SlurmOptions.of(job, stage);
         StringBuilder b = new StringBuilder();
         b.append("#!/bin/bash\n");
         b.append("# Stage ").append(oneLine(stage.name())).append(" of job ").append(oneLine(job.name()))
@@ -131,7 +131,7 @@ public final class LaunchScript {
      */
     public static String renderStatsMerge(Job job, Job.Stage stage, SbatchOptions sbatch, WorkerCommand worker,
                                           Path jobJson) {
-        Job.SlurmOptions s = job.slurmOf(stage);
+        SlurmOptions s = SlurmOptions.of(job, stage);
         StringBuilder b = new StringBuilder();
         b.append("#!/bin/bash\n");
         b.append("# Stats merge of stage ").append(oneLine(stage.name())).append(" of job ").append(oneLine(job.name()))
@@ -146,7 +146,7 @@ public final class LaunchScript {
         return b.toString();
     }
 
-    private static void appendEnvCommand(StringBuilder b, Job.SlurmOptions s) {
+    private static void appendEnvCommand(StringBuilder b, SlurmOptions s) {
         if (s.envCommand() != null && !s.envCommand().isBlank()) {
             // run in this shell (what it exports stays); any of its commands that fails (as set -e sees it: not
             // one tested by if, && or ||) stops here, not at a missing java. A `{ ...; } || exit` saw only the
@@ -159,7 +159,7 @@ public final class LaunchScript {
     }
 
     /** The quoted worker command for {@code cpus} CPUs, without its block of ranks. */
-    private static String javaCommand(WorkerCommand worker, Path jobJson, Job.Stage stage, Job.SlurmOptions s,
+    private static String javaCommand(WorkerCommand worker, Path jobJson, Job.Stage stage, SlurmOptions s,
                                       int cpus) {
         long taskMegabytes = taskMegabytes(s, cpus);
         long heap = taskMegabytes > 0 ? MemorySize.heapMegabytes(taskMegabytes) : 0;
@@ -172,7 +172,7 @@ public final class LaunchScript {
      * or sbatch_args), or sbatch_args' {@code --mem} (per node, and a task has one node); 0 when unknown
      * ({@code --mem-per-gpu}, {@code --mem=0} for the whole node), and the JVM then sizes its heap itself.
      */
-    static long taskMegabytes(Job.SlurmOptions s, int cpus) {
+    static long taskMegabytes(SlurmOptions s, int cpus) {
         Map<String, String> extra = s.sbatchArgs() == null ? Map.of() : s.sbatchArgs();
         String perCpu = s.memPerCpu() != null && !s.memPerCpu().isBlank() ? s.memPerCpu() : extra.get("mem-per-cpu");
         if (perCpu != null) {

@@ -35,30 +35,23 @@ public final class SbatchOptions {
             "\\d+|\\d+:\\d+|\\d+:\\d+:\\d+|\\d+-\\d+|\\d+-\\d+:\\d+|\\d+-\\d+:\\d+:\\d+|(?i:unlimited|infinite)");
 
     /**
-     * Builds every stage's options once, as submit will, so that what sbatch would refuse in the slurm: block
-     * (a time it cannot read, options submit sets itself) is an error naming the job file.
+     * Builds the options of a slurm: block as submit will, so that what sbatch would refuse (a time it cannot
+     * read, options submit sets itself) is a job-file error; {@code where} prefixes its keys ("job.yaml: slurm.").
      */
-    public static void check(Job job, Path jobFile) {
-        try {
-            for (Job.Stage s : job.stages()) {
-                forStage(job, s, StageFiles.of(job, s).slurmDir());
-                forStatsMerge(job, s, StageFiles.of(job, s).slurmDir());
-            }
-        } catch (JobException e) {
-            throw new JobException(jobFile + ": " + e.getMessage());
-        }
+    static void check(SlurmOptions s, String where) {
+        build(s, where, "check", s.cpusPerTask(), "check", s.requeue());
     }
 
     /** The options every array element of {@code stage} is submitted with (the array range comes per submission). */
     public static SbatchOptions forStage(Job job, Job.Stage stage, Path slurmDir) {
-        Job.SlurmOptions s = job.slurmOf(stage);
+        SlurmOptions s = SlurmOptions.of(job, stage);
         return build(s, where(job, stage), jobName(job, stage), s.cpusPerTask(), outputPattern(slurmDir, "%A_%a.out"),
                 s.requeue());
     }
 
     /** How messages name the stage's options: the job's slurm: block, or the stage's own over it. */
     private static String where(Job job, Job.Stage stage) {
-        return job.stageSlurm().containsKey(stage.name()) ? "stage '" + stage.name() + "': slurm." : "slurm.";
+        return SlurmOptions.ownTo(job, stage) ? "stage '" + stage.name() + "': slurm." : "slurm.";
     }
 
     /**
@@ -66,11 +59,11 @@ public final class SbatchOptions {
      * its output goes to {@code slurm_logs/stats_<job id>.out}.
      */
     public static SbatchOptions forStatsMerge(Job job, Job.Stage stage, Path slurmDir) {
-        return build(job.slurmOf(stage), where(job, stage), jobName(job, stage) + ".stats", 1,
+        return build(SlurmOptions.of(job, stage), where(job, stage), jobName(job, stage) + ".stats", 1,
                 outputPattern(slurmDir, "stats_%A.out"), false);
     }
 
-    private static SbatchOptions build(Job.SlurmOptions s, String where, String jobName, int cpus, String output,
+    private static SbatchOptions build(SlurmOptions s, String where, String jobName, int cpus, String output,
                                        boolean requeue) {
         SbatchOptions o = new SbatchOptions();
         o.add("job-name", jobName);
@@ -131,7 +124,7 @@ public final class SbatchOptions {
      * block's: a time given there is the limit requeue_grace_seconds is checked against. Both, with different
      * values, is an error: one #SBATCH line would silently win.
      */
-    private static String blockValue(Job.SlurmOptions s, String where, String name, String blockValue) {
+    private static String blockValue(SlurmOptions s, String where, String name, String blockValue) {
         if (s.sbatchArgs() == null) {
             return blockValue;
         }
@@ -156,7 +149,7 @@ public final class SbatchOptions {
     private static final java.util.Set<String> SET_BY_SUBMIT = java.util.Set.of("array", "dependency", "job-name",
             "output", "cpus-per-task", "kill-on-invalid-dep", "chdir");
     private static final java.util.Set<String> SET_FOR_REQUEUE = java.util.Set.of("requeue", "no-requeue", "open-mode", "signal");
-    private static final java.util.Set<String> BLOCK_KEYS = java.util.Set.copyOf(Job.SlurmOptions.SBATCH_OPTIONS);
+    private static final java.util.Set<String> BLOCK_KEYS = java.util.Set.copyOf(SlurmOptions.SBATCH_OPTIONS);
 
     /** A Slurm time limit in seconds ("minutes", "MM:SS", "HH:MM:SS", "D-HH[:MM[:SS]]"); -1 for none or unlimited. */
     static long seconds(String time) {

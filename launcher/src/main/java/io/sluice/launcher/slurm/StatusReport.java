@@ -243,7 +243,7 @@ public final class StatusReport {
      * the pattern uses more than the job id, array index and {@code %%}.
      */
     static Optional<Path> stderrFile(Job job, Job.Stage stage, ArrayTaskState.Key element) {
-        Job.SlurmOptions s = job.slurmOf(stage);
+        SlurmOptions s = SlurmOptions.of(job, stage);
         String pattern = s == null || s.sbatchArgs() == null ? null : s.sbatchArgs().get("error");
         if (pattern == null || pattern.isBlank()) {
             return Optional.empty();

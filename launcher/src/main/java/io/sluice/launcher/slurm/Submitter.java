@@ -54,7 +54,7 @@ public final class Submitter {
         List<StagePlan> plans = new ArrayList<>();
         for (int i = 0; i < job.stages().size(); i++) {
             Job.Stage stage = job.stages().get(i);
-            Job.SlurmOptions s = job.slurmOf(stage);
+            SlurmOptions s = SlurmOptions.of(job, stage);
             StageFiles files = StageFiles.of(job, stage);
             // skip_completed: false runs every rank again (the worker does not skip them either)
             Set<Integer> completed = job.skipCompleted() ? files.completedRanks() : Set.of();

@@ -78,7 +78,7 @@ public record WorkerCommand(String java, List<String> classPath, String mainClas
      * launcher's own class path.
      */
     public static WorkerCommand sameAsLauncher(Job job, String mainClass) {
-        String javaHome = job.slurm().javaHome();
+        String javaHome = SlurmOptions.ofJob(job).javaHome();
         if (javaHome == null || javaHome.isBlank()) {
             javaHome = System.getProperty("java.home");
         }

@@ -76,8 +76,8 @@ class LaunchScriptTest {
     private Path render(Job job, Set<Integer> completed, WorkerCommand worker) throws IOException {
         Job.Stage stage = job.stages().getFirst();
         StageFiles files = StageFiles.of(job, stage);
-        ArrayPlan plan = ArrayPlan.of(stage.tasks(), completed, job.slurm().localTasks(),
-                job.slurm().arrayParallelism(), job.slurm().maxArraySize());
+        SlurmOptions s = SlurmOptions.of(job, stage);
+        ArrayPlan plan = ArrayPlan.of(stage.tasks(), completed, s.localTasks(), s.arrayParallelism(), s.maxArraySize());
         String text = LaunchScript.render(job, stage, plan, SbatchOptions.forStage(job, stage, files.slurmDir()),
                 worker, job.loggingDir().resolve("job.json"));
         Path script = tmp.resolve("launch_script.slurm");
@@ -125,7 +125,7 @@ class LaunchScriptTest {
     @Test
     void javaHomePathRunsTheJavaOnThePathAfterEnvCommand() throws Exception {
         Path javaHome = fakeJavaHome("module-jdk");
-        Job.SlurmOptions s = new Job.SlurmOptions("debug", "00:10:00", 2, "1G", 1, 0, 1001, false, 60,
+        SlurmOptions s = new SlurmOptions("debug", "00:10:00", 2, "1G", 1, 0, 1001, false, 60,
                 "export PATH=" + javaHome.resolve("bin") + ":$PATH", null, null, null, null, WorkerCommand.JAVA_ON_PATH, Map.of());
         Job job = TestJobs.job("j", tmp.resolve("logs"), s, TestJobs.stage("s", 2));
         Path script = render(job, Set.of(), WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN));
@@ -135,7 +135,7 @@ class LaunchScriptTest {
         assertEquals(List.of("--first-rank", "1", "--ranks", "1"), r.javaArgs().subList(r.javaArgs().size() - 4, r.javaArgs().size()));
         // an env_command that fails (a module not found, before a last line that works) stops the element, saying
         // so; before, java ran anyway, and then when only the last line's status was looked at
-        Job.SlurmOptions failing = new Job.SlurmOptions("debug", "00:10:00", 2, "1G", 1, 0, 1001, false, 60,
+        SlurmOptions failing = new SlurmOptions("debug", "00:10:00", 2, "1G", 1, 0, 1001, false, 60,
                 "module_load() { return 3; }\nif false; then :; fi\nmodule_load java/21\nexport SOMETHING=1", null, null, null,
                 null, WorkerCommand.JAVA_ON_PATH, Map.of());
         Job failed = TestJobs.job("j", tmp.resolve("logs"), failing, TestJobs.stage("s", 2));
@@ -205,15 +205,15 @@ class LaunchScriptTest {
 
     @Test
     void theHeapIsSizedFromMemPerCpuOrFromSbatchArgsMem() {
-        Job.SlurmOptions perCpu = TestJobs.slurm(1, 0, 1001, false, null, Map.of());
+        SlurmOptions perCpu = TestJobs.slurm(1, 0, 1001, false, null, Map.of());
         assertEquals(2048, LaunchScript.taskMegabytes(perCpu, 2));
-        Job.SlurmOptions mem = new Job.SlurmOptions(null, null, 2, null, 1, 0, 1001, false, 60, null, null, null, null,
+        SlurmOptions mem = new SlurmOptions(null, null, 2, null, 1, 0, 1001, false, 60, null, null, null, null,
                 null, null, Map.of("mem", "4G"));
         assertEquals(4096, LaunchScript.taskMegabytes(mem, 2));
-        Job.SlurmOptions gpu = new Job.SlurmOptions(null, null, 2, null, 1, 0, 1001, false, 60, null, null, null, null,
+        SlurmOptions gpu = new SlurmOptions(null, null, 2, null, 1, 0, 1001, false, 60, null, null, null, null,
                 null, null, Map.of("mem-per-gpu", "4G"));
         assertEquals(0, LaunchScript.taskMegabytes(gpu, 2), "unknown: no -Xmx, the JVM sizes its heap");
-        Job.SlurmOptions perCpuArg = new Job.SlurmOptions(null, null, 2, null, 1, 0, 1001, false, 60, null, null, null, null,
+        SlurmOptions perCpuArg = new SlurmOptions(null, null, 2, null, 1, 0, 1001, false, 60, null, null, null, null,
                 null, null, Map.of("mem-per-cpu", "3G"));
         assertEquals(6144, LaunchScript.taskMegabytes(perCpuArg, 2));
     }

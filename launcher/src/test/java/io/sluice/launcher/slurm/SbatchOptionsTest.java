@@ -53,7 +53,7 @@ class SbatchOptionsTest {
     void aTimeLimitNoLongerThanTheRequeueGraceIsRefused() {
         assertEquals(List.of(60L, 90L, 3600L, 86400L + 7200, 86400L + 7200 + 180 + 4, -1L),
                 java.util.stream.Stream.of("1", "1:30", "1:00:00", "1-2", "1-2:03:04", "UNLIMITED").map(SbatchOptions::seconds).toList());
-        Job.SlurmOptions shortTime = new Job.SlurmOptions("debug", "00:01:00", 1, "1G", 1, 0, 1001, true, 120, null, null,
+        SlurmOptions shortTime = new SlurmOptions("debug", "00:01:00", 1, "1G", 1, 0, 1001, true, 120, null, null,
                 null, null, null, null, Map.of());
         Job job = TestJobs.job("j", Path.of("/l"), shortTime, TestJobs.stage("s", 1));
         // before, each element got USR1 as it started and requeued itself, again and again
@@ -101,7 +101,7 @@ class SbatchOptionsTest {
                 TestJobs.stage("s", 1));
         assertEquals(1, SbatchOptions.forStage(same, same.stages().getFirst(), Path.of("/l/s/slurm")).directives().stream()
                 .filter(l -> l.startsWith("#SBATCH --time")).count());
-        Job.SlurmOptions noTime = new Job.SlurmOptions("debug", null, 1, "1G", 1, 0, 1001, true, 120, null, null,
+        SlurmOptions noTime = new SlurmOptions("debug", null, 1, "1G", 1, 0, 1001, true, 120, null, null,
                 null, null, null, null, Map.of("time", "1"));
         Job requeued = TestJobs.job("j", Path.of("/l"), noTime, TestJobs.stage("s", 1));
         assertTrue(assertThrows(JobException.class, () -> SbatchOptions.forStage(requeued, requeued.stages().getFirst(),
