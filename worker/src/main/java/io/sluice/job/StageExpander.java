@@ -162,13 +162,23 @@ final class StageExpander {
         addStepKeys(m, "cluster", stepKeys.get("cluster"), cluster, problems);
         addStepKeys(m, "filter", stepKeys.get("filter"), filter, problems);
         if (problems.size() > before) {
-            // the block's stages are not built, so neither are its after_filter steps: their problems are told in
-            // this round too (before, a misspelt block key hid an unknown step there until the next run)
-            for (Job.StepSpec spec : afterFilter) {
-                if (!spec.type().startsWith("minhash_")) { // those are refused above, whatever their keys
-                    problems.get(() -> StepRegistry.create(spec), null);
-                }
+            // the block's stages are not built, so neither are the steps its mappings go to: they are built here, so
+            // that what those steps say of input, output, exclusion_output, the per-stage keys and after_filter is
+            // told in this round too (before, a misspelt block key hid an unknown key there until the next run);
+            // without the MinHash parameters, whose problems the block has told once
+            List<Job.StepSpec> steps = new ArrayList<>();
+            if (reader != null) {
+                steps.add(new Job.StepSpec("read_jsonl", reader, w + " (read_jsonl)"));
             }
+            steps.add(new Job.StepSpec("minhash_signature", withoutConfig(sig), w + " (minhash_signature)"));
+            steps.add(new Job.StepSpec("minhash_buckets", withoutConfig(buckets), w + " (minhash_buckets)"));
+            steps.add(new Job.StepSpec("minhash_cluster", withoutConfig(cluster), w + " (minhash_cluster)"));
+            steps.add(new Job.StepSpec("minhash_filter", filter, w + " (minhash_filter)"));
+            afterFilter.stream().filter(spec -> !spec.type().startsWith("minhash_")).forEach(steps::add); // those are refused above
+            if (writer != null) {
+                steps.add(new Job.StepSpec("write_jsonl", writer, w + ".output (write_jsonl)"));
+            }
+            steps.forEach(spec -> problems.get(() -> StepRegistry.create(spec), null));
             return List.of();
         }
         String s1 = name + MINHASH_STAGES.get(0);
@@ -183,6 +193,12 @@ final class StageExpander {
                 new Job.Stage(s3, 1, workers, List.of(s2), List.of(
                         new Job.StepSpec("minhash_cluster", cluster, w + " (minhash_cluster)"))),
                 new Job.Stage(name + MINHASH_STAGES.get(3), tasks, workers, List.of(s3), filterSteps(reader, filter, afterFilter, writer, w)));
+    }
+
+    private static Map<String, Object> withoutConfig(Map<String, Object> args) {
+        Map<String, Object> rest = new LinkedHashMap<>(args);
+        rest.keySet().removeAll(MINHASH_CONFIG_KEYS);
+        return rest;
     }
 
     private static List<Job.StepSpec> filterSteps(Map<String, Object> reader, Map<String, Object> filter,

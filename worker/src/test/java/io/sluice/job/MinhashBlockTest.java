@@ -222,4 +222,33 @@ class MinhashBlockTest {
         assertTrue(msg.contains("after_filter[0] (PIIFormatter): unknown step 'PIIFormatter' (datatrove's name; here it is"
                 + " 'pii_formatter')"), msg);
     }
+
+    /**
+     * A block with a problem of its own still has the mappings inside it checked by the steps they go to
+     * (input, output, exclusion_output, the per-stage keys), in the same round, each problem told once.
+     */
+    @Test
+    void theBlocksMappingsAreCheckedWhenTheBlockHasAProblem() {
+        String msg = refusal("""
+                stages:
+                  - name: d
+                    minhash:
+                      input: {path: in, globb: "*.zst"}
+                      output: {path: out, compresion: gzip}
+                      exclusion_output: {path: removed, compresion: gzip}
+                      work_dir: w
+                      n_gram: 3
+                      seed: x
+                      buckets: {memory_limt: 1G}
+                      cluster: {thread: 2}
+                """);
+        List<String> told = msg.lines().skip(1).map(String::strip).toList();
+        assertEquals(7, told.size(), msg);
+        assertTrue(told.get(0).startsWith("job.yaml: stages[0] (d).minhash: 'seed' must be an integer"), msg);
+        assertTrue(told.get(1).startsWith("job.yaml: stages[0] (d).minhash: unknown key 'n_gram' (did you mean 'n_grams'?)"), msg);
+        for (String key : List.of("globb", "compresion", "memory_limt", "thread")) {
+            assertTrue(told.stream().anyMatch(t -> t.contains("unknown key '" + key + "'")), key + ": " + msg);
+        }
+        assertEquals(2, told.stream().filter(t -> t.contains("unknown key 'compresion'")).count(), "output and exclusion_output: " + msg);
+    }
 }
