@@ -31,6 +31,9 @@ public final class Document {
 
         String text(byte[] buf, int start, int end, boolean escaped);
 
+        /** The code points of the text the JSON string {@code buf[start:end]} holds, counted without decoding it. */
+        int textLength(byte[] buf, int start, int end, boolean escaped);
+
         /**
          * False when the metadata of the line {@code buf[off:off+len]}, whose text value is
          * {@code buf[textStart:textEnd]}, certainly has no key {@code key}; true when it may.
@@ -53,6 +56,8 @@ public final class Document {
     private int textStart;
     private int textEnd;
     private boolean textEscaped;
+    /** {@link #textLength}, once counted; -1 before. */
+    private int textLength = -1;
     private boolean modified;
     /** Keys the line's bytes cannot hold ({@link #lineMayHaveKey}); null until the first. */
     private String[] absentKeys;
@@ -196,8 +201,23 @@ public final class Document {
     public void setText(String newText) {
         if (!newText.equals(text())) {
             text = newText;
+            textLength = -1;
             modified = true;
         }
+    }
+
+    /**
+     * The text's length in code points, as Python's {@code len(text)} (datatrove's {@code doc_len}): a surrogate
+     * pair counts once, a lone surrogate once. A text not yet decoded is counted on the line's bytes (every byte
+     * that does not continue a UTF-8 sequence, escapes counted as what they stand for); on bytes that are not
+     * UTF-8, which the decoder replaces, that count may differ from the decoded text's.
+     */
+    public int textLength() {
+        if (textLength < 0) {
+            textLength = text != null ? text.codePointCount(0, text.length())
+                    : parser.textLength(lineBuffer, textStart, textEnd, textEscaped);
+        }
+        return textLength;
     }
 
     /**

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.io.AtomicFile;
+import io.sluice.pipeline.MetricStats;
 import io.sluice.pipeline.StepStats;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,10 +14,12 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The stats of a rank ({@code stats/NNNNN.json}) or of a whole stage ({@code stats.json}): one entry
- * per step, in datatrove's shape {@code [{"name", "time_stats": {"total": seconds}, "stats": {...}}]}.
+ * per step, in datatrove's shape {@code [{"name", "time_stats": {"total": seconds}, "stats": {...}}]}: the
+ * counters as numbers, {@code doc_len} and {@code doc_len_tokens} in datatrove's MetricStats form.
  */
 public final class PipelineStats {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -46,10 +49,14 @@ public final class PipelineStats {
             ObjectNode o = arr.addObject();
             o.put("name", s.name());
             o.putObject("time_stats").put("total", s.nanos() / 1e9);
-            ObjectNode st = o.putObject("stats");
-            for (Map.Entry<String, Long> e : s.counters().entrySet()) {
-                st.put(e.getKey(), e.getValue());
+            Map<String, JsonNode> stats = new TreeMap<>();
+            s.counters().forEach((k, v) -> stats.put(k, JSON.getNodeFactory().numberNode(v)));
+            for (Map.Entry<String, MetricStats> e : s.lengths().entrySet()) {
+                StringBuilder dict = new StringBuilder();
+                e.getValue().appendJson(dict, true); // with its count, so that the ranks' files merge exactly
+                stats.put(e.getKey(), JSON.readTree(dict.toString()));
             }
+            o.putObject("stats").setAll(stats);
         }
         byte[] bytes = JSON.writeValueAsBytes(arr);
         if (shared) {
@@ -76,7 +83,13 @@ public final class PipelineStats {
             Iterator<Map.Entry<String, JsonNode>> it = o.path("stats").fields();
             while (it.hasNext()) {
                 Map.Entry<String, JsonNode> e = it.next();
-                if (e.getValue().isIntegralNumber()) {
+                if (e.getKey().equals(StepStats.DOC_LEN) || e.getKey().equals(StepStats.DOC_LEN_TOKENS)) {
+                    try {
+                        s.mergeLength(e.getKey(), MetricStats.fromJson(e.getValue()));
+                    } catch (IllegalArgumentException bad) {
+                        throw new IOException(file + ": step '" + s.name() + "': '" + e.getKey() + "': " + bad.getMessage());
+                    }
+                } else if (e.getValue().isIntegralNumber()) {
                     s.add(e.getKey(), e.getValue().asLong());
                 }
             }

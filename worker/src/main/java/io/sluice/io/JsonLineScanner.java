@@ -544,6 +544,45 @@ public final class JsonLineScanner {
         return new String(out, 0, n, StandardCharsets.UTF_8);
     }
 
+    /**
+     * The code points of the text {@link #decode} gives for the JSON string {@code b[start:end]}, counted on the
+     * bytes: each byte that does not continue a UTF-8 sequence is one, and an escape counts as the one character it
+     * stands for (a {@code \\u} pair of surrogate halves as one code point, as Python's JSON reader joins them).
+     */
+    public static int codePoints(byte[] b, int start, int end, boolean escaped) {
+        int n = Bytes.countNonContinuation(b, start, end);
+        if (!escaped) {
+            return n;
+        }
+        int p = Bytes.indexOf(b, start, end, (byte) '\\');
+        while (p >= 0 && p + 1 < end) {
+            int length = 2;
+            if (b[p + 1] == 'u' && p + 6 <= end) {
+                length = 6;
+                if (isHex(b, p + 2, 0xD800, 0xDBFF) && p + 12 <= end && b[p + 6] == '\\' && b[p + 7] == 'u'
+                        && isHex(b, p + 8, 0xDC00, 0xDFFF)) {
+                    length = 12;
+                }
+            }
+            n -= length - 1; // the escape's ASCII bytes, counted above, stand for one code point
+            p = Bytes.indexOf(b, p + length, end, (byte) '\\');
+        }
+        return n;
+    }
+
+    /** Whether {@code b[at:at+4]} is four hex digits of a value from {@code min} to {@code max}. */
+    private static boolean isHex(byte[] b, int at, int min, int max) {
+        int v = 0;
+        for (int i = at; i < at + 4; i++) {
+            int d = Character.digit(b[i], 16);
+            if (d < 0) {
+                return false;
+            }
+            v = v * 16 + d;
+        }
+        return v >= min && v <= max;
+    }
+
     /** {@link #decode} for text with \\u escapes of surrogates, which may be lone halves: char by char. */
     private static String decodeSurrogateEscapes(byte[] b, int start, int end) {
         StringBuilder sb = new StringBuilder(end - start);

@@ -105,6 +105,11 @@ public final class JsonlReader {
             }
 
             @Override
+            public int textLength(byte[] b, int start, int end, boolean escaped) {
+                return JsonLineScanner.codePoints(b, start, end, escaped);
+            }
+
+            @Override
             public Object media(byte[] b, int off, int len, int textStart, int textEnd) {
                 return mayHold(b, off, textStart, "media") || mayHold(b, textEnd, off + len, "media") ? mediaOf(b, off, len) : null;
             }

@@ -9,9 +9,10 @@ import java.util.function.IntFunction;
 
 /**
  * Runs the steps of one rank: the first step (a {@link DocumentSource}) pushes documents through the
- * others one at a time. Every step gets the counter {@code forwarded} (documents passed on), every step
- * after the reader {@code total} (documents received; the reader counts its own), and every step its own
- * time, not counting the steps after it.
+ * others one at a time. Every step gets the counter {@code forwarded} (documents passed on) and the
+ * lengths of those documents ({@link StepStats#DOC_LEN}), every step after the reader {@code total}
+ * (documents received; the reader counts its own), and every step its own time, not counting the steps
+ * after it.
  */
 public final class Pipeline {
     private final List<Step> steps;
@@ -119,6 +120,7 @@ public final class Pipeline {
             this.next = next;
             this.out = doc -> {
                 forwarded++;
+                stats.addDocumentLengths(doc.textLength(), doc.metadataValue("token_count"));
                 if (next != null) {
                     next.accept(doc);
                 }

@@ -5,11 +5,18 @@ import java.util.TreeMap;
 
 /**
  * Counters of one step in one rank: documents in and out, drops per reason, exclusive time, and any
- * counters the step adds. Stats of ranks merge by adding counters.
+ * counters the step adds; and datatrove's {@code doc_len} and {@code doc_len_tokens}, the lengths of the
+ * documents it passed on. Stats of ranks merge by adding counters and merging the lengths' MetricStats.
  */
 public final class StepStats {
+    /** The characters (code points) of each document passed on. */
+    public static final String DOC_LEN = "doc_len";
+    /** The {@code token_count} metadata of each document passed on that has one. */
+    public static final String DOC_LEN_TOKENS = "doc_len_tokens";
+
     private final String name;
     private final Map<String, Long> counters = new TreeMap<>();
+    private final Map<String, MetricStats> lengths = new TreeMap<>();
     private long nanos;
 
     public StepStats(String name) {
@@ -36,6 +43,25 @@ public final class StepStats {
         return counters;
     }
 
+    /** {@link #DOC_LEN} and {@link #DOC_LEN_TOKENS}, those with a document. */
+    public Map<String, MetricStats> lengths() {
+        return lengths;
+    }
+
+    /** Notes a document the step passed on, as datatrove's {@code update_doc_stats}. */
+    public void addDocumentLengths(int textLength, Object tokenCount) {
+        lengths.computeIfAbsent(DOC_LEN, k -> new MetricStats()).addPerDocument(textLength, true);
+        // datatrove counts a token_count that is truthy: a non-zero number
+        if (tokenCount instanceof Number t && t.doubleValue() != 0) {
+            boolean integer = !(t instanceof Double || t instanceof Float);
+            lengths.computeIfAbsent(DOC_LEN_TOKENS, k -> new MetricStats()).addPerDocument(t.doubleValue(), integer);
+        }
+    }
+
+    public void mergeLength(String key, MetricStats stats) {
+        lengths.computeIfAbsent(key, k -> new MetricStats()).merge(stats);
+    }
+
     public long nanos() {
         return nanos;
     }
@@ -46,6 +72,7 @@ public final class StepStats {
 
     public void mergeFrom(StepStats other) {
         other.counters.forEach(this::add);
+        other.lengths.forEach(this::mergeLength);
         nanos += other.nanos;
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.stats;
 
+import io.sluice.pipeline.MetricStats;
+import io.sluice.io.PyJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,6 @@
 package io.sluice.stats;
 
+import io.sluice.io.PyJson;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**

@@ -1,5 +1,6 @@
 package io.sluice.stats;
 
+import io.sluice.pipeline.MetricStats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.io.AtomicFile;

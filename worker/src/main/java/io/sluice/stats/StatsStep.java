@@ -1,5 +1,7 @@
 package io.sluice.stats;
 
+import io.sluice.pipeline.MetricStats;
+import io.sluice.io.PyJson;
 import io.sluice.doc.Document;
 import io.sluice.doc.MetadataKey;
 import io.sluice.io.AtomicFile;

@@ -61,6 +61,8 @@ class JsonLineScannerTest {
                 byte[] b = l.getBytes(StandardCharsets.UTF_8);
                 assertTrue(scanner.scan(b, 0, b.length), l);
                 assertEquals(text, JsonLineScanner.decode(b, scanner.textStart, scanner.textEnd, scanner.textEscaped), l);
+                assertEquals(text.codePointCount(0, text.length()),
+                        JsonLineScanner.codePoints(b, scanner.textStart, scanner.textEnd, scanner.textEscaped), l);
             }
         }
     }
@@ -73,5 +75,15 @@ class JsonLineScannerTest {
             assertEquals(new ObjectMapper().readValue(b, Map.class).get("text"),
                     JsonLineScanner.decode(b, scanner.textStart, scanner.textEnd, scanner.textEscaped), body);
         }
+        // Python's len(): a lone half is one code point, a pair one, whether escaped or not
+        Map<String, Integer> lengths = Map.of("a\\ud800b", 3, "\\udc00", 1, "x\\u00e9\\ud83d\\ude00\\u20ac\\ud800", 5,
+                "\\ud83d\\u0041", 2, "\\\\ud83d", 6, "\uD83D\uDE00\\ud83d\\ude00", 2);
+        lengths.forEach((body, length) -> {
+            byte[] b = ("{\"text\":\"" + body + "\"}").getBytes(StandardCharsets.UTF_8);
+            assertTrue(scanner.scan(b, 0, b.length), body);
+            String text = JsonLineScanner.decode(b, scanner.textStart, scanner.textEnd, scanner.textEscaped);
+            assertEquals(length, text.codePointCount(0, text.length()), body);
+            assertEquals(length, JsonLineScanner.codePoints(b, scanner.textStart, scanner.textEnd, scanner.textEscaped), body);
+        });
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.doc.Document;
+import io.sluice.pipeline.MetricStatsTest;
 import io.sluice.pipeline.Step;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package io.sluice.stats;
 
+import io.sluice.pipeline.MetricStats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,6 @@
 package io.sluice.text;
 
+import io.sluice.pipeline.MetricStats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;

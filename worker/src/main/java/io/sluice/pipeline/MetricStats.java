@@ -1,5 +1,6 @@
-package io.sluice.stats;
+package io.sluice.pipeline;
 
+import io.sluice.io.PyJson;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -46,7 +47,7 @@ public final class MetricStats {
      * The stats of {@code count} integer values of 1, as adding 1 that many times gives them: every partial
      * mean is exactly 1, so M2 stays 0 (a histogram bin's document count).
      */
-    static MetricStats ofOnes(long count) {
+    public static MetricStats ofOnes(long count) {
         return count == 0 ? new MetricStats() : new MetricStats(count, count, 1.0, 0.0, 1, 1, true, UNIT_TASK);
     }
 
@@ -59,6 +60,16 @@ public final class MetricStats {
     /** Adds one integer value (a Python int). */
     public void add(long x) {
         addSample(x);
+    }
+
+    /**
+     * Adds one value with datatrove's unit "doc" ({@code stat_update(..., unit="doc")}, as its steps count
+     * {@code doc_len}), which {@code to_dict} leaves out; {@link #add} gives the unit of the stats blocks' values.
+     */
+    public void addPerDocument(double x, boolean isInteger) {
+        integral &= isInteger;
+        addSample(x);
+        unit = UNIT_DOC;
     }
 
     private void addSample(double x) {
@@ -145,7 +156,7 @@ public final class MetricStats {
      * datatrove writes as a bare {@code 0}, read back as one sample) and of a single sample. The result
      * is still a dict datatrove reads, and reads exactly.
      */
-    void appendJson(StringBuilder sb, boolean lossless) {
+    public void appendJson(StringBuilder sb, boolean lossless) {
         if (total == 0 && !(lossless && n > 0)) {
             sb.append('0');
             return;

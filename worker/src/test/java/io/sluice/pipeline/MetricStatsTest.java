@@ -1,4 +1,4 @@
-package io.sluice.stats;
+package io.sluice.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-class MetricStatsTest {
+public class MetricStatsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
@@ -134,7 +134,7 @@ class MetricStatsTest {
         }
     }
 
-    static void assertClose(MetricStats a, MetricStats b, String what) {
+    public static void assertClose(MetricStats a, MetricStats b, String what) {
         assertEquals(a.n(), b.n(), what + " n");
         assertRel(a.total(), b.total(), what + " total");
         assertRel(a.mean(), b.mean(), what + " mean");
@@ -148,7 +148,7 @@ class MetricStatsTest {
         assertTrue(rel <= 1e-9, what + ": " + a + " vs " + b);
     }
 
-    static int[] even(int n, int ranks) {
+    public static int[] even(int n, int ranks) {
         int[] b = new int[ranks + 1];
         for (int r = 0; r <= ranks; r++) {
             b[r] = (int) ((long) n * r / ranks);
@@ -156,7 +156,7 @@ class MetricStatsTest {
         return b;
     }
 
-    static int[] random(int n, int ranks, Random rnd) {
+    public static int[] random(int n, int ranks, Random rnd) {
         int[] b = new int[ranks + 1];
         for (int r = 1; r < ranks; r++) {
             b[r] = rnd.nextInt(n + 1);

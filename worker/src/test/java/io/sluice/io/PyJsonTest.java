@@ -1,4 +1,4 @@
-package io.sluice.stats;
+package io.sluice.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package io.sluice.stats;
+package io.sluice.io;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

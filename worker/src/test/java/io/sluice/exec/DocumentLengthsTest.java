@@ -1,0 +1,90 @@
+package io.sluice.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.pipeline.MetricStats;
+import io.sluice.pipeline.StepStats;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** datatrove's doc_len and doc_len_tokens in stats.json: the lengths of the documents each step passed on. */
+class DocumentLengthsTest {
+    @TempDir
+    Path root;
+
+    /** Lines, with the text's length as Python's len() gives it once json.loads has read the line. */
+    private static final String[] LINES = {
+        "{\"text\": \"plain words here\", \"metadata\": {\"token_count\": 3}}", // 16
+        "{\"text\": \"naïve café – 日本語 😀\"}", // 18: a code point is one however many bytes it takes
+        "{\"text\": \"caf\\u00e9 \\ud83d\\ude00 two\\nlines \\\"quoted\\\"\", \"metadata\": {\"token_count\": 0}}", // 25
+        "{\"text\": \"lone \\ud800 half\"}", // 11: a lone surrogate escape is one code point to Python
+        "{\"text\": \"\", \"metadata\": {\"token_count\": 5}}", // skipped by the reader (as datatrove's), not counted
+        "{\"text\": \"one two three four five six\", \"metadata\": {\"token_count\": 6}}", // 27
+    };
+    private static final long[] LENGTHS = {16, 18, 25, 11, 27};
+
+    @Test
+    void everyStepCountsTheLengthsOfTheDocumentsItPassesOn() throws IOException {
+        Files.createDirectories(root.resolve("in"));
+        Files.writeString(root.resolve("in/a.jsonl"), String.join("\n", LINES[0], LINES[1], LINES[2]) + "\n");
+        Files.writeString(root.resolve("in/b.jsonl"), String.join("\n", LINES[3], LINES[4], LINES[5]) + "\n");
+        Path job = root.resolve("job.yaml");
+        Files.writeString(job, """
+                logging_dir: ROOT/logs
+                tasks: 2
+                stages:
+                  - name: clean
+                    steps:
+                      - read_jsonl: {path: ROOT/in}
+                      - length_filter: {min_chars: 12}
+                      - write_jsonl: {path: ROOT/out, compression: none}
+                """.replace("ROOT", root.toString()));
+        assertTrue(new LocalExecutor(io.sluice.job.JobFile.load(job), new PrintStream(OutputStream.nullOutputStream())).run(null));
+
+        Path statsJson = root.resolve("logs/clean/stats.json");
+        PipelineStats merged = PipelineStats.read(statsJson);
+        assertLengths(merged.step("read_jsonl"), LENGTHS);
+        long[] kept = {16, 18, 25, 27}; // min_chars: 12 drops the 11
+        assertLengths(merged.step("length_filter"), kept);
+        assertLengths(merged.step("write_jsonl"), kept);
+        // token_count 0 is not counted, as datatrove's truthiness test leaves it out
+        MetricStats tokens = merged.step("read_jsonl").lengths().get(StepStats.DOC_LEN_TOKENS);
+        assertEquals(List.of(2L, 9.0, 3.0, 6.0), List.of(tokens.n(), tokens.total(), tokens.min(), tokens.max()));
+
+        // in datatrove's MetricStats form, as its Stats.from_dict reads it
+        JsonNode reader = new ObjectMapper().readTree(statsJson.toFile()).get(0).get("stats");
+        assertEquals(97, reader.get("doc_len").get("total").asLong());
+        assertEquals(5, reader.get("doc_len").get("n").asLong());
+        assertEquals(97 / 5.0, reader.get("doc_len").get("mean").asDouble(), 1e-12);
+        assertEquals(11, reader.get("doc_len").get("min").asLong());
+        assertEquals(27, reader.get("doc_len").get("max").asLong());
+        assertTrue(reader.get("doc_len").get("unit") == null, "datatrove's unit 'doc' is left out: " + reader);
+        assertEquals(5, reader.get("documents").asLong());
+    }
+
+    private static void assertLengths(StepStats step, long[] expected) {
+        MetricStats onePass = new MetricStats();
+        List<Long> values = new ArrayList<>();
+        for (long v : expected) {
+            onePass.addPerDocument(v, true);
+            values.add(v);
+        }
+        MetricStats got = step.lengths().get(StepStats.DOC_LEN);
+        assertEquals(onePass.n(), got.n(), step.name() + " " + values);
+        assertEquals(onePass.total(), got.total(), step.name() + " " + values);
+        assertEquals(onePass.min(), got.min(), step.name());
+        assertEquals(onePass.max(), got.max(), step.name());
+        assertEquals(onePass.mean(), got.mean(), 1e-12, step.name());
+        assertEquals(onePass.variance(), got.variance(), 1e-9 * onePass.variance(), step.name());
+    }
+}
