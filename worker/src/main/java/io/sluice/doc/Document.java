@@ -31,9 +31,6 @@ public final class Document {
 
         String text(byte[] buf, int start, int end, boolean escaped);
 
-        /** The code points of the text the JSON string {@code buf[start:end]} holds, counted without decoding it. */
-        int textLength(byte[] buf, int start, int end, boolean escaped);
-
         /**
          * False when the metadata of the line {@code buf[off:off+len]}, whose text value is
          * {@code buf[textStart:textEnd]}, certainly has no key {@code key}; true when it may.
@@ -56,7 +53,7 @@ public final class Document {
     private int textStart;
     private int textEnd;
     private boolean textEscaped;
-    /** {@link #textLength}, once counted; -1 before. */
+    /** {@link #textLength}, once known (the reader counts it as it scans the line); -1 before. */
     private int textLength = -1;
     private boolean modified;
     /** Keys the line's bytes cannot hold ({@link #lineMayHaveKey}); null until the first. */
@@ -92,10 +89,12 @@ public final class Document {
 
     /**
      * A document that is a view of a JSON line: the text is the JSON string at
-     * [{@code textStart}, {@code textEnd}) of the buffer, decoded by {@code parser} when first asked.
+     * [{@code textStart}, {@code textEnd}) of the buffer, decoded by {@code parser} when first asked;
+     * {@code textLength} is its length in code points.
      */
     public static Document fromLine(String id, byte[] buf, int off, int len, int textStart, int textEnd,
-                                    boolean textEscaped, LineParser parser, String file, long line, long byteOffset) {
+                                    boolean textEscaped, int textLength, LineParser parser, String file, long line,
+                                    long byteOffset) {
         Document d = new Document();
         d.id = id;
         d.lineBuffer = buf;
@@ -104,6 +103,7 @@ public final class Document {
         d.textStart = textStart;
         d.textEnd = textEnd;
         d.textEscaped = textEscaped;
+        d.textLength = textLength;
         d.parser = parser;
         d.sourceFile = file;
         d.sourceLine = line;
@@ -208,14 +208,12 @@ public final class Document {
 
     /**
      * The text's length in code points, as Python's {@code len(text)} (datatrove's {@code doc_len}): a surrogate
-     * pair counts once, a lone surrogate once. A text not yet decoded is counted on the line's bytes (every byte
-     * that does not continue a UTF-8 sequence, escapes counted as what they stand for); on bytes that are not
-     * UTF-8, which the decoder replaces, that count may differ from the decoded text's.
+     * pair counts once, a lone surrogate once. A document read from a line knows it without decoding its text.
      */
     public int textLength() {
         if (textLength < 0) {
-            textLength = text != null ? text.codePointCount(0, text.length())
-                    : parser.textLength(lineBuffer, textStart, textEnd, textEscaped);
+            String t = text();
+            textLength = t.codePointCount(0, t.length());
         }
         return textLength;
     }

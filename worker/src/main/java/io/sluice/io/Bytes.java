@@ -21,10 +21,6 @@ public final class Bytes {
     }
 
     /** Index of the first quote, backslash, control or non-ASCII byte in [from, to), or {@code to}. */
-    public static int countNonContinuation(byte[] b, int from, int to) {
-        return KERNEL.countNonContinuation(b, from, to);
-    }
-
     public static int indexOfStringSpecial(byte[] b, int from, int to) {
         return KERNEL.indexOfStringSpecial(b, from, to);
     }

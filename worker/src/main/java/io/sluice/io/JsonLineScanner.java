@@ -21,6 +21,8 @@ public final class JsonLineScanner {
     public int textStart = -1;
     public int textEnd;
     public boolean textEscaped;
+    /** The text's length in code points, as Python's {@code len} gives it once the line is read. */
+    public int textCodePoints;
     public boolean textIsString;
     public boolean textPresent;
     public int idStart = -1;
@@ -33,6 +35,10 @@ public final class JsonLineScanner {
     private byte[] b;
     private int end;
     private boolean lastStringEscaped;
+    /** The bytes of the last string beyond its code points: UTF-8's continuation bytes and escapes' extra bytes. */
+    private int lastStringExtraBytes;
+    /** The value of the last {@code \\u} escape {@link #escape} read. */
+    private int unicodeEscape;
 
     public JsonLineScanner(String textKey, String idKey) {
         this.textKey = textKey.getBytes(StandardCharsets.UTF_8);
@@ -105,6 +111,7 @@ public final class JsonLineScanner {
                 textStart = isString ? valueStart + 1 : valueStart;
                 textEnd = isString ? p - 1 : p;
                 textEscaped = isString && lastStringEscaped;
+                textCodePoints = textEnd - textStart - (isString ? lastStringExtraBytes : 0);
             } else if (isId) {
                 idIsString = isString;
                 idStart = isString ? valueStart + 1 : valueStart;
@@ -379,6 +386,8 @@ public final class JsonLineScanner {
     /** Skips a string starting at the quote at p; returns the position after the closing quote. */
     private int string(int p) {
         lastStringEscaped = false;
+        lastStringExtraBytes = 0;
+        int highSurrogateEnd = -1; // where a \\u escape of a high surrogate ended: a low one there completes the pair
         p++;
         while (true) {
             p = Bytes.indexOfStringSpecial(b, p, end);
@@ -392,10 +401,15 @@ public final class JsonLineScanner {
             }
             if (c == '\\') {
                 lastStringEscaped = true;
-                p = escape(p);
-                if (p < 0) {
+                int q = escape(p);
+                if (q < 0) {
                     return -1;
                 }
+                // an escape is one code point (Python joins a \\u pair of surrogate halves into one)
+                boolean lowHalf = q - p == 6 && unicodeEscape >= 0xDC00 && unicodeEscape <= 0xDFFF;
+                lastStringExtraBytes += q - p - 1 + (lowHalf && p == highSurrogateEnd ? 1 : 0);
+                highSurrogateEnd = q - p == 6 && unicodeEscape >= 0xD800 && unicodeEscape <= 0xDBFF ? q : -1;
+                p = q;
                 continue;
             }
             if (c >= 0) {
@@ -406,6 +420,7 @@ public final class JsonLineScanner {
             if (n < 0) {
                 return -1;
             }
+            lastStringExtraBytes += n - 1;
             p += n;
         }
     }
@@ -421,11 +436,14 @@ public final class JsonLineScanner {
                 return p + 2;
             }
             case 'u' -> {
+                unicodeEscape = 0;
                 for (int i = p + 2; i < p + 6; i++) {
-                    if (i >= end || Character.digit(b[i], 16) < 0) {
+                    int digit = i < end ? Character.digit(b[i], 16) : -1;
+                    if (digit < 0) {
                         failAt("invalid \\u escape", p);
                         return -1;
                     }
+                    unicodeEscape = unicodeEscape * 16 + digit;
                 }
                 return p + 6;
             }
@@ -542,45 +560,6 @@ public final class JsonLineScanner {
             p = q + 2;
         }
         return new String(out, 0, n, StandardCharsets.UTF_8);
-    }
-
-    /**
-     * The code points of the text {@link #decode} gives for the JSON string {@code b[start:end]}, counted on the
-     * bytes: each byte that does not continue a UTF-8 sequence is one, and an escape counts as the one character it
-     * stands for (a {@code \\u} pair of surrogate halves as one code point, as Python's JSON reader joins them).
-     */
-    public static int codePoints(byte[] b, int start, int end, boolean escaped) {
-        int n = Bytes.countNonContinuation(b, start, end);
-        if (!escaped) {
-            return n;
-        }
-        int p = Bytes.indexOf(b, start, end, (byte) '\\');
-        while (p >= 0 && p + 1 < end) {
-            int length = 2;
-            if (b[p + 1] == 'u' && p + 6 <= end) {
-                length = 6;
-                if (isHex(b, p + 2, 0xD800, 0xDBFF) && p + 12 <= end && b[p + 6] == '\\' && b[p + 7] == 'u'
-                        && isHex(b, p + 8, 0xDC00, 0xDFFF)) {
-                    length = 12;
-                }
-            }
-            n -= length - 1; // the escape's ASCII bytes, counted above, stand for one code point
-            p = Bytes.indexOf(b, p + length, end, (byte) '\\');
-        }
-        return n;
-    }
-
-    /** Whether {@code b[at:at+4]} is four hex digits of a value from {@code min} to {@code max}. */
-    private static boolean isHex(byte[] b, int at, int min, int max) {
-        int v = 0;
-        for (int i = at; i < at + 4; i++) {
-            int d = Character.digit(b[i], 16);
-            if (d < 0) {
-                return false;
-            }
-            v = v * 16 + d;
-        }
-        return v >= min && v <= max;
     }
 
     /** {@link #decode} for text with \\u escapes of surrogates, which may be lone halves: char by char. */

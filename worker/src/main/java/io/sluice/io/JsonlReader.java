@@ -105,11 +105,6 @@ public final class JsonlReader {
             }
 
             @Override
-            public int textLength(byte[] b, int start, int end, boolean escaped) {
-                return JsonLineScanner.codePoints(b, start, end, escaped);
-            }
-
-            @Override
             public Object media(byte[] b, int off, int len, int textStart, int textEnd) {
                 return mayHold(b, off, textStart, "media") || mayHold(b, textEnd, off + len, "media") ? mediaOf(b, off, len) : null;
             }
@@ -338,7 +333,7 @@ public final class JsonlReader {
         } else {
             id = split ? piece.file() + "/b" + lineOffset : piece.file() + "/" + lineIndex;
         }
-        Document doc = Document.fromLine(id, b, off, len, sc.textStart, sc.textEnd, sc.textEscaped, lineParser,
+        Document doc = Document.fromLine(id, b, off, len, sc.textStart, sc.textEnd, sc.textEscaped, sc.textCodePoints, lineParser,
                 piece.file(), split ? -1 : lineIndex + 1, lineOffset);
         if (!hasId || !linesReadBackAlike) {
             doc.requireSerialising(); // its line alone would not give this document back (see linesReadBackAlike)

@@ -1,9 +1,8 @@
 package io.sluice.simd;
 
 /**
- * The byte scans of the read path: where the next line ends, where the next byte inside a JSON
- * string needs a closer look, and how many code points a UTF-8 text holds. Implementations must return
- * identical results.
+ * The byte scans of the read path: where the next line ends, and where the next byte inside a JSON
+ * string needs a closer look. Implementations must return identical results.
  */
 public interface ByteScanKernel {
     String name();
@@ -21,10 +20,4 @@ public interface ByteScanKernel {
      * (the bytes a JSON string scanner must look at), or {@code to} when there is none.
      */
     int indexOfStringSpecial(byte[] b, int from, int to);
-
-    /**
-     * The number of bytes in [from, to) that are not UTF-8 continuation bytes (0x80-0xBF): the code points
-     * of valid UTF-8, counted without decoding it.
-     */
-    int countNonContinuation(byte[] b, int from, int to);
 }

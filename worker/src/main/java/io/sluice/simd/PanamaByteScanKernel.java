@@ -43,14 +43,4 @@ public final class PanamaByteScanKernel implements ByteScanKernel {
         }
         return ScalarByteScanKernel.firstSpecial(b, i, to);
     }
-
-    @Override
-    public int countNonContinuation(byte[] b, int from, int to) {
-        int continuation = 0;
-        int i = from;
-        for (; i + LANES <= to; i += LANES) {
-            continuation += ByteVector.fromArray(SPECIES, b, i).and((byte) 0xC0).eq((byte) 0x80).trueCount();
-        }
-        return i - from - continuation + tail.countNonContinuation(b, i, to);
-    }
 }

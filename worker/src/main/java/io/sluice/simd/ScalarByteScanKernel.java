@@ -57,23 +57,6 @@ public final class ScalarByteScanKernel implements ByteScanKernel {
         return firstSpecial(b, i, to);
     }
 
-    @Override
-    public int countNonContinuation(byte[] b, int from, int to) {
-        int continuation = 0;
-        int i = from;
-        for (; i + 8 <= to; i += 8) {
-            long v = (long) LONGS.get(b, i);
-            // a continuation byte is 10xxxxxx: its top bit set and, shifted up by one, its next bit clear
-            continuation += Long.bitCount(v & ~(v << 1) & HIGHS);
-        }
-        for (; i < to; i++) {
-            if ((b[i] & 0xC0) == 0x80) {
-                continuation++;
-            }
-        }
-        return to - from - continuation;
-    }
-
     static int firstSpecial(byte[] b, int i, int to) {
         for (; i < to; i++) {
             int c = b[i];

@@ -61,8 +61,7 @@ class JsonLineScannerTest {
                 byte[] b = l.getBytes(StandardCharsets.UTF_8);
                 assertTrue(scanner.scan(b, 0, b.length), l);
                 assertEquals(text, JsonLineScanner.decode(b, scanner.textStart, scanner.textEnd, scanner.textEscaped), l);
-                assertEquals(text.codePointCount(0, text.length()),
-                        JsonLineScanner.codePoints(b, scanner.textStart, scanner.textEnd, scanner.textEscaped), l);
+                assertEquals(text.codePointCount(0, text.length()), scanner.textCodePoints, l);
             }
         }
     }
@@ -83,7 +82,7 @@ class JsonLineScannerTest {
             assertTrue(scanner.scan(b, 0, b.length), body);
             String text = JsonLineScanner.decode(b, scanner.textStart, scanner.textEnd, scanner.textEscaped);
             assertEquals(length, text.codePointCount(0, text.length()), body);
-            assertEquals(length, JsonLineScanner.codePoints(b, scanner.textStart, scanner.textEnd, scanner.textEscaped), body);
+            assertEquals(length, scanner.textCodePoints, body);
         });
     }
 }
