@@ -82,16 +82,25 @@ public enum Compression {
 
     /** Wraps a raw file stream in the decompressor, after checking the magic bytes. */
     public InputStream decompress(InputStream raw) throws IOException {
+        return decompress(raw, true);
+    }
+
+    /**
+     * {@link #decompress}; {@code atFileStart} false for a piece of a plain file that starts further in, whose
+     * first line is checked as JSON like any other (a line starting with "BZh" skipped the whole piece as a
+     * misnamed bzip2 file).
+     */
+    public InputStream decompress(InputStream raw, boolean atFileStart) throws IOException {
         BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
-        if (!checkMagic(in)) {
+        if ((atFileStart || this != NONE) && !checkMagic(in)) {
             return in; // an empty file holds no documents in any format
         }
         return switch (this) {
             case NONE -> in;
             case GZIP -> new GzipMembersInputStream(in);
             case ZSTD -> new ZstdFramesInputStream(in);
-            case BZIP2 -> new BZip2CompressorInputStream(in, true);
-            case XZ -> new XZCompressorInputStream(in, true);
+            case BZIP2 -> new DamageDeferringInputStream(new BZip2CompressorInputStream(in, true));
+            case XZ -> new DamageDeferringInputStream(new XZCompressorInputStream(in, true));
         };
     }
 

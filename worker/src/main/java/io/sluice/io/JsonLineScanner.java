@@ -74,6 +74,7 @@ public final class JsonLineScanner {
         if (p < end && b[p] == '}') {
             return trailing(p + 1);
         }
+        int badMetadata = -1; // where a 'metadata' that is not an object starts, unless a later one replaces it
         while (true) {
             if (p >= end || b[p] != '"') {
                 return fail("expected a field name", p);
@@ -97,9 +98,10 @@ public final class JsonLineScanner {
             boolean isId = !isText && named(idKey, decodedKey, keyStart, keyEnd);
             // the metadata parser skips these values, strings undecoded: no limit on their strings' length
             boolean skipped = isText || isId || named(MEDIA, decodedKey, keyStart, keyEnd);
-            if (!skipped && named(METADATA, decodedKey, keyStart, keyEnd) && p < end && b[p] != '{' && b[p] != 'n') {
-                // datatrove merges the metadata with the line's other keys and fails on anything but an object
-                return fail("'metadata' is not an object", p);
+            if (!skipped && named(METADATA, decodedKey, keyStart, keyEnd)) {
+                // datatrove merges the metadata with the line's other keys and fails on anything but an object;
+                // of a key given twice, Python's json keeps the last
+                badMetadata = p < end && b[p] != '{' && b[p] != 'n' ? p : -1;
             }
             p = value(p, 1, !skipped);
             if (p < 0) {
@@ -122,7 +124,7 @@ public final class JsonLineScanner {
             if (p < end && b[p] == ',') {
                 p = skipWs(p + 1);
             } else if (p < end && b[p] == '}') {
-                return trailing(p + 1);
+                return badMetadata >= 0 ? fail("'metadata' is not an object", badMetadata) : trailing(p + 1);
             } else {
                 return fail("expected ',' or '}'", p);
             }

@@ -175,7 +175,7 @@ public final class JsonlReader {
             CountingStream counted = new CountingStream(Channels.newInputStream(ch));
             InputStream in;
             try {
-                in = compression.decompress(counted);
+                in = compression.decompress(counted, start == 0);
             } catch (Compression.WrongFormatException e) {
                 throw new BadInputException(piece.file() + ": " + e.getMessage(), e);
             } catch (IOException e) {
@@ -239,9 +239,7 @@ public final class JsonlReader {
                         bufBase += lineStart;
                         lineStart = 0;
                     } else if (filled == buf.length) {
-                        byte[] bigger = new byte[buf.length * 2];
-                        System.arraycopy(buf, 0, bigger, 0, filled);
-                        buf = bigger;
+                        grow(where(piece, split, lineIndex, bufBase));
                     }
                     int n;
                     try {
@@ -284,6 +282,31 @@ public final class JsonlReader {
                 return total;
             }
         }
+    }
+
+    /** The longest array HotSpot allocates: a line longer than it cannot be held. */
+    private static final int MAX_LINE_BYTES = Integer.MAX_VALUE - 8;
+
+    /**
+     * Doubles the line buffer, full with one line that starts at {@code line}. Past 1 GiB the doubled size
+     * overflowed (a bare "-2147483648" was the rank's message), and a heap too small for the line said neither
+     * file nor line: both now name the line.
+     */
+    private void grow(String line) throws IOException {
+        if (buf.length >= MAX_LINE_BYTES) {
+            throw new IOException(line + ": a line longer than " + MAX_LINE_BYTES + " bytes, more than a Java array"
+                    + " holds; split the document, or leave it out of the input");
+        }
+        byte[] bigger;
+        try {
+            bigger = new byte[(int) Math.min(2L * buf.length, MAX_LINE_BYTES)];
+        } catch (OutOfMemoryError e) {
+            throw new IOException(line + ": a line of more than " + (buf.length >> 20) + " MB does not fit in the"
+                    + " heap; give the workers more heap (SLUICE_JAVA_OPTS=-Xmx..., or the slurm block's memory) or"
+                    + " fewer workers", e);
+        }
+        System.arraycopy(buf, 0, bigger, 0, buf.length);
+        buf = bigger;
     }
 
     private boolean startsWithByteOrderMark(int filled) {

@@ -122,7 +122,17 @@ public final class JsonlWriter implements Closeable {
         String name = fileName(doc);
         OpenFile f = open.get(name);
         if (f == null) {
-            f = openFile(name);
+            try {
+                f = openFile(name);
+            } catch (IOException | java.nio.file.InvalidPathException e) {
+                if (!templateUsesMetadata) {
+                    throw e;
+                }
+                // the name came from this document's metadata (a value too long for a file name, say): say which
+                throw new IOException(doc.describe() + ": cannot create '" + name + "', the file output_filename names"
+                        + " for it: " + (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null
+                                ? fs.getReason() : e.getMessage()), e);
+            }
         }
         int n;
         if (!doc.mustSerialise()) {

@@ -76,6 +76,9 @@ final class ZstdFramesInputStream extends InputStream {
                     src.put(raw, 0, n);
                     src.flip();
                 }
+                if (betweenFrames) {
+                    checkWindow();
+                }
                 betweenFrames = ctx.decompressDirectByteBufferStream(dst, src);
             }
         } catch (ZstdException e) {
@@ -83,6 +86,27 @@ final class ZstdFramesInputStream extends InputStream {
         }
         dst.flip();
         return dst.hasRemaining();
+    }
+
+    /** The largest window zstd decodes without {@code --long}, and zstd-jni's context here: 2^27 bytes. */
+    static final int WINDOW_LOG_MAX = 27;
+
+    /**
+     * Refuses a frame, starting at {@code src}'s position, whose window is larger than the decoder takes: zstd-jni
+     * reported it as "No error detected", read as damage, where {@code zstd --long=31} had written a valid file.
+     */
+    private void checkWindow() throws IOException {
+        int p = src.position();
+        if (src.remaining() < 6 || src.get(p) != 0x28 || src.get(p + 1) != (byte) 0xB5 || src.get(p + 2) != 0x2F
+                || src.get(p + 3) != (byte) 0xFD || (src.get(p + 4) & 0x20) != 0) {
+            return; // not a frame's start, or a single-segment frame (no window descriptor)
+        }
+        int windowLog = 10 + ((src.get(p + 5) & 0xFF) >> 3);
+        if (windowLog > WINDOW_LOG_MAX) {
+            throw new IOException("a frame asks for a window of 2^" + windowLog + " bytes (written with zstd --long="
+                    + windowLog + "), more than the 2^" + WINDOW_LOG_MAX + " that zstd reads without --long and Sluice"
+                    + " reads at all; recompress it without --long: zstd -dc --long=" + windowLog + " FILE | zstd -o NEW");
+        }
     }
 
     @Override

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.doc.Document;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -388,12 +389,18 @@ class JsonlReaderTest {
     void metadataThatIsNotAnObjectIsAMalformedLine() throws IOException {
         Path f = dir.resolve("meta.jsonl");
         String bad = "{\"id\":\"x\",\"text\":\"a\",\"metadata\": \"oops\"}\n";
-        Files.writeString(f, bad + "{\"id\":\"n\",\"text\":\"b\",\"metadata\":null,\"k\":1}\n");
+        // a key given twice counts as its last value, as Python's json reads it: before, the first refused the line
+        String twice = "{\"text\":\"c\",\"metadata\":[1],\"metadata\":{\"a\":1},\"id\":\"t\"}\n";
+        String lastBad = "{\"text\":\"d\",\"metadata\":{\"a\":1},\"metadata\":2,\"id\":\"u\"}\n";
+        Files.writeString(f, bad + "{\"id\":\"n\",\"text\":\"b\",\"metadata\":null,\"k\":1}\n" + twice + lastBad);
         Read r = read(f, JsonlReader.OnError.SKIP, null);
-        assertEquals(List.of("malformed: meta.jsonl:1 (byte " + bad.indexOf("\"oops") + "): malformed JSON: 'metadata' is not an object"),
+        assertEquals(List.of("malformed: meta.jsonl:1 (byte " + bad.indexOf("\"oops") + "): malformed JSON: 'metadata' is not an object",
+                "malformed: meta.jsonl:4 (byte " + (bad.length() + 44 + twice.length() + lastBad.indexOf(":2,") + 1)
+                        + "): malformed JSON: 'metadata' is not an object"),
                 r.skipped(), "before, it became metadata.metadata = 'oops'");
-        assertEquals(List.of("n"), r.docs().stream().map(Document::id).toList());
+        assertEquals(List.of("n", "t"), r.docs().stream().map(Document::id).toList());
         assertEquals(Map.of("k", 1), r.docs().get(0).metadata());
+        assertEquals(Map.of("a", 1), r.docs().get(1).metadata());
     }
 
     @Test
@@ -473,5 +480,130 @@ class JsonlReaderTest {
         Files.write(g, concat(padded, new byte[] {'x'}, 1));
         IOException e = assertThrows(IOException.class, () -> read(g, JsonlReader.OnError.FAIL, null));
         assertTrue(e.getMessage().startsWith("after-padding.jsonl.gz: corrupt or truncated gzip stream"), e.getMessage());
+    }
+
+    /**
+     * A line too long for the heap is an error naming the file, the line and its byte offset, with advice: it was
+     * the JVM's bare OutOfMemoryError. Read in a child JVM with a 64 MB heap, the line 200 MB of text.
+     */
+    @Test
+    void aLineTooLongForTheHeapIsNamed() throws Exception {
+        Path f = dir.resolve("big.jsonl.zst");
+        byte[] chunk = "abcdefgh".repeat(1 << 17).getBytes(StandardCharsets.US_ASCII); // 1 MB
+        try (OutputStream out = new com.github.luben.zstd.ZstdOutputStream(Files.newOutputStream(f))) {
+            out.write("{\"text\":\"a\"}\n{\"text\":\"b\"}\n{\"text\":\"".getBytes(StandardCharsets.US_ASCII));
+            for (int i = 0; i < 200; i++) {
+                out.write(chunk);
+            }
+            out.write("\"}\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                ReadAllMain.class.getName(), f.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.matches("(?s).*IOException: big\\.jsonl\\.zst:3 \\(byte 26\\): a line of more than \\d+ MB does not fit in"
+                + " the heap; give the workers more heap \\(SLUICE_JAVA_OPTS=-Xmx\\.\\.\\., or the slurm block's memory\\) or"
+                + " fewer workers.*"), out);
+    }
+
+    /**
+     * A bzip2 or xz file cut short, or followed by junk, gives every document decoded before the damage, then the
+     * error: commons-compress threw away the megabyte it had decoded into the reader's buffer, so 1,000 documents
+     * of 5,000 were lost and the error named a line that far back. The oracle decodes the damaged file a byte at a
+     * time, which loses nothing; xz may lose up to DamageDeferringInputStream.MOST bytes before the damage.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"d.jsonl.bz2", "d.jsonl.xz"})
+    void aDamagedBzip2OrXzFileGivesTheDocumentsBeforeTheDamage(String name) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 5000; i++) {
+            sb.append(TestFiles.doc("d" + i, "document number " + i + " with some words " + (i * 7919)));
+        }
+        Path f = TestFiles.write(dir.resolve(name), sb.toString());
+        byte[] whole = Files.readAllBytes(f);
+        byte[] junk = Arrays.copyOf(whole, whole.length + 8);
+        System.arraycopy("garbage!".getBytes(StandardCharsets.US_ASCII), 0, junk, whole.length, 8);
+        int slack = name.endsWith(".xz") ? DamageDeferringInputStream.MOST : 0;
+        for (byte[] damaged : List.of(junk, Arrays.copyOf(whole, whole.length * 9 / 10))) {
+            Files.write(f, damaged);
+            long complete = completeLinesBeforeDamage(f);
+            Read r = new Read(new ArrayList<>(), new ArrayList<>());
+            IOException e = assertThrows(IOException.class, () -> readInto(r, f, JsonlReader.OnError.FAIL, null));
+            assertTrue(e.getMessage().startsWith(name + ": corrupt or truncated"), e.getMessage());
+            long lostBytes = 0;
+            for (long i = r.docs().size(); i < complete; i++) {
+                lostBytes += TestFiles.doc("d" + i, "document number " + i + " with some words " + (i * 7919)).length();
+            }
+            assertTrue(lostBytes <= slack, r.docs().size() + " of " + complete + " documents before the damage: " + e.getMessage());
+            assertTrue(e.getMessage().contains("(after line " + r.docs().size() + ","), e.getMessage());
+        }
+    }
+
+    /** The complete lines a byte-at-a-time decoder gives before it meets the damage. */
+    private static long completeLinesBeforeDamage(Path f) throws IOException {
+        long lines = 0;
+        try (InputStream raw = new java.io.BufferedInputStream(Files.newInputStream(f));
+             InputStream in = f.toString().endsWith(".xz")
+                     ? new org.apache.commons.compress.compressors.xz.XZCompressorInputStream(raw, true)
+                     : new org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream(raw, true)) {
+            int c;
+            while ((c = in.read()) >= 0) {
+                lines += c == '\n' ? 1 : 0;
+            }
+        } catch (IOException expected) {
+            return lines;
+        }
+        throw new AssertionError(f + " has no damage");
+    }
+
+    /** A piece of a split plain file whose first line starts as a compressed file does is one bad line, not a bad file. */
+    @Test
+    void aPieceStartingWithAnotherFormatsMagicIsOneBadLine() throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 100; i++) {
+            sb.append(TestFiles.doc("d" + i, "words " + i));
+        }
+        int pieceStart = sb.length();
+        sb.append("BZh91AY&SY not a document\n");
+        for (int i = 100; i < 200; i++) {
+            sb.append(TestFiles.doc("d" + i, "words " + i));
+        }
+        Path f = dir.resolve("split.jsonl");
+        Files.writeString(f, sb.toString());
+        List<String> skipped = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        JsonlReader reader = new JsonlReader(new JsonlReader.Options("text", "id", null, JsonlReader.OnError.SKIP));
+        for (InputPiece piece : List.of(new InputPiece("split.jsonl", 0, pieceStart), new InputPiece("split.jsonl", pieceStart, sb.length()))) {
+            reader.read(dir, piece, new JsonlReader.Handler() {
+                @Override
+                public boolean document(Document doc) {
+                    ids.add(doc.id());
+                    return true;
+                }
+
+                @Override
+                public void skipped(String reason, String message) {
+                    skipped.add(reason + ": " + message);
+                }
+            });
+        }
+        assertEquals(200, ids.size());
+        assertEquals(1, skipped.size(), skipped.toString());
+        assertTrue(skipped.get(0).startsWith("malformed: split.jsonl (byte " + pieceStart + ")"), skipped.get(0));
+    }
+
+    /** A file written with zstd --long=31 is refused as such, with the way out: it was called damaged. */
+    @Test
+    void aZstdFrameWithALongWindowIsNamedSo() throws IOException {
+        Path f = dir.resolve("long.jsonl.zst");
+        try (com.github.luben.zstd.ZstdOutputStream out = new com.github.luben.zstd.ZstdOutputStream(Files.newOutputStream(f))) {
+            out.setWindowLog(31);
+            out.write(TestFiles.doc("a", "some words").getBytes(StandardCharsets.UTF_8));
+        }
+        IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
+        assertTrue(e.getMessage().contains("a frame asks for a window of 2^31 bytes (written with zstd --long=31), more than"
+                + " the 2^27 that zstd reads without --long and Sluice reads at all; recompress it without --long"), e.getMessage());
     }
 }

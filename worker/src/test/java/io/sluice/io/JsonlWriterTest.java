@@ -2,6 +2,7 @@ package io.sluice.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,6 +75,18 @@ class JsonlWriterTest {
         assertEquals(List.of("en/000_00002.jsonl.gz", "en/001_00002.jsonl.gz", "en/002_00002.jsonl.gz",
                 "fr/000_00002.jsonl.gz", "fr/001_00002.jsonl.gz", "fr/002_00002.jsonl.gz"), names);
         assertEquals(5, TestFiles.allLines(dir.resolve("en")).size());
+    }
+
+    /** A metadata value that cannot be a file name fails with the document named: it said only "File name too long". */
+    @Test
+    void aMetadataValueThatCannotNameAFileNamesTheDocument() throws IOException {
+        try (JsonlWriter w = new JsonlWriter(dir, "${source}/${rank}.jsonl", Compression.NONE, 0, 0)) {
+            w.write(new Document("ok", "text", new java.util.LinkedHashMap<>(Map.of("source", "web"))));
+            Document d = new Document("long-source", "text", new java.util.LinkedHashMap<>(Map.of("source", "x".repeat(300))));
+            IOException e = assertThrows(IOException.class, () -> w.write(d));
+            assertEquals(d.describe() + ": cannot create '" + "x".repeat(300) + "/00000.jsonl', the file output_filename names"
+                    + " for it: File name too long", e.getMessage());
+        }
     }
 
     @Test

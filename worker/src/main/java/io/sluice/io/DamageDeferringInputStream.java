@@ -1,0 +1,55 @@
+package io.sluice.io;
+
+import java.io.IOException;
+import java.io.InputStream;
+import org.apache.commons.compress.compressors.CompressorInputStream;
+
+/**
+ * A bzip2 or xz decompressor that gives the bytes it decoded before damage in the file, then the error.
+ * commons-compress fills the caller's buffer before it returns and throws away what it had decoded into it
+ * when the stream breaks, so a file cut short or followed by junk lost the megabyte of documents read just
+ * before the damage ({@code bzip2 -dc} gives them), and the error named a line that far back. Reads are
+ * asked for {@link #MOST} bytes at a time: the bzip2 decoder counts every byte it gives, so what it gave
+ * before the break is known exactly; the xz decoder counts only what a read returns, so at most that much
+ * before the damage is lost.
+ */
+final class DamageDeferringInputStream extends InputStream {
+    static final int MOST = 1024;
+
+    private final CompressorInputStream in;
+    /** Where the stream broke, thrown once the bytes decoded before it are read. */
+    private IOException damage;
+    private final byte[] one = new byte[1];
+
+    DamageDeferringInputStream(CompressorInputStream in) {
+        this.in = in;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        if (damage != null) {
+            throw damage;
+        }
+        long before = in.getBytesRead();
+        try {
+            return in.read(b, off, Math.min(len, MOST));
+        } catch (IOException e) {
+            long decoded = in.getBytesRead() - before;
+            if (decoded <= 0) {
+                throw e;
+            }
+            damage = e;
+            return (int) decoded;
+        }
+    }
+
+    @Override
+    public int read() throws IOException {
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+}
