@@ -1,8 +1,8 @@
 package io.sluice.launcher;
 
 import io.sluice.job.Job;
-import io.sluice.launcher.slurm.SlurmOptions;
 import io.sluice.launcher.slurm.SlurmCommands;
+import io.sluice.launcher.slurm.SlurmOptions;
 import io.sluice.launcher.slurm.Submitter;
 import java.nio.file.Path;
 import java.util.List;

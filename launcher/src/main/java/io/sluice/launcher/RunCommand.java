@@ -1,8 +1,8 @@
 package io.sluice.launcher;
 
-import io.sluice.launcher.slurm.SlurmOptions;
 import io.sluice.exec.LocalExecutor;
 import io.sluice.job.Job;
+import io.sluice.launcher.slurm.SlurmOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -5,8 +5,8 @@ import io.sluice.io.ProcessLock;
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
 import io.sluice.job.Preflight;
-import io.sluice.launcher.slurm.SlurmOptions;
 import io.sluice.launcher.slurm.SlurmCommands;
+import io.sluice.launcher.slurm.SlurmOptions;
 import io.sluice.launcher.slurm.Submitter;
 import io.sluice.launcher.slurm.WorkerCommand;
 import java.io.IOException;
@@ -37,7 +37,7 @@ final class SubmitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Job job = SlurmOptions.loadJob(jobFile);
+        Job job = SlurmOptions.loadJobToSubmit(jobFile);
         Path jobJson = job.loggingDir().resolve("job.json");
         // the scripts name the build in the logging dir; it is copied there once the submit is sure to go ahead
         Path builds = job.loggingDir().resolve("builds");

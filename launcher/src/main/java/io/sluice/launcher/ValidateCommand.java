@@ -19,7 +19,7 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Job job = SlurmOptions.loadJob(jobFile);
+        Job job = SlurmOptions.loadJobToSubmit(jobFile);
         Preflight.check(job);
         // what run and submit would refuse in the logging dir: a completed stage changed, or made from an earlier run
         new StageRunner(job, System.out).checkCompletedStagesStillHold();

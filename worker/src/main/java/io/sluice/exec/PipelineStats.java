@@ -5,16 +5,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import io.sluice.io.AtomicFile;
 import io.sluice.pipeline.MetricStats;
 import io.sluice.pipeline.StepStats;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The stats of a rank ({@code stats/NNNNN.json}) or of a whole stage ({@code stats.json}): one entry
@@ -49,14 +52,17 @@ public final class PipelineStats {
             ObjectNode o = arr.addObject();
             o.put("name", s.name());
             o.putObject("time_stats").put("total", s.nanos() / 1e9);
-            Map<String, JsonNode> stats = new TreeMap<>();
-            s.counters().forEach((k, v) -> stats.put(k, JSON.getNodeFactory().numberNode(v)));
-            for (Map.Entry<String, MetricStats> e : s.lengths().entrySet()) {
-                StringBuilder dict = new StringBuilder();
-                e.getValue().appendJson(dict, true); // with its count, so that the ranks' files merge exactly
-                stats.put(e.getKey(), JSON.readTree(dict.toString()));
+            ObjectNode stats = o.putObject("stats");
+            for (String key : new TreeSet<>(union(s.counters().keySet(), s.lengths().keySet()))) {
+                MetricStats length = s.lengths().get(key);
+                if (length == null) {
+                    stats.put(key, s.counters().get(key));
+                } else {
+                    StringBuilder dict = new StringBuilder();
+                    length.appendJson(dict, true); // with its count, so that the ranks' files merge exactly
+                    stats.putRawValue(key, new RawValue(dict.toString())); // Python's number forms, as written
+                }
             }
-            o.putObject("stats").setAll(stats);
         }
         byte[] bytes = JSON.writeValueAsBytes(arr);
         if (shared) {
@@ -64,6 +70,12 @@ public final class PipelineStats {
         } else {
             AtomicFile.write(file, bytes);
         }
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new HashSet<>(a);
+        all.addAll(b);
+        return all;
     }
 
     public static PipelineStats read(Path file) throws IOException {

@@ -96,6 +96,17 @@ final class ZstdFramesInputStream extends InputStream {
      * reported it as "No error detected", read as damage, where {@code zstd --long=31} had written a valid file.
      */
     private void checkWindow() throws IOException {
+        while (src.remaining() < 6) { // a frame's header cut by the end of the buffer: read on
+            src.compact();
+            int n = in.read(raw, 0, src.remaining());
+            if (n > 0) {
+                src.put(raw, 0, n);
+            }
+            src.flip();
+            if (n < 0) {
+                break;
+            }
+        }
         int p = src.position();
         if (src.remaining() < 6 || src.get(p) != 0x28 || src.get(p + 1) != (byte) 0xB5 || src.get(p + 2) != 0x2F
                 || src.get(p + 3) != (byte) 0xFD || (src.get(p + 4) & 0x20) != 0) {

@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A resolved job: what {@code job.yaml} says, with defaults filled in and every key checked.
+ * A resolved job: what {@code job.yaml} says, with defaults filled in and every key checked but the
+ * {@code slurm:} blocks' (see below).
  * Written to {@code <logging_dir>/job.json} as run; the worker on a compute node reads that file.
  * {@code localTasks}/{@code localRankOffset} (datatrove's names) restrict a local run to a block of
  * ranks; {@code localTasks == -1} means all of them. {@code slurm} is the job's {@code slurm:} block and
- * {@code stageSlurm} each stage's own, as written (empty when absent): the launcher reads them, the worker never.
+ * {@code stageSlurm} each stage's own, as written (empty when absent): the launcher reads and checks them, the worker never.
  */
 public record Job(String name, Path loggingDir, int tasks, int workers, boolean skipCompleted,
                   double randomizeStartDuration, int localTasks, int localRankOffset, List<Stage> stages,

@@ -43,13 +43,17 @@ public final class Problems {
         return found.size();
     }
 
-    /** One problem as its own message; several as "N problems:", one a line. */
+    /**
+     * One problem as its own message; several as "N problems:", one a line. A problem found twice is told once
+     * (a minhash: block's input is read by two of its stages, which say the same of it).
+     */
     public void throwIfAny() {
-        if (found.size() == 1) {
-            throw new JobException(found.getFirst());
+        List<String> told = found.stream().distinct().toList();
+        if (told.size() == 1) {
+            throw new JobException(told.getFirst());
         }
-        if (found.size() > 1) {
-            throw new JobException(found.size() + " problems:\n  " + String.join("\n  ", found));
+        if (told.size() > 1) {
+            throw new JobException(told.size() + " problems:\n  " + String.join("\n  ", told));
         }
     }
 }

@@ -168,7 +168,7 @@ final class StageExpander {
             // without the MinHash parameters, whose problems the block has told once
             List<Job.StepSpec> steps = new ArrayList<>();
             if (reader != null) {
-                steps.add(new Job.StepSpec("read_jsonl", reader, w + " (read_jsonl)"));
+                steps.add(new Job.StepSpec("read_jsonl", reader, w + ".input (read_jsonl)"));
             }
             steps.add(new Job.StepSpec("minhash_signature", withoutConfig(sig), w + " (minhash_signature)"));
             steps.add(new Job.StepSpec("minhash_buckets", withoutConfig(buckets), w + " (minhash_buckets)"));
@@ -186,7 +186,7 @@ final class StageExpander {
         String s3 = name + MINHASH_STAGES.get(2);
         return List.of(
                 new Job.Stage(s1, tasks, workers, depends, List.of(
-                        new Job.StepSpec("read_jsonl", reader, w + " (read_jsonl)"),
+                        new Job.StepSpec("read_jsonl", reader, w + ".input (read_jsonl)"),
                         new Job.StepSpec("minhash_signature", sig, w + " (minhash_signature)"))),
                 new Job.Stage(s2, bucketTasks, workers, List.of(s1), List.of(
                         new Job.StepSpec("minhash_buckets", buckets, w + " (minhash_buckets)"))),
@@ -204,7 +204,7 @@ final class StageExpander {
     private static List<Job.StepSpec> filterSteps(Map<String, Object> reader, Map<String, Object> filter,
                                                   List<Job.StepSpec> afterFilter, Map<String, Object> writer, String w) {
         List<Job.StepSpec> steps = new ArrayList<>();
-        steps.add(new Job.StepSpec("read_jsonl", reader, w + " (read_jsonl)"));
+        steps.add(new Job.StepSpec("read_jsonl", reader, w + ".input (read_jsonl)"));
         steps.add(new Job.StepSpec("minhash_filter", filter, w + " (minhash_filter)"));
         steps.addAll(afterFilter);
         steps.add(new Job.StepSpec("write_jsonl", writer, w + ".output (write_jsonl)"));

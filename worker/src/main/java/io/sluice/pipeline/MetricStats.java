@@ -1,7 +1,7 @@
 package io.sluice.pipeline;
 
-import io.sluice.io.PyJson;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.io.PyJson;
 
 /**
  * Running summary of one metric: count, total, mean, sum of squared deviations (M2), min, max.

@@ -17,6 +17,8 @@ public final class StepStats {
     private final String name;
     private final Map<String, Long> counters = new TreeMap<>();
     private final Map<String, MetricStats> lengths = new TreeMap<>();
+    /** Whether some merged rank passed documents on without noting their lengths: then none are kept. */
+    private boolean lengthsIncomplete;
     private long nanos;
 
     public StepStats(String name) {
@@ -51,15 +53,18 @@ public final class StepStats {
     /** Notes a document the step passed on, as datatrove's {@code update_doc_stats}. */
     public void addDocumentLengths(int textLength, Object tokenCount) {
         lengths.computeIfAbsent(DOC_LEN, k -> new MetricStats()).addPerDocument(textLength, true);
-        // datatrove counts a token_count that is truthy: a non-zero number
-        if (tokenCount instanceof Number t && t.doubleValue() != 0) {
+        // datatrove counts a token_count that is truthy: a non-zero number (a NaN or infinite one, which JSON
+        // cannot hold, is left out rather than failing the rank)
+        if (tokenCount instanceof Number t && t.doubleValue() != 0 && Double.isFinite(t.doubleValue())) {
             boolean integer = !(t instanceof Double || t instanceof Float);
             lengths.computeIfAbsent(DOC_LEN_TOKENS, k -> new MetricStats()).addPerDocument(t.doubleValue(), integer);
         }
     }
 
     public void mergeLength(String key, MetricStats stats) {
-        lengths.computeIfAbsent(key, k -> new MetricStats()).merge(stats);
+        if (!lengthsIncomplete) {
+            lengths.computeIfAbsent(key, k -> new MetricStats()).merge(stats);
+        }
     }
 
     public long nanos() {
@@ -72,6 +77,11 @@ public final class StepStats {
 
     public void mergeFrom(StepStats other) {
         other.counters.forEach(this::add);
+        if (other.lengthsIncomplete || (other.get("forwarded") > 0 && !other.lengths.containsKey(DOC_LEN))) {
+            // a rank completed by a version without doc_len: the merged lengths would count only some documents
+            lengthsIncomplete = true;
+            lengths.clear();
+        }
         other.lengths.forEach(this::mergeLength);
         nanos += other.nanos;
     }

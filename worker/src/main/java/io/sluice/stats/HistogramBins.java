@@ -1,7 +1,7 @@
 package io.sluice.stats;
 
-import io.sluice.pipeline.MetricStats;
 import io.sluice.io.PyJson;
+import io.sluice.pipeline.MetricStats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,12 +1,12 @@
 package io.sluice.stats;
 
-import io.sluice.io.PyJson;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.doc.Document;
 import io.sluice.io.AtomicFile;
+import io.sluice.io.PyJson;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
 import io.sluice.pipeline.Step;
@@ -16,8 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,8 +1,8 @@
 package io.sluice.stats;
 
-import io.sluice.pipeline.MetricStats;
-import io.sluice.io.PyJson;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.io.PyJson;
+import io.sluice.pipeline.MetricStats;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;

@@ -1,7 +1,7 @@
 package io.sluice.stats;
 
-import io.sluice.io.PyJson;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.io.PyJson;
 
 /**
  * A mergeable quantile sketch with relative value accuracy (the DDSketch idea: logarithmic buckets).

@@ -1,10 +1,10 @@
 package io.sluice.stats;
 
-import io.sluice.pipeline.MetricStats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.io.AtomicFile;
 import io.sluice.io.FileErrors;
+import io.sluice.pipeline.MetricStats;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;

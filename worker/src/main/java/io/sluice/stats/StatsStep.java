@@ -1,12 +1,12 @@
 package io.sluice.stats;
 
-import io.sluice.pipeline.MetricStats;
-import io.sluice.io.PyJson;
 import io.sluice.doc.Document;
 import io.sluice.doc.MetadataKey;
 import io.sluice.io.AtomicFile;
+import io.sluice.io.PyJson;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
+import io.sluice.pipeline.MetricStats;
 import io.sluice.pipeline.Step;
 import io.sluice.pipeline.StepContext;
 import io.sluice.text.PackedChars;

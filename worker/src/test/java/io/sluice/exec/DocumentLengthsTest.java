@@ -30,14 +30,15 @@ class DocumentLengthsTest {
         "{\"text\": \"lone \\ud800 half\"}", // 11: a lone surrogate escape is one code point to Python
         "{\"text\": \"\", \"metadata\": {\"token_count\": 5}}", // skipped by the reader (as datatrove's), not counted
         "{\"text\": \"one two three four five six\", \"metadata\": {\"token_count\": 6}}", // 27
+        "{\"text\": \"not a number\", \"metadata\": {\"token_count\": NaN}}", // 12; a count JSON cannot hold, left out
     };
-    private static final long[] LENGTHS = {16, 18, 25, 11, 27};
+    private static final long[] LENGTHS = {16, 18, 25, 11, 27, 12};
 
     @Test
     void everyStepCountsTheLengthsOfTheDocumentsItPassesOn() throws IOException {
         Files.createDirectories(root.resolve("in"));
         Files.writeString(root.resolve("in/a.jsonl"), String.join("\n", LINES[0], LINES[1], LINES[2]) + "\n");
-        Files.writeString(root.resolve("in/b.jsonl"), String.join("\n", LINES[3], LINES[4], LINES[5]) + "\n");
+        Files.writeString(root.resolve("in/b.jsonl"), String.join("\n", LINES[3], LINES[4], LINES[5], LINES[6]) + "\n");
         Path job = root.resolve("job.yaml");
         Files.writeString(job, """
                 logging_dir: ROOT/logs
@@ -54,7 +55,7 @@ class DocumentLengthsTest {
         Path statsJson = root.resolve("logs/clean/stats.json");
         PipelineStats merged = PipelineStats.read(statsJson);
         assertLengths(merged.step("read_jsonl"), LENGTHS);
-        long[] kept = {16, 18, 25, 27}; // min_chars: 12 drops the 11
+        long[] kept = {16, 18, 25, 27, 12}; // min_chars: 12 drops the 11
         assertLengths(merged.step("length_filter"), kept);
         assertLengths(merged.step("write_jsonl"), kept);
         // token_count 0 is not counted, as datatrove's truthiness test leaves it out
@@ -63,13 +64,37 @@ class DocumentLengthsTest {
 
         // in datatrove's MetricStats form, as its Stats.from_dict reads it
         JsonNode reader = new ObjectMapper().readTree(statsJson.toFile()).get(0).get("stats");
-        assertEquals(97, reader.get("doc_len").get("total").asLong());
-        assertEquals(5, reader.get("doc_len").get("n").asLong());
-        assertEquals(97 / 5.0, reader.get("doc_len").get("mean").asDouble(), 1e-12);
+        assertEquals(109, reader.get("doc_len").get("total").asLong());
+        assertEquals(6, reader.get("doc_len").get("n").asLong());
+        assertEquals(109 / 6.0, reader.get("doc_len").get("mean").asDouble(), 1e-12);
         assertEquals(11, reader.get("doc_len").get("min").asLong());
         assertEquals(27, reader.get("doc_len").get("max").asLong());
         assertTrue(reader.get("doc_len").get("unit") == null, "datatrove's unit 'doc' is left out: " + reader);
-        assertEquals(5, reader.get("documents").asLong());
+        assertEquals(6, reader.get("documents").asLong());
+        // the numbers as Python writes them, as in the stats steps' files
+        assertTrue(Files.readString(statsJson).contains("\"doc_len\" : {\"total\": 109, \"n\": 6, \"mean\": 18.166666666666668,"),
+                Files.readString(statsJson));
+    }
+
+    /** Ranks completed by a version without doc_len would make the merged lengths count only some documents. */
+    @Test
+    void aRankWithoutLengthsLeavesThemOutOfTheMerge() {
+        StepStats withLengths = new StepStats("read_jsonl");
+        withLengths.add("forwarded", 1);
+        withLengths.addDocumentLengths(10, null);
+        StepStats old = new StepStats("read_jsonl");
+        old.add("forwarded", 3);
+        for (List<StepStats> order : List.of(List.of(withLengths, old), List.of(old, withLengths))) {
+            StepStats merged = new StepStats("read_jsonl");
+            order.forEach(merged::mergeFrom);
+            assertEquals(4, merged.get("forwarded"));
+            assertTrue(merged.lengths().isEmpty(), merged.lengths().toString());
+        }
+        StepStats none = new StepStats("length_filter"); // passed nothing on: nothing to measure
+        StepStats merged = new StepStats("length_filter");
+        merged.mergeFrom(none);
+        merged.mergeFrom(withLengths);
+        assertEquals(1, merged.lengths().get(StepStats.DOC_LEN).n());
     }
 
     private static void assertLengths(StepStats step, long[] expected) {

@@ -392,10 +392,11 @@ class JsonlReaderTest {
         // a key given twice counts as its last value, as Python's json reads it: before, the first refused the line
         String twice = "{\"text\":\"c\",\"metadata\":[1],\"metadata\":{\"a\":1},\"id\":\"t\"}\n";
         String lastBad = "{\"text\":\"d\",\"metadata\":{\"a\":1},\"metadata\":2,\"id\":\"u\"}\n";
-        Files.writeString(f, bad + "{\"id\":\"n\",\"text\":\"b\",\"metadata\":null,\"k\":1}\n" + twice + lastBad);
+        String none = "{\"id\":\"n\",\"text\":\"b\",\"metadata\":null,\"k\":1}\n";
+        Files.writeString(f, bad + none + twice + lastBad);
         Read r = read(f, JsonlReader.OnError.SKIP, null);
         assertEquals(List.of("malformed: meta.jsonl:1 (byte " + bad.indexOf("\"oops") + "): malformed JSON: 'metadata' is not an object",
-                "malformed: meta.jsonl:4 (byte " + (bad.length() + 44 + twice.length() + lastBad.indexOf(":2,") + 1)
+                "malformed: meta.jsonl:4 (byte " + (bad.length() + none.length() + twice.length() + lastBad.indexOf(":2,") + 1)
                         + "): malformed JSON: 'metadata' is not an object"),
                 r.skipped(), "before, it became metadata.metadata = 'oops'");
         assertEquals(List.of("n", "t"), r.docs().stream().map(Document::id).toList());

@@ -251,4 +251,16 @@ class MinhashBlockTest {
         }
         assertEquals(2, told.stream().filter(t -> t.contains("unknown key 'compresion'")).count(), "output and exclusion_output: " + msg);
     }
+
+    /** The block's input is read by its first and last stages: a problem in it is told once, named as the input. */
+    @Test
+    void aProblemOfTheBlocksInputIsToldOnce() {
+        String msg = refusal("""
+                stages:
+                  - name: d
+                    minhash: {input: {path: in, globb: "*.zst"}, output: out, work_dir: w}
+                """);
+        assertTrue(msg.startsWith("job.yaml: stages[0] (d).minhash.input (read_jsonl): unknown key 'globb' (did you mean 'glob'?)"), msg);
+        assertTrue(!msg.contains("problems"), "one problem, not the same one twice: " + msg);
+    }
 }

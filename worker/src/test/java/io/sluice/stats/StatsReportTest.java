@@ -1,9 +1,9 @@
 package io.sluice.stats;
 
-import io.sluice.pipeline.MetricStats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.pipeline.MetricStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,11 +1,11 @@
 package io.sluice.text;
 
-import io.sluice.pipeline.MetricStats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.luben.zstd.ZstdInputStream;
+import io.sluice.pipeline.MetricStats;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

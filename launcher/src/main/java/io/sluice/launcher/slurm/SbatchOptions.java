@@ -88,7 +88,7 @@ public final class SbatchOptions {
             if (limit >= 0 && limit <= s.requeueGraceSeconds()) {
                 // Slurm would signal each element as it starts, and the element requeue itself again and again
                 throw new JobException(where + "requeue_grace_seconds: " + s.requeueGraceSeconds() + " s is not shorter than"
-                        + " " + where + "time '" + time + "' (" + limit + " s): each element would be told to requeue itself"
+                        + " its time '" + time + "' (" + limit + " s): each element would be told to requeue itself"
                         + " as soon as it starts, again and again; lower requeue_grace_seconds, or set requeue: false");
             }
             o.options.add(new Option("requeue", null));
@@ -140,7 +140,7 @@ public final class SbatchOptions {
             return blockValue;
         }
         if (blockValue != null && !blockValue.equals(given)) {
-            throw new JobException(where + "sbatch_args: --" + name + "=" + given + " and " + where + name.replace('-', '_')
+            throw new JobException(where + "sbatch_args: --" + name + "=" + given + " and " + name.replace('-', '_')
                     + ": " + blockValue + " are both given; keep one");
         }
         return given;

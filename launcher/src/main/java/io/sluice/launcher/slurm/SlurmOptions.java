@@ -37,9 +37,17 @@ public record SlurmOptions(String partition, String time, int cpusPerTask, Strin
      */
     static final long MIN_TASK_MEGABYTES = 256;
 
-    /** The job file with its slurm: blocks checked, their problems told with the file's others. */
+    /**
+     * The job file with its slurm: blocks' keys checked, their problems told with the file's others (a local run,
+     * status, cancel: what only sbatch would refuse does not stop them).
+     */
     public static Job loadJob(Path file) {
-        return JobFile.load(file, SlurmOptions::check);
+        return JobFile.load(file, (where, jobBlock, stageKeys, problems) -> check(where, jobBlock, stageKeys, problems, false));
+    }
+
+    /** {@link #loadJob}, and what sbatch would refuse of the blocks' options too (validate, submit). */
+    public static Job loadJobToSubmit(Path file) {
+        return JobFile.load(file, (where, jobBlock, stageKeys, problems) -> check(where, jobBlock, stageKeys, problems, true));
     }
 
     /** The job's slurm: block (java_home is read here only: one build runs every stage). */
@@ -68,12 +76,14 @@ public record SlurmOptions(String partition, String time, int cpusPerTask, Strin
         return job.stageSlurm().containsKey(stage.name());
     }
 
-    /** {@link JobFile.SlurmCheck}: reads the block as {@link #of} will and builds its sbatch options, noting the problems. */
-    static void check(String where, Map<String, Object> jobBlock, Map<String, Object> stageKeys, Problems problems) {
-        int before = problems.size();
+    /** {@link JobFile.SlurmCheck}: reads the block as {@link #of} will, and builds its sbatch options, noting the problems. */
+    private static void check(String where, Map<String, Object> jobBlock, Map<String, Object> stageKeys, Problems problems,
+                              boolean sbatch) {
         String block = stageKeys == null ? where : where + ".slurm";
-        SlurmOptions o = read(block, stageKeys == null ? jobBlock : merged(where, jobBlock, stageKeys, problems), problems);
-        if (problems.size() == before) {
+        Map<String, Object> m = stageKeys == null ? jobBlock : merged(where, jobBlock, stageKeys, problems);
+        int before = problems.size(); // after merged's java_home problem: the other keys are still checked in full
+        SlurmOptions o = read(block, m, problems);
+        if (sbatch && problems.size() == before) {
             problems.check(() -> SbatchOptions.check(o, block + "."));
         }
     }

@@ -244,7 +244,7 @@ public final class StatusReport {
      */
     static Optional<Path> stderrFile(Job job, Job.Stage stage, ArrayTaskState.Key element) {
         SlurmOptions s = SlurmOptions.of(job, stage);
-        String pattern = s == null || s.sbatchArgs() == null ? null : s.sbatchArgs().get("error");
+        String pattern = s.sbatchArgs().get("error");
         if (pattern == null || pattern.isBlank()) {
             return Optional.empty();
         }

@@ -59,7 +59,7 @@ class SbatchOptionsTest {
         // before, each element got USR1 as it started and requeued itself, again and again
         JobException e = assertThrows(JobException.class,
                 () -> SbatchOptions.forStage(job, job.stages().getFirst(), Path.of("/l/s/slurm")));
-        assertEquals("slurm.requeue_grace_seconds: 120 s is not shorter than slurm.time '00:01:00' (60 s): each element would"
+        assertEquals("slurm.requeue_grace_seconds: 120 s is not shorter than its time '00:01:00' (60 s): each element would"
                 + " be told to requeue itself as soon as it starts, again and again; lower requeue_grace_seconds, or set"
                 + " requeue: false", e.getMessage());
     }
@@ -105,10 +105,10 @@ class SbatchOptionsTest {
                 null, null, null, null, Map.of("time", "1"));
         Job requeued = TestJobs.job("j", Path.of("/l"), noTime, TestJobs.stage("s", 1));
         assertTrue(assertThrows(JobException.class, () -> SbatchOptions.forStage(requeued, requeued.stages().getFirst(),
-                Path.of("/l/s/slurm"))).getMessage().startsWith("slurm.requeue_grace_seconds: 120 s is not shorter than slurm.time '1'"));
+                Path.of("/l/s/slurm"))).getMessage().startsWith("slurm.requeue_grace_seconds: 120 s is not shorter than its time '1'"));
         Job both = TestJobs.job("j", Path.of("/l"), TestJobs.slurm(1, 1, 1, false, null, Map.of("partition", "gpu")),
                 TestJobs.stage("s", 1));
-        assertEquals("slurm.sbatch_args: --partition=gpu and slurm.partition: debug are both given; keep one",
+        assertEquals("slurm.sbatch_args: --partition=gpu and partition: debug are both given; keep one",
                 assertThrows(JobException.class, () -> SbatchOptions.forStage(both, both.stages().getFirst(),
                         Path.of("/l/s/slurm"))).getMessage());
     }

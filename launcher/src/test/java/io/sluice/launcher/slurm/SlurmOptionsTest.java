@@ -2,6 +2,7 @@ package io.sluice.launcher.slurm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
@@ -31,7 +32,7 @@ class SlurmOptionsTest {
     private String error(String yaml) throws IOException {
         Path f = dir.resolve("job.yaml");
         Files.writeString(f, yaml);
-        return assertThrows(JobException.class, () -> SlurmOptions.loadJob(f)).getMessage();
+        return assertThrows(JobException.class, () -> SlurmOptions.loadJobToSubmit(f)).getMessage();
     }
 
     private static SlurmOptions jobOptions(Job job) {
@@ -72,7 +73,7 @@ class SlurmOptionsTest {
         assertEquals(told.size() + " problems:", lines.getFirst(), msg);
         assertEquals(told.size() + 1, lines.size(), msg);
         for (int i = 0; i < told.size(); i++) {
-            assertEquals(true, lines.get(i + 1).startsWith("  " + told.get(i)), "problem " + (i + 1) + ": " + msg);
+            assertTrue(lines.get(i + 1).startsWith("  " + told.get(i)), "problem " + (i + 1) + ": " + msg);
         }
         // the worker reads the job without them: a compute node runs what the launcher checked
         Files.writeString(dir.resolve("w.yaml"), ONE_STAGE + "slurm: {array_parallelism: -1}\n");
@@ -80,6 +81,22 @@ class SlurmOptionsTest {
         assertEquals("job.yaml: stages[0] (a): 'slurm' must be a mapping of the slurm: block's keys, such as {time: '12:00:00'}",
                 assertThrows(JobException.class, () -> JobFile.load(writeJob("stages:\n  - name: a\n    slurm: 2h\n"
                         + "    steps: [{read_jsonl: {path: x}}]\n"))).getMessage());
+    }
+
+    /**
+     * What only sbatch would refuse stops validate and submit, not a local run, status or cancel; a stage's
+     * java_home no longer hides its other problems.
+     */
+    @Test
+    void onlyValidateAndSubmitRefuseWhatSbatchWould() throws IOException {
+        String yaml = ONE_STAGE + "slurm: {time: '00:01:00'}\n"; // requeue's 120 s grace is not shorter than the minute
+        assertTrue(error(yaml).startsWith("job.yaml: slurm.requeue_grace_seconds: 120 s is not shorter than its time"), error(yaml));
+        assertEquals("00:01:00", jobOptions(load(yaml)).time());
+        String stage = "stages:\n  - name: a\n    slurm: {java_home: /x, time: '00:01:00'}\n    steps: [{read_jsonl: {path: x}}]\n";
+        assertEquals("2 problems:\n  job.yaml: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one build"
+                + " runs every stage)\n  job.yaml: stages[0] (a).slurm.requeue_grace_seconds: 120 s is not shorter than its"
+                + " time '00:01:00' (60 s): each element would be told to requeue itself as soon as it starts, again and"
+                + " again; lower requeue_grace_seconds, or set requeue: false", error(stage));
     }
 
     private Path writeJob(String yaml) throws IOException {
@@ -93,20 +110,20 @@ class SlurmOptionsTest {
     void datatrovesSlurmArgumentsAreNamed() throws IOException {
         String msg;
         msg = error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\nslurm: {time: '1:00:00', srun_args: {}, mem_per_cpu_gb: 2}\n");
-        assertEquals(true, msg.contains("'mem_per_cpu_gb' (datatrove's name; here it is 'mem_per_cpu', a size with its unit:"
+        assertTrue(msg.contains("'mem_per_cpu_gb' (datatrove's name; here it is 'mem_per_cpu', a size with its unit:"
                 + " 2G for datatrove's 2)"), msg);
-        assertEquals(true, msg.contains("'srun_args' (datatrove's option, not taken here: ranks run without srun;"), msg);
+        assertTrue(msg.contains("'srun_args' (datatrove's option, not taken here: ranks run without srun;"), msg);
         // before, plain unknown keys, or (workers) advice sending a Slurm user to the job's local threads
         msg = error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n"
                 + "slurm: {progress: true, workers: 100, tasks_per_job: 4, max_array_launch_parallel: true, condaenv: nlp}\n");
-        assertEquals(true, msg.contains("'workers' (datatrove's name; here it is 'array_parallelism', the array's %N throttle;"
+        assertTrue(msg.contains("'workers' (datatrove's name; here it is 'array_parallelism', the array's %N throttle;"
                 + " a job's workers are the threads of one JVM)"), msg);
-        assertEquals(true, msg.contains("'tasks_per_job' (datatrove's option, not taken here: the ranks each array element"
+        assertTrue(msg.contains("'tasks_per_job' (datatrove's option, not taken here: the ranks each array element"
                 + " runs are slurm.local_tasks)"), msg);
-        assertEquals(true, msg.contains("'max_array_launch_parallel' (datatrove's option, not taken here: arrays split at"
+        assertTrue(msg.contains("'max_array_launch_parallel' (datatrove's option, not taken here: arrays split at"
                 + " max_array_size are chained one after another (afterany), each throttled by array_parallelism)"), msg);
-        assertEquals(true, msg.contains("'condaenv' (datatrove's option, not taken here: give env_command"), msg);
-        assertEquals(true, msg.contains("'progress' (datatrove's option, not taken here: run shows a progress line"), msg);
+        assertTrue(msg.contains("'condaenv' (datatrove's option, not taken here: give env_command"), msg);
+        assertTrue(msg.contains("'progress' (datatrove's option, not taken here: run shows a progress line"), msg);
     }
 
     /** A block key may come in sbatch_args (datatrove's style): a stage's, in either form, replaces the job's. */
@@ -120,7 +137,7 @@ class SlurmOptionsTest {
         assertEquals(null, a.account());
         assertEquals(java.util.Map.of("account", "b"), a.sbatchArgs());
         // a bare number is minutes to sbatch, in sbatch_args too
-        org.junit.jupiter.api.Assertions.assertTrue(error(ONE_STAGE + "slurm: {sbatch_args: {time: 3600}}\n").contains(
+        assertTrue(error(ONE_STAGE + "slurm: {sbatch_args: {time: 3600}}\n").contains(
                 "'sbatch_args.time' is a number (3600), which sbatch reads as minutes"), error(ONE_STAGE + "slurm: {sbatch_args: {time: 3600}}\n"));
     }
 
