@@ -55,6 +55,8 @@ public final class Document {
     private boolean textEscaped;
     /** {@link #textLength}, once known (the reader counts it as it scans the line); -1 before. */
     private int textLength = -1;
+    /** False when the document's line certainly has no {@code token_count} and no step has put one. */
+    private boolean mayHaveTokenCount = true;
     private boolean modified;
     /** Keys the line's bytes cannot hold ({@link #lineMayHaveKey}); null until the first. */
     private String[] absentKeys;
@@ -90,11 +92,12 @@ public final class Document {
     /**
      * A document that is a view of a JSON line: the text is the JSON string at
      * [{@code textStart}, {@code textEnd}) of the buffer, decoded by {@code parser} when first asked;
-     * {@code textLength} is its length in code points.
+     * {@code textLength} is its length in code points; {@code mayHaveTokenCount} false when no field of the line is
+     * named {@code token_count}.
      */
     public static Document fromLine(String id, byte[] buf, int off, int len, int textStart, int textEnd,
-                                    boolean textEscaped, int textLength, LineParser parser, String file, long line,
-                                    long byteOffset) {
+                                    boolean textEscaped, int textLength, boolean mayHaveTokenCount, LineParser parser,
+                                    String file, long line, long byteOffset) {
         Document d = new Document();
         d.id = id;
         d.lineBuffer = buf;
@@ -104,6 +107,7 @@ public final class Document {
         d.textEnd = textEnd;
         d.textEscaped = textEscaped;
         d.textLength = textLength;
+        d.mayHaveTokenCount = mayHaveTokenCount;
         d.parser = parser;
         d.sourceFile = file;
         d.sourceLine = line;
@@ -144,6 +148,7 @@ public final class Document {
     /** Sets a metadata value and marks the document modified; does not parse the metadata. */
     public void putMetadata(String key, Object value) {
         modified = true;
+        mayHaveTokenCount |= key.equals(TOKEN_COUNT);
         if (metadata != null) {
             metadata.put(key, value);
             return;
@@ -205,6 +210,16 @@ public final class Document {
             modified = true;
         }
     }
+
+    /**
+     * The {@code token_count} metadata (datatrove's tokenizer puts it there), or null. Every step asks, for its
+     * {@code doc_len_tokens}: for a line without such a field it is a field read.
+     */
+    public Object tokenCount() {
+        return mayHaveTokenCount ? metadataValue(TOKEN_COUNT) : null;
+    }
+
+    private static final String TOKEN_COUNT = "token_count";
 
     /**
      * The text's length in code points, as Python's {@code len(text)} (datatrove's {@code doc_len}): a surrogate

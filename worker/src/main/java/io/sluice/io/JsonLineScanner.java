@@ -2,6 +2,7 @@ package io.sluice.io;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Finds the top-level fields of one JSON-object line without decoding it: where the text value and
@@ -23,6 +24,8 @@ public final class JsonLineScanner {
     public boolean textEscaped;
     /** The text's length in code points, as Python's {@code len} gives it once the line is read. */
     public int textCodePoints;
+    /** Whether some field of the line, at any depth, may be named {@code token_count} (datatrove's doc_len_tokens). */
+    public boolean mayHoldTokenCount;
     public boolean textIsString;
     public boolean textPresent;
     public int idStart = -1;
@@ -64,7 +67,7 @@ public final class JsonLineScanner {
         this.b = b;
         this.end = off + len;
         textStart = idStart = -1;
-        textPresent = textIsString = textEscaped = idIsString = idEscaped = false;
+        textPresent = textIsString = textEscaped = idIsString = idEscaped = mayHoldTokenCount = false;
         error = null;
         int p = skipWs(off);
         if (p >= end || b[p] != '{') {
@@ -235,8 +238,15 @@ public final class JsonLineScanner {
 
     /** {@link #string} for a field name, held to the parser's limit on names (decoded UTF-8 bytes). */
     private int name(int p) {
-        return limitedString(p, MAX_NAME_LENGTH, true, "a field name");
+        int after = limitedString(p, MAX_NAME_LENGTH, true, "a field name");
+        if (after - p - 2 == TOKEN_COUNT.length && Arrays.equals(b, p + 1, after - 1, TOKEN_COUNT, 0, TOKEN_COUNT.length)
+                || (after >= 0 && lastStringEscaped)) { // an escaped name may spell it
+            mayHoldTokenCount = true;
+        }
+        return after;
     }
+
+    private static final byte[] TOKEN_COUNT = "token_count".getBytes(StandardCharsets.US_ASCII);
 
     /**
      * {@link #string}, failing when the string decodes to more than {@code limit} UTF-8 bytes, or UTF-16

@@ -356,7 +356,9 @@ public final class JsonlReader {
         } else {
             id = split ? piece.file() + "/b" + lineOffset : piece.file() + "/" + lineIndex;
         }
-        Document doc = Document.fromLine(id, b, off, len, sc.textStart, sc.textEnd, sc.textEscaped, sc.textCodePoints, lineParser,
+        Document doc = Document.fromLine(id, b, off, len, sc.textStart, sc.textEnd, sc.textEscaped, sc.textCodePoints,
+                sc.mayHoldTokenCount || (options.defaultMetadata() != null && options.defaultMetadata().containsKey("token_count")),
+                lineParser,
                 piece.file(), split ? -1 : lineIndex + 1, lineOffset);
         if (!hasId || !linesReadBackAlike) {
             doc.requireSerialising(); // its line alone would not give this document back (see linesReadBackAlike)

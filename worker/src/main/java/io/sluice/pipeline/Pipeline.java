@@ -120,7 +120,7 @@ public final class Pipeline {
             this.next = next;
             this.out = doc -> {
                 forwarded++;
-                stats.addDocumentLengths(doc.textLength(), doc.metadataValue("token_count"));
+                stats.addDocumentLengths(doc.textLength(), doc.tokenCount());
                 if (next != null) {
                     next.accept(doc);
                 }

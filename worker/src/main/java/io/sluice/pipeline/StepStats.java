@@ -16,7 +16,8 @@ public final class StepStats {
 
     private final String name;
     private final Map<String, Long> counters = new TreeMap<>();
-    private final Map<String, MetricStats> lengths = new TreeMap<>();
+    private final MetricStats docLen = new MetricStats();
+    private final MetricStats docLenTokens = new MetricStats();
     /** Whether some merged rank passed documents on without noting their lengths: then none are kept. */
     private boolean lengthsIncomplete;
     private long nanos;
@@ -47,24 +48,38 @@ public final class StepStats {
 
     /** {@link #DOC_LEN} and {@link #DOC_LEN_TOKENS}, those with a document. */
     public Map<String, MetricStats> lengths() {
+        Map<String, MetricStats> lengths = new TreeMap<>();
+        if (!lengthsIncomplete && docLen.n() > 0) {
+            lengths.put(DOC_LEN, docLen);
+        }
+        if (!lengthsIncomplete && docLenTokens.n() > 0) {
+            lengths.put(DOC_LEN_TOKENS, docLenTokens);
+        }
         return lengths;
     }
 
-    /** Notes a document the step passed on, as datatrove's {@code update_doc_stats}. */
+    /**
+     * Notes a document the step passed on, as datatrove's {@code update_doc_stats}: its length, and its
+     * {@code token_count} metadata (null when it has none). Kept small: it runs for every document at every step,
+     * inside each step's compiled code.
+     */
     public void addDocumentLengths(int textLength, Object tokenCount) {
-        lengths.computeIfAbsent(DOC_LEN, k -> new MetricStats()).addPerDocument(textLength, true);
+        docLen.addPerDocument(textLength, true);
+        if (tokenCount != null) {
+            addTokenCount(tokenCount);
+        }
+    }
+
+    private void addTokenCount(Object tokenCount) {
         // datatrove counts a token_count that is truthy: a non-zero number (a NaN or infinite one, which JSON
         // cannot hold, is left out rather than failing the rank)
         if (tokenCount instanceof Number t && t.doubleValue() != 0 && Double.isFinite(t.doubleValue())) {
-            boolean integer = !(t instanceof Double || t instanceof Float);
-            lengths.computeIfAbsent(DOC_LEN_TOKENS, k -> new MetricStats()).addPerDocument(t.doubleValue(), integer);
+            docLenTokens.addPerDocument(t.doubleValue(), !(t instanceof Double || t instanceof Float));
         }
     }
 
     public void mergeLength(String key, MetricStats stats) {
-        if (!lengthsIncomplete) {
-            lengths.computeIfAbsent(key, k -> new MetricStats()).merge(stats);
-        }
+        (key.equals(DOC_LEN) ? docLen : docLenTokens).merge(stats);
     }
 
     public long nanos() {
@@ -77,12 +92,10 @@ public final class StepStats {
 
     public void mergeFrom(StepStats other) {
         other.counters.forEach(this::add);
-        if (other.lengthsIncomplete || (other.get("forwarded") > 0 && !other.lengths.containsKey(DOC_LEN))) {
-            // a rank completed by a version without doc_len: the merged lengths would count only some documents
-            lengthsIncomplete = true;
-            lengths.clear();
-        }
-        other.lengths.forEach(this::mergeLength);
+        // a rank completed by a version without doc_len: the merged lengths would count only some documents
+        lengthsIncomplete |= other.lengthsIncomplete || (other.get("forwarded") > 0 && other.docLen.n() == 0);
+        docLen.merge(other.docLen);
+        docLenTokens.merge(other.docLenTokens);
         nanos += other.nanos;
     }
 }

@@ -85,4 +85,14 @@ class JsonLineScannerTest {
             assertEquals(length, scanner.textCodePoints, body);
         });
     }
+
+    /** Whether a line may name token_count, at any depth: for the others, doc_len_tokens needs no metadata lookup. */
+    @Test
+    void notesWhetherALineMayNameTokenCount() {
+        assertTrue(scan("{\"text\":\"token_count\",\"metadata\":{\"a\":{\"token_count\":3}}}") && scanner.mayHoldTokenCount);
+        assertTrue(scan("{\"text\":\"a\",\"token_count\":3}") && scanner.mayHoldTokenCount);
+        assertTrue(scan("{\"text\":\"a\",\"metadata\":{\"token_\\u0063ount\":3}}") && scanner.mayHoldTokenCount, "escaped");
+        assertTrue(scan("{\"text\":\"token_count\",\"metadata\":{\"count\":\"token_count\",\"token_counts\":1}}"));
+        assertFalse(scanner.mayHoldTokenCount, "only a field's name counts");
+    }
 }
