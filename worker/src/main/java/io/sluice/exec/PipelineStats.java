@@ -12,7 +12,6 @@ import io.sluice.pipeline.StepStats;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -53,8 +52,11 @@ public final class PipelineStats {
             o.put("name", s.name());
             o.putObject("time_stats").put("total", s.nanos() / 1e9);
             ObjectNode stats = o.putObject("stats");
-            for (String key : new TreeSet<>(union(s.counters().keySet(), s.lengths().keySet()))) {
-                MetricStats length = s.lengths().get(key);
+            Map<String, MetricStats> lengths = s.lengths();
+            Set<String> keys = new TreeSet<>(s.counters().keySet());
+            keys.addAll(lengths.keySet());
+            for (String key : keys) {
+                MetricStats length = lengths.get(key);
                 if (length == null) {
                     stats.put(key, s.counters().get(key));
                 } else {
@@ -70,12 +72,6 @@ public final class PipelineStats {
         } else {
             AtomicFile.write(file, bytes);
         }
-    }
-
-    private static Set<String> union(Set<String> a, Set<String> b) {
-        Set<String> all = new HashSet<>(a);
-        all.addAll(b);
-        return all;
     }
 
     public static PipelineStats read(Path file) throws IOException {

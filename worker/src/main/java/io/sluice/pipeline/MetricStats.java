@@ -72,6 +72,15 @@ public final class MetricStats {
         unit = UNIT_DOC;
     }
 
+    /**
+     * {@link #merge}, keeping the unit "doc": a rank's one document of length 1 is written as datatrove writes it,
+     * a bare 1, which reads back as a value of unit "task".
+     */
+    void mergePerDocument(MetricStats other) {
+        merge(other);
+        unit = UNIT_DOC;
+    }
+
     private void addSample(double x) {
         // merge(one sample with n = 1, mean = x, M2 = 0), written out to avoid an allocation
         long nb = n + 1;

@@ -79,7 +79,7 @@ public final class StepStats {
     }
 
     public void mergeLength(String key, MetricStats stats) {
-        (key.equals(DOC_LEN) ? docLen : docLenTokens).merge(stats);
+        (key.equals(DOC_LEN) ? docLen : docLenTokens).mergePerDocument(stats);
     }
 
     public long nanos() {
@@ -94,8 +94,8 @@ public final class StepStats {
         other.counters.forEach(this::add);
         // a rank completed by a version without doc_len: the merged lengths would count only some documents
         lengthsIncomplete |= other.lengthsIncomplete || (other.get("forwarded") > 0 && other.docLen.n() == 0);
-        docLen.merge(other.docLen);
-        docLenTokens.merge(other.docLenTokens);
+        docLen.mergePerDocument(other.docLen);
+        docLenTokens.mergePerDocument(other.docLenTokens);
         nanos += other.nanos;
     }
 }

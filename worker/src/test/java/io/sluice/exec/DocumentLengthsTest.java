@@ -112,4 +112,21 @@ class DocumentLengthsTest {
         assertEquals(onePass.mean(), got.mean(), 1e-12, step.name());
         assertEquals(onePass.variance(), got.variance(), 1e-9 * onePass.variance(), step.name());
     }
+
+    /** A rank's one document of length 1 is written as datatrove writes it, a bare 1: read back, it is still a length. */
+    @Test
+    void aBareLengthReadsBackAsALength() throws IOException {
+        StepStats step = new StepStats("read_jsonl");
+        step.add("forwarded", 1);
+        step.addDocumentLengths(1, null);
+        Path rank = root.resolve("00000.json");
+        new PipelineStats(new ArrayList<>(List.of(step))).write(rank, false);
+        assertTrue(Files.readString(rank).contains("\"doc_len\" : 1"), Files.readString(rank));
+        PipelineStats merged = new PipelineStats(new ArrayList<>());
+        merged.mergeFrom(PipelineStats.read(rank));
+        merged.mergeFrom(PipelineStats.read(rank));
+        merged.write(root.resolve("stats.json"), false);
+        assertTrue(Files.readString(root.resolve("stats.json")).contains("\"doc_len\" : {\"total\": 2, \"n\": 2}"),
+                "no unit 'task': " + Files.readString(root.resolve("stats.json")));
+    }
 }
