@@ -99,8 +99,8 @@ public enum Compression {
             case NONE -> in;
             case GZIP -> new GzipMembersInputStream(in);
             case ZSTD -> new ZstdFramesInputStream(in);
-            case BZIP2 -> new DamageDeferringInputStream(new BZip2CompressorInputStream(in, true));
-            case XZ -> new DamageDeferringInputStream(new XZCompressorInputStream(in, true));
+            case BZIP2 -> new DamageDeferringInputStream(new BZip2CompressorInputStream(in, true), Integer.MAX_VALUE);
+            case XZ -> new DamageDeferringInputStream(new XZCompressorInputStream(in, true), DamageDeferringInputStream.MOST);
         };
     }
 

@@ -5,24 +5,28 @@ import java.io.InputStream;
 import org.apache.commons.compress.compressors.CompressorInputStream;
 
 /**
- * A bzip2 or xz decompressor that gives the bytes it decoded before damage in the file, then the error.
+ * A commons-compress decompressor that gives the bytes it decoded before damage in the file, then the error.
  * commons-compress fills the caller's buffer before it returns and throws away what it had decoded into it
  * when the stream breaks, so a file cut short or followed by junk lost the megabyte of documents read just
- * before the damage ({@code bzip2 -dc} gives them), and the error named a line that far back. Reads are
- * asked for {@link #MOST} bytes at a time: the bzip2 decoder counts every byte it gives, so what it gave
- * before the break is known exactly; the xz decoder counts only what a read returns, so at most that much
- * before the damage is lost.
+ * before the damage ({@code bzip2 -dc} gives them), and the error named a line that far back. What a read
+ * gave before the break is known from the decoder's count: the gzip and bzip2 decoders count as they go,
+ * exactly; the xz decoder counts only what a read returns, so its reads are asked for {@link #MOST} bytes at
+ * a time, and at most that much before the damage is lost.
  */
 final class DamageDeferringInputStream extends InputStream {
+    /** The most bytes one read of an xz decoder is asked for. */
     static final int MOST = 1024;
 
     private final CompressorInputStream in;
+    private final int most;
     /** Where the stream broke, thrown once the bytes decoded before it are read. */
     private IOException damage;
     private final byte[] one = new byte[1];
 
-    DamageDeferringInputStream(CompressorInputStream in) {
+    /** @param most the most bytes one read asks {@code in} for: {@link #MOST} for a decoder that counts late */
+    DamageDeferringInputStream(CompressorInputStream in, int most) {
         this.in = in;
+        this.most = most;
     }
 
     @Override
@@ -32,7 +36,7 @@ final class DamageDeferringInputStream extends InputStream {
         }
         long before = in.getBytesRead();
         try {
-            return in.read(b, off, Math.min(len, MOST));
+            return in.read(b, off, Math.min(len, most));
         } catch (IOException e) {
             long decoded = in.getBytesRead() - before;
             if (decoded <= 0) {

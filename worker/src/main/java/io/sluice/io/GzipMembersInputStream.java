@@ -13,10 +13,9 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
  */
 final class GzipMembersInputStream extends InputStream {
     private final BufferedInputStream in;
-    private GzipCompressorInputStream member;
+    /** The current member; a member cut short gives what it inflated before the error (DamageDeferringInputStream). */
+    private InputStream member;
     private boolean end;
-    /** Where the current member broke, thrown once the bytes inflated before it are read. */
-    private IOException damage;
     private final byte[] one = new byte[1];
 
     /** {@code in} supports mark and reset, so each member leaves it just past its own bytes. */
@@ -34,23 +33,7 @@ final class GzipMembersInputStream extends InputStream {
                 end = true;
                 break;
             }
-            if (damage != null) {
-                throw damage;
-            }
-            long before = member.getBytesRead();
-            int n;
-            try {
-                n = member.read(b, off, len);
-            } catch (IOException e) {
-                // commons-compress fills the whole buffer before it returns, so a member cut short threw away
-                // what it had already inflated into b: give that first, the error on the next read
-                long inflated = member.getBytesRead() - before;
-                if (inflated <= 0) {
-                    throw e;
-                }
-                damage = e;
-                return (int) inflated;
-            }
+            int n = member.read(b, off, len);
             if (n > 0) {
                 return n;
             }
@@ -82,7 +65,7 @@ final class GzipMembersInputStream extends InputStream {
             return false;
         }
         in.reset();
-        member = new GzipCompressorInputStream(in, false);
+        member = new DamageDeferringInputStream(new GzipCompressorInputStream(in, false), Integer.MAX_VALUE);
         return true;
     }
 

@@ -42,10 +42,14 @@ class JsonlReaderTest {
 
     /** Reads {@code file} into {@code into}, which keeps what came before an exception. */
     void readInto(Read into, Path file, JsonlReader.OnError onError, Map<String, Object> defaults) throws IOException {
+        readInto(into, new InputPiece(dir.relativize(file).toString(), 0, -1), onError, defaults);
+    }
+
+    /** Reads one piece (of a file in the test's folder) into {@code into}. */
+    void readInto(Read into, InputPiece piece, JsonlReader.OnError onError, Map<String, Object> defaults) throws IOException {
         List<Document> docs = into.docs();
         List<String> skipped = into.skipped();
-        new JsonlReader(new JsonlReader.Options("text", "id", defaults, onError)).read(dir, new InputPiece(
-                dir.relativize(file).toString(), 0, -1), new JsonlReader.Handler() {
+        new JsonlReader(new JsonlReader.Options("text", "id", defaults, onError)).read(dir, piece, new JsonlReader.Handler() {
             @Override
             public boolean document(Document doc) {
                 docs.add(doc.detach());
@@ -189,11 +193,7 @@ class JsonlReaderTest {
     @ParameterizedTest
     @ValueSource(strings = {"t.jsonl.gz", "t.jsonl.zst"})
     void truncatedStreamFailsNamingFileAndOffset(String name) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < 2000; i++) {
-            sb.append(TestFiles.doc("d" + i, "document number " + i + " with some words " + (i * 7919)));
-        }
-        Path f = TestFiles.write(dir.resolve(name), sb.toString());
+        Path f = TestFiles.write(dir.resolve(name), numberedDocs(2000));
         byte[] all = Files.readAllBytes(f);
         Files.write(f, Arrays.copyOf(all, all.length / 2));
         IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
@@ -518,11 +518,7 @@ class JsonlReaderTest {
     @ParameterizedTest
     @ValueSource(strings = {"d.jsonl.bz2", "d.jsonl.xz"})
     void aDamagedBzip2OrXzFileGivesTheDocumentsBeforeTheDamage(String name) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < 5000; i++) {
-            sb.append(TestFiles.doc("d" + i, "document number " + i + " with some words " + (i * 7919)));
-        }
-        Path f = TestFiles.write(dir.resolve(name), sb.toString());
+        Path f = TestFiles.write(dir.resolve(name), numberedDocs(5000));
         byte[] whole = Files.readAllBytes(f);
         byte[] junk = Arrays.copyOf(whole, whole.length + 8);
         System.arraycopy("garbage!".getBytes(StandardCharsets.US_ASCII), 0, junk, whole.length, 8);
@@ -534,12 +530,25 @@ class JsonlReaderTest {
             IOException e = assertThrows(IOException.class, () -> readInto(r, f, JsonlReader.OnError.FAIL, null));
             assertTrue(e.getMessage().startsWith(name + ": corrupt or truncated"), e.getMessage());
             long lostBytes = 0;
-            for (long i = r.docs().size(); i < complete; i++) {
-                lostBytes += TestFiles.doc("d" + i, "document number " + i + " with some words " + (i * 7919)).length();
+            for (int i = r.docs().size(); i < complete; i++) {
+                lostBytes += numberedDoc(i).length();
             }
             assertTrue(lostBytes <= slack, r.docs().size() + " of " + complete + " documents before the damage: " + e.getMessage());
             assertTrue(e.getMessage().contains("(after line " + r.docs().size() + ","), e.getMessage());
         }
+    }
+
+    /** Document {@code i} of {@link #numberedDocs}: a line of its own, words differing from line to line. */
+    private static String numberedDoc(int i) {
+        return TestFiles.doc("d" + i, "document number " + i + " with some words " + (i * 7919));
+    }
+
+    private static String numberedDocs(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            sb.append(numberedDoc(i));
+        }
+        return sb.toString();
     }
 
     /** The complete lines a byte-at-a-time decoder gives before it meets the damage. */
@@ -573,26 +582,13 @@ class JsonlReaderTest {
         }
         Path f = dir.resolve("split.jsonl");
         Files.writeString(f, sb.toString());
-        List<String> skipped = new ArrayList<>();
-        List<String> ids = new ArrayList<>();
-        JsonlReader reader = new JsonlReader(new JsonlReader.Options("text", "id", null, JsonlReader.OnError.SKIP));
+        Read r = new Read(new ArrayList<>(), new ArrayList<>());
         for (InputPiece piece : List.of(new InputPiece("split.jsonl", 0, pieceStart), new InputPiece("split.jsonl", pieceStart, sb.length()))) {
-            reader.read(dir, piece, new JsonlReader.Handler() {
-                @Override
-                public boolean document(Document doc) {
-                    ids.add(doc.id());
-                    return true;
-                }
-
-                @Override
-                public void skipped(String reason, String message) {
-                    skipped.add(reason + ": " + message);
-                }
-            });
+            readInto(r, piece, JsonlReader.OnError.SKIP, null);
         }
-        assertEquals(200, ids.size());
-        assertEquals(1, skipped.size(), skipped.toString());
-        assertTrue(skipped.get(0).startsWith("malformed: split.jsonl (byte " + pieceStart + ")"), skipped.get(0));
+        assertEquals(200, r.docs().size());
+        assertEquals(1, r.skipped().size(), r.skipped().toString());
+        assertTrue(r.skipped().get(0).startsWith("malformed: split.jsonl (byte " + pieceStart + ")"), r.skipped().get(0));
     }
 
     /** A file written with zstd --long=31 is refused as such, with the way out: it was called damaged. */
