@@ -84,8 +84,11 @@ public final class PyJson {
      * the given decimal digit, judged on x's exact binary value.
      */
     public static double round(double x, int digits) {
-        if (Double.isNaN(x) || Double.isInfinite(x)) {
-            return x;
+        if (Double.isNaN(x) || Double.isInfinite(x) || digits > 323) {
+            return x; // CPython: past 323 digits no double changes
+        }
+        if (digits < -308) {
+            return 0.0 * x; // CPython: every double rounds to a zero of its sign
         }
         if (digits >= 0 && digits <= 8) {
             double scale = POW10[digits];

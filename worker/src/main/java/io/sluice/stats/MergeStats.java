@@ -21,6 +21,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -39,6 +40,12 @@ import java.util.stream.Stream;
 public final class MergeStats implements Step {
     public static final String MERGED_NAME = "metric.json";
     public static final String MERGED_QUANTILES = "quantiles.json";
+    /**
+     * Beside a metric.json merged with remove_input: the ranks whose files it sums, which are gone. A rank of the
+     * stats stage run again since writes its file beside it, and a merge of that file alone would replace the
+     * sums of every rank with one rank's, exit 0; with this list the merge refuses instead (see {@link #checkNoPartOfRemoved}).
+     */
+    public static final String MERGED_RANKS = "merged_ranks.json";
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(JsonParser.Feature.ALLOW_NON_NUMERIC_NUMBERS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -49,6 +56,8 @@ public final class MergeStats implements Step {
     private final int topK;
     private final Set<String> topKGroups;
     private StepContext ctx;
+    /** Folders whose ranks have sketches but not all of them, and which rank has none, for one warning. */
+    private final List<String> foldersWithoutSketch = new ArrayList<>();
 
     public MergeStats(StepArgs args) {
         input = Path.of(args.requireString("input"));
@@ -112,10 +121,11 @@ public final class MergeStats implements Step {
         // a malformed input fails the rank with no merged file changed, so no report shows a half merge.
         List<Path> pending = new ArrayList<>();
         List<Path> consumed = new ArrayList<>();
+        List<Path> obsolete = new ArrayList<>();
         int merged = 0;
         try {
             for (String folder : mine) {
-                if (mergeFolder(folder, pending, consumed)) {
+                if (mergeFolder(folder, pending, consumed, obsolete)) {
                     merged++;
                 }
             }
@@ -130,6 +140,9 @@ public final class MergeStats implements Step {
             Files.move(p, p.resolveSibling(name.substring(0, name.length() - PENDING.length())),
                     StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
+        for (Path p : obsolete) {
+            Files.deleteIfExists(p);
+        }
         if (removeInput) {
             // Noted first: a rank killed while deleting would otherwise, run again, merge the inputs left
             // and overwrite metric.json with a part of the sums.
@@ -141,6 +154,11 @@ public final class MergeStats implements Step {
             finishRemoving(removing);
         } else {
             ctx.stats().add("folders_merged", merged);
+        }
+        if (!foldersWithoutSketch.isEmpty()) {
+            ctx.log().warn(foldersWithoutSketch.size() + " stat folder(s) hold per-rank files of ranks without a quantile"
+                    + " sketch (NNNNN.quantiles.json; datatrove writes none), and got no quantiles.json: the report reads"
+                    + " their percentiles from the histogram group. The first: " + foldersWithoutSketch.get(0));
         }
         ctx.log().info("merged " + merged + " stat folders of " + folders.size() + " under " + input);
     }
@@ -226,17 +244,23 @@ public final class MergeStats implements Step {
     }
 
     private static void collectLeaves(Path root, Path dir, List<String> out) throws IOException {
-        boolean hasSub = false;
+        Path sub = null;
         try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
             for (Path child : children) {
-                if (Files.isDirectory(child)) {
-                    hasSub = true;
+                // hidden folders (.cache, .git) are no stats
+                if (Files.isDirectory(child) && !child.getFileName().toString().startsWith(".")) {
+                    sub = child;
                     collectLeaves(root, child, out);
                 }
             }
         }
-        if (!hasSub && !dir.equals(root)) {
+        if (sub == null && !dir.equals(root)) {
             out.add(root.relativize(dir).toString().replace('\\', '/'));
+        } else if (sub != null && !rankFiles(dir).isEmpty()) {
+            // datatrove would merge the sub-folder and leave these files out, with no word
+            throw new IOException(dir + " holds per-rank stats files and a folder, " + sub.getFileName() + ": a stat's"
+                    + " folder (<group>/<stat>/NNNNN.json) has no sub-folders, and these files would not be merged. Move"
+                    + " the folder out of it");
         }
     }
 
@@ -291,34 +315,99 @@ public final class MergeStats implements Step {
      * Merges one folder into pending files (added to {@code pending}), noting its inputs in {@code consumed};
      * false when it holds no per-rank files (e.g. already merged with remove_input).
      */
-    private boolean mergeFolder(String folder, List<Path> pending, List<Path> consumed) throws IOException {
+    private boolean mergeFolder(String folder, List<Path> pending, List<Path> consumed, List<Path> obsolete) throws IOException {
         Path dir = input.resolve(folder);
         List<Path> rankFiles = rankFiles(dir);
         if (rankFiles.isEmpty()) {
             return false;
         }
+        Path outDir = output.resolve(folder);
+        checkNoPartOfRemoved(dir, rankFiles, outDir);
         MetricStatsDict stat = new MetricStatsDict();
         for (Path file : rankFiles) {
             stat.merge(readRankFile(file, MergeStats::readDict));
         }
         String group = Path.of(folder).getParent() == null ? "" : Path.of(folder).getParent().getFileName().toString();
+        group = group.contains("__") ? group.substring(0, group.indexOf("__")) : group; // datatrove's "fqdn__<name>" folders
         if (topKGroups.contains(group)) {
             stat = stat.select(stat.topKeys(topK));
         }
-        Path outDir = output.resolve(folder);
         writePending(outDir.resolve(MERGED_NAME + PENDING), stat.toJson(), pending);
+        if (removeInput) {
+            String ranks = ranksOf(rankFiles).stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
+            writePending(outDir.resolve(MERGED_RANKS + PENDING), "{\"ranks\": [" + ranks + "]}", pending);
+        } else {
+            obsolete.add(outDir.resolve(MERGED_RANKS)); // the files it names are there again, or it would have refused
+        }
 
         List<Path> sketchFiles = list(dir, StatsStep.RANK_SKETCH);
-        if (!sketchFiles.isEmpty()) {
+        if (!sketchFiles.isEmpty() && ranksOf(sketchFiles).equals(ranksOf(rankFiles))) {
             QuantileSketch sketch = new QuantileSketch();
             for (Path file : sketchFiles) {
                 sketch.merge(readRankFile(file, MergeStats::readSketch));
             }
             writePending(outDir.resolve(MERGED_QUANTILES + PENDING), quantilesJson(sketch), pending);
+        } else {
+            // The sketch of some ranks only would give their percentiles under the count of all (the report showed
+            // 414 documents of 726): none is better, and the report reads the histogram instead. datatrove's files
+            // have none at all, which needs no word.
+            if (!sketchFiles.isEmpty()) {
+                TreeSet<Integer> unpaired = ranksOf(rankFiles);
+                unpaired.removeAll(ranksOf(sketchFiles));
+                foldersWithoutSketch.add(dir + " (" + (unpaired.isEmpty() ? "sketches without their stats file"
+                        : names(unpaired.stream().map(r -> String.format("%05d", r)).toList())) + ")");
+            }
+            obsolete.add(outDir.resolve(MERGED_QUANTILES));
         }
         consumed.addAll(rankFiles);
         consumed.addAll(sketchFiles);
         return true;
+    }
+
+    /**
+     * Refuses to merge per-rank files that are a part of those a metric.json in {@code outDir} was merged from with
+     * remove_input: they were written since by some ranks of the stats stage run again, and merging them alone
+     * would replace every rank's sums with theirs. All of them there again (the whole stage run again) is a merge.
+     */
+    private static void checkNoPartOfRemoved(Path dir, List<Path> rankFiles, Path outDir) throws IOException {
+        Path record = outDir.resolve(MERGED_RANKS);
+        if (!Files.exists(record) || !Files.exists(outDir.resolve(MERGED_NAME))) {
+            return;
+        }
+        TreeSet<Integer> missing = new TreeSet<>();
+        try {
+            for (JsonNode rank : readJson(record).path("ranks")) {
+                missing.add(rank.asInt());
+            }
+        } catch (IOException e) {
+            throw new IOException(record + ": malformed list of merged ranks; delete it to merge the files in " + dir
+                    + " as they are", e);
+        }
+        int recorded = missing.size();
+        missing.removeAll(ranksOf(rankFiles));
+        if (missing.isEmpty()) {
+            return;
+        }
+        Path merged = outDir.resolve(MERGED_NAME);
+        throw new IOException(dir + ": " + names(rankFiles.stream().map(f -> f.getFileName().toString()).toList())
+                + " written after " + merged + " was merged from " + recorded + " ranks' files with remove_input, and the"
+                + " files of " + missing.size() + " of those ranks (" + names(missing.stream().map(r -> String.format("%05d.json", r))
+                .toList()) + ") are gone: merging what is there would replace the merged stats with a part of them. Run every"
+                + " rank of the stats stage again (delete its completions), or delete " + merged + " to merge only the files there");
+    }
+
+    private static TreeSet<Integer> ranksOf(List<Path> files) {
+        TreeSet<Integer> ranks = new TreeSet<>();
+        for (Path f : files) {
+            ranks.add(StatsStep.rankOf(f.getFileName().toString()));
+        }
+        return ranks;
+    }
+
+    /** Up to five names, then how many more. */
+    private static String names(List<String> names) {
+        return names.size() <= 5 ? String.join(", ", names)
+                : String.join(", ", names.subList(0, 5)) + " and " + (names.size() - 5) + " more";
     }
 
     private static void writePending(Path file, String json, List<Path> pending) throws IOException {

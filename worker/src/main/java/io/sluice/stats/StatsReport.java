@@ -167,7 +167,11 @@ public final class StatsReport {
         List<Path> unmergedSummaries = MergeStats.foldersWithRankFiles(folder.resolve("summary"));
         for (String stat : stats) {
             MetricStats s = summary(folder, stat);
-            double[] q = quantiles(folder, stat);
+            long sketched = sketchCount(folder, stat, -1);
+            // a sketch that counts other documents than the summary (merged while a rank's sketch was missing, by a
+            // version that merged the others) would give their percentiles: the histogram's are read instead
+            boolean sketchAgrees = sketched >= 0 && (s == null || sketched == s.n() || summaryIsBareNumber(folder, stat));
+            double[] q = sketchAgrees ? quantiles(folder, stat) : new double[] {Double.NaN, Double.NaN, Double.NaN};
             h.append("<tr><td><a href=\"#").append(esc(stat)).append("\" title=\"").append(esc(MetricDescriptions.of(stat)))
                     .append("\">").append(esc(stat)).append("</a>");
             if (Double.isNaN(q[0])) {
@@ -197,7 +201,7 @@ public final class StatsReport {
             }
             // the sketch counts exactly; so does the histogram group. datatrove's metric.json stores an all-zero
             // metric as a bare 0, which has no count (the report said 1 document of 700)
-            long docs = sketchCount(folder, stat, -1);
+            long docs = sketchAgrees ? sketched : -1;
             if (docs < 0) {
                 docs = histogramCount(folder, stat);
             }

@@ -81,7 +81,9 @@ public abstract class StatsStep implements Step {
         if (groups.isEmpty()) {
             throw args.error("groups", "must name at least one group");
         }
-        roundDigits = (int) args.integer("histogram_round_digits", 3);
+        // Python's round(x, n) returns x itself past n = 323 and a zero below n = -308 (for an int, below the 19 digits of
+        // a long): any integer is a good n, and one past those bounds rounds as they do (the BigDecimal of n = 10^8 hung)
+        roundDigits = Math.clamp(args.integer("histogram_round_digits", 3), -400, 400);
         topK = StatArgs.topK(args);
         topKGroups = StatArgs.topKGroups(args);
         urlKey = MetadataKey.urlKey(args);
@@ -249,7 +251,7 @@ public abstract class StatsStep implements Step {
                 return (long) v;
             }
             return (long) new java.math.BigDecimal((long) v)
-                    .setScale(roundDigits, java.math.RoundingMode.HALF_EVEN).doubleValue();
+                    .setScale(Math.max(roundDigits, -20), java.math.RoundingMode.HALF_EVEN).doubleValue();
         }
         return Double.doubleToLongBits(PyJson.round(v, roundDigits));
     }

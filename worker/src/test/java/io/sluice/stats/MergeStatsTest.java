@@ -220,8 +220,8 @@ class MergeStatsTest {
         again.finish(d -> { });
         assertEquals(merged, Files.readString(folder.resolve("metric.json")), "not re-merged from the inputs left");
         try (Stream<Path> files = Files.list(folder)) {
-            assertEquals(List.of("metric.json"), files.map(p -> p.getFileName().toString())
-                    .filter(n -> !n.equals(MergeStats.MERGED_QUANTILES)).toList(), "the inputs are removed");
+            assertEquals(List.of("merged_ranks.json", "metric.json"), files.map(p -> p.getFileName().toString())
+                    .filter(n -> !n.equals(MergeStats.MERGED_QUANTILES)).sorted().toList(), "the inputs are removed");
         }
         assertFalse(Files.exists(in.resolve(".merge_stats-00000.removing")));
     }
@@ -286,5 +286,118 @@ class MergeStatsTest {
         // rank 0 emptied summary/a; rank 1 listed only summary/b, took index 1 of a list of one, and merged nothing
         assertTrue(Files.exists(out.resolve("summary/a/metric.json")));
         assertTrue(Files.exists(out.resolve("summary/b/metric.json")));
+    }
+
+    private static String summaryFile(int total) {
+        return "{\"summary\": {\"total\": " + total + ", \"n\": 1, \"mean\": " + total + ".0, \"unit\": \"doc\"}}";
+    }
+
+    private void merge(Map<String, Object> args) throws IOException {
+        Step m = StatsRun.create("merge_stats", args);
+        m.open(StatsRun.context(0, 1, tmp));
+        m.finish(d -> { });
+    }
+
+    /**
+     * A merge with remove_input, then one rank of the stats stage run again (its completion deleted, or a requeue):
+     * its file alone beside metric.json. Merging it overwrote the sums of three ranks with rank 1's, exit 0.
+     */
+    @Test
+    void aRankRunAgainAfterAMergeThatRemovedItsInputsIsRefusedNotMergedAlone() throws IOException {
+        Path in = tmp.resolve("in");
+        Path folder = in.resolve("summary/length");
+        Files.createDirectories(folder);
+        for (int r = 0; r < 3; r++) {
+            Files.writeString(folder.resolve(String.format("%05d.json", r)), summaryFile(r + 1));
+        }
+        Map<String, Object> args = Map.of("input", in.toString(), "remove_input", true);
+        merge(args);
+        String merged = Files.readString(folder.resolve("metric.json"));
+        assertTrue(merged.startsWith("{\"summary\": {\"total\": 6, \"n\": 3,"), merged);
+
+        Files.writeString(folder.resolve("00001.json"), summaryFile(2));
+        IOException e = assertThrows(IOException.class, () -> merge(args));
+        assertEquals(folder + ": 00001.json written after " + folder.resolve("metric.json") + " was merged from 3 ranks'"
+                + " files with remove_input, and the files of 2 of those ranks (00000.json, 00002.json) are gone: merging"
+                + " what is there would replace the merged stats with a part of them. Run every rank of the stats stage"
+                + " again (delete its completions), or delete " + folder.resolve("metric.json") + " to merge only the"
+                + " files there", e.getMessage());
+        assertEquals(merged, Files.readString(folder.resolve("metric.json")));
+        assertTrue(Files.exists(folder.resolve("00001.json")), "nothing removed");
+
+        // the whole stage run again: every rank's file is back, and they are merged
+        for (int r = 0; r < 3; r++) {
+            Files.writeString(folder.resolve(String.format("%05d.json", r)), summaryFile(10 * (r + 1)));
+        }
+        merge(args);
+        assertTrue(Files.readString(folder.resolve("metric.json")).startsWith("{\"summary\": {\"total\": 60, \"n\": 3,"));
+        // and a merge that keeps its inputs needs no list of them
+        Files.writeString(folder.resolve("00000.json"), summaryFile(1));
+        Files.writeString(folder.resolve("00001.json"), summaryFile(2));
+        Files.writeString(folder.resolve("00002.json"), summaryFile(3));
+        merge(Map.of("input", in.toString()));
+        assertFalse(Files.exists(folder.resolve(MergeStats.MERGED_RANKS)));
+        Files.delete(folder.resolve("00002.json"));
+        merge(Map.of("input", in.toString()));
+        assertTrue(Files.readString(folder.resolve("metric.json")).startsWith("{\"summary\": {\"total\": 3, \"n\": 2,"),
+                "the files there, as datatrove");
+    }
+
+    /** Rank 2's sketch missing (say, its stats written by datatrove): the others' sketch counted 2 documents of 3. */
+    @Test
+    void ranksWithoutSketchLeaveNoQuantilesFileAndAreTold() throws IOException {
+        Path in = tmp.resolve("in");
+        Path folder = in.resolve("summary/length");
+        Files.createDirectories(folder);
+        for (int r = 0; r < 3; r++) {
+            Files.writeString(folder.resolve(String.format("%05d.json", r)), summaryFile(r + 1));
+            QuantileSketch sketch = new QuantileSketch();
+            sketch.add(r + 1);
+            Files.writeString(folder.resolve(String.format("%05d.quantiles.json", r)), sketch.toJson());
+        }
+        merge(Map.of("input", in.toString()));
+        assertEquals(3, MergeStats.readSketch(folder.resolve(MergeStats.MERGED_QUANTILES)).count());
+
+        Files.delete(folder.resolve("00002.quantiles.json"));
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        Step m = StatsRun.create("merge_stats", Map.of("input", in.toString()));
+        m.open(new io.sluice.pipeline.StepContext(0, 1, new io.sluice.pipeline.StepStats("test"),
+                io.sluice.pipeline.TaskLog.toStream(new java.io.PrintStream(log, true)), tmp, new io.sluice.pipeline.ProgressCounter()));
+        m.finish(d -> { });
+        assertFalse(Files.exists(folder.resolve(MergeStats.MERGED_QUANTILES)), "the sketch of 2 ranks removed, not kept");
+        assertTrue(Files.readString(folder.resolve("metric.json")).contains("\"n\": 3"));
+        assertTrue(log.toString().contains("1 stat folder(s) hold per-rank files of ranks without a quantile sketch"
+                + " (NNNNN.quantiles.json; datatrove writes none), and got no quantiles.json: the report reads their"
+                + " percentiles from the histogram group. The first: " + folder + " (00002)"), log.toString());
+    }
+
+    @Test
+    void aStatFolderWithAFolderInsideIsAnErrorAndHiddenFoldersAreNoStats() throws IOException {
+        Path in = tmp.resolve("in");
+        Path nWords = in.resolve("summary/n_words");
+        Files.createDirectories(nWords.resolve("backup"));
+        Files.writeString(nWords.resolve("00000.json"), summaryFile(1));
+        Files.writeString(nWords.resolve("backup/00000.json"), summaryFile(1));
+        IOException e = assertThrows(IOException.class, () -> merge(Map.of("input", in.toString())));
+        assertEquals(nWords + " holds per-rank stats files and a folder, backup: a stat's folder (<group>/<stat>/NNNNN.json)"
+                + " has no sub-folders, and these files would not be merged. Move the folder out of it", e.getMessage());
+
+        Files.move(nWords.resolve("backup"), in.resolve(".backup"));
+        merge(Map.of("input", in.toString()));
+        assertTrue(Files.exists(nWords.resolve("metric.json")));
+        assertFalse(Files.exists(in.resolve(".backup/metric.json")), "a hidden folder is not merged");
+    }
+
+    /** datatrove cuts "fqdn__<anything>" folders as fqdn ones. */
+    @Test
+    void groupFoldersNamedWithADoubleUnderscoreAreCutAsTheirGroup() throws IOException {
+        Path in = tmp.resolve("in");
+        Path folder = in.resolve("fqdn__lang/length");
+        Files.createDirectories(folder);
+        Files.writeString(folder.resolve("00000.json"), "{\"a\": {\"total\": 4, \"n\": 2, \"mean\": 2.0, \"unit\": \"task\"}, "
+                + "\"b\": {\"total\": 5, \"n\": 1, \"mean\": 5.0, \"unit\": \"task\"}}");
+        merge(Map.of("input", in.toString(), "top_k", 1));
+        String merged = Files.readString(folder.resolve("metric.json"));
+        assertTrue(merged.contains("\"a\"") && !merged.contains("\"b\""), merged);
     }
 }

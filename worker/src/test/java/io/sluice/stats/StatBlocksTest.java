@@ -240,6 +240,22 @@ class StatBlocksTest {
         assertEquals(3L, statsOf("line_stats", " \n\n ").get("n_lines"), "split('\\n') of a blank text");
     }
 
+    /** Python's round takes any integer at once; a BigDecimal rounding at 10^8 digits hung, and 2^31 - 1 overflowed. */
+    @Test
+    void anyHistogramRoundingRoundsAsPython() throws IOException {
+        // round(5, n) and round(0.2, n): 5 and 0.2 for n past 323, 0 and 0.0 for n below -308
+        for (long digits : new long[] {100_000_000L, 99_999_999_999L, Integer.MAX_VALUE, -99_999_999L, Long.MIN_VALUE}) {
+            Path out = tmp.resolve("round" + digits);
+            StatsRun.runRank(List.of("doc_stats"), Map.of("output", out.toString(), "groups", List.of("histogram"),
+                    "histogram_round_digits", digits), List.of(new Document("a", "ab cd", Map.of())), 0, 1, tmp);
+            boolean kept = digits > 0;
+            assertEquals("{\"" + (kept ? "5" : "0") + "\": {\"total\": 1, \"unit\": \"task\"}}",
+                    Files.readString(out.resolve("histogram/length/00000.json")), "digits " + digits);
+            assertEquals("{\"" + (kept ? "0.2" : "0.0") + "\": {\"total\": 1, \"unit\": \"task\"}}",
+                    Files.readString(out.resolve("histogram/white_space_ratio/00000.json")), "digits " + digits);
+        }
+    }
+
     @Test
     void filesFollowDatatrovesLayout() throws IOException {
         Path out = tmp.resolve("layout");

@@ -85,6 +85,17 @@ class StatsReportTest {
         assertTrue(html.contains("n_lines</a> &dagger;</td><td>200</td>"), html);
         assertTrue(html.contains("<td>3</td><td>3</td><td>7</td><td>40</td><td>40</td></tr>"), html);
         assertTrue(html.contains("&dagger; No sketch"), html);
+        // a sketch of some of the documents only (merged while a rank's sketch was missing) is not read: before, the
+        // table said 120 documents and their percentiles
+        QuantileSketch part = new QuantileSketch();
+        for (int i = 0; i < 120; i++) {
+            part.add(1000);
+        }
+        Files.writeString(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_QUANTILES), MergeStats.quantilesJson(part));
+        html = StatsReport.render(dir);
+        assertTrue(html.contains("n_lines</a> &dagger;</td><td>200</td>"), html);
+        assertTrue(html.contains("<td>3</td><td>3</td><td>7</td><td>40</td><td>40</td></tr>"), html);
+        Files.delete(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_QUANTILES));
 
         // datatrove writes an all-zero metric as a bare 0, without its count: the histogram has it (before: 1 document)
         Files.writeString(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_NAME), "{\"summary\": 0}");
