@@ -53,6 +53,20 @@ class LauncherTest {
         return f;
     }
 
+    /**
+     * cancel of a job whose logging dir is not there (a relative one, run from another folder) cannot know its
+     * Slurm jobs: before, "no Slurm jobs queued or running", exit 0, while they ran on.
+     */
+    @Test
+    void cancelWithoutTheLoggingDirSaysSoAndFails() throws IOException {
+        Path f = job("name: far\nlogging_dir: $ROOT/elsewhere/logs\nstages:\n  - name: a\n    steps:\n"
+                + "      - read_jsonl: {path: $ROOT}\n");
+        assertEquals(1, Launcher.execute("cancel", f.toString()));
+        assertTrue(err.toString().contains("error: job 'far' has no logging dir " + dir.resolve("elsewhere/logs")
+                + ", where submit keeps its Slurm job ids: it was not submitted with that logging dir. A relative"
+                + " logging_dir"), err.toString());
+    }
+
     @Test
     void runsTheBundledQuickstartExample() throws IOException {
         Path project = Path.of(System.getProperty("sluice.root"));

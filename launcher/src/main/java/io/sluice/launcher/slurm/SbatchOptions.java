@@ -174,7 +174,8 @@ public final class SbatchOptions {
         } else { // MM, MM:SS, HH:MM:SS
             s = f.length == 1 ? v[0] * 60 : f.length == 2 ? v[0] * 60 + v[1] : v[0] * 3600 + v[1] * 60 + v[2];
         }
-        return days * 86400 + s;
+        long total = days * 86400 + s;
+        return total == 0 ? -1 : total; // sbatch takes a limit of 0 as none
     }
 
     private void add(String name, String value) {

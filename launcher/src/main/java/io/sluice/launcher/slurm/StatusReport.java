@@ -18,8 +18,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * {@code launcher status}: per stage, how many ranks are done (completion marker), running, pending
- * (queued in Slurm), failed (their array element ended without the rank's marker), cancelled (ended before
+ * {@code launcher status}: per stage, how many ranks are done (completion marker), running (started in a
+ * running element), pending (queued in Slurm, or not yet started by its running element), failed (their array element ended without the rank's marker), cancelled (ended before
  * the rank started: Slurm's, because a job it waited for failed, or the user's) and not submitted; for each failed rank,
  * the Slurm state and the last lines of its log and of Slurm's output file.
  *
@@ -33,6 +33,8 @@ public final class StatusReport {
     /** Slurm's output file of a rank that has its own log: the worker's exit status, the OOM killer, a time limit. */
     public static final int SLURM_TAIL_LINES = 4;
     private static final String DEPENDENCY_FAILED = "DependencyNeverSatisfied";
+    /** Our pending reason for a rank whose array element runs, but not this rank yet. */
+    private static final String WAITS_IN_ELEMENT = "InRunningElement";
     /**
      * A Java stack trace's lines in a task log: its frames, and the exception's own line and causes
      * ("java.io.IOException: ...", "Caused by: com.fasterxml..."), which repeat the message of the log line before
@@ -126,8 +128,13 @@ public final class StatusReport {
                 Path slurmLog = stderrFile(job, stage, element).orElse(f.slurmLog(element));
                 String state;
                 if (t != null && !t.ended()) {
-                    if (t.running()) {
+                    if (t.running() && lastRun(log, rank) == LastRun.UNFINISHED) {
                         running++;
+                    } else if (t.running()) {
+                        // its element runs its ranks on fewer workers than it has ranks: this one waits its turn
+                        // (before, every rank of a running element was counted running)
+                        pending++;
+                        pendingReasons.merge(WAITS_IN_ELEMENT, 1, Integer::sum);
                     } else {
                         pending++;
                         // a suspended, stopped or held-after-requeue element waits for that, whatever its reason
@@ -184,6 +191,16 @@ public final class StatusReport {
         return result;
     }
 
+    /**
+     * For a job whose logging dir is not there: a relative logging_dir (as the default, {@code out/<name>/logs})
+     * is taken from the folder the command runs in, which may not be the one the job was submitted from.
+     */
+    public static String relativeHint(Job job) {
+        return " A relative logging_dir (the default, out/" + job.name() + "/logs, is one) is taken from the folder the"
+                + " command runs in, here " + Path.of("").toAbsolutePath() + ": run it from the folder the job was run or"
+                + " submitted from.";
+    }
+
     private static Map<String, Integer> mostFirst(Map<String, Integer> counts) {
         Map<String, Integer> sorted = new LinkedHashMap<>();
         counts.entrySet().stream()
@@ -197,6 +214,7 @@ public final class StatusReport {
      * about, and those that mean the element will never start as submitted.
      */
     private static final Map<String, String> PENDING_HINTS = Map.ofEntries(
+            Map.entry(WAITS_IN_ELEMENT, "its array element runs, and it waits for one of the element's workers"),
             Map.entry("Dependency", "waits for the jobs it depends on: earlier stages, or an earlier part of its array"),
             Map.entry("Resources", "waits for free nodes or CPUs"),
             Map.entry("Priority", "queued behind jobs of higher priority"),
@@ -212,6 +230,8 @@ public final class StatusReport {
             Map.entry("PartitionInactive", "its partition is inactive"),
             Map.entry("PartitionTimeLimit", "will not start: its time exceeds the partition's limit; lower slurm.time"),
             Map.entry("PartitionNodeLimit", "will not start: it asks for more nodes than the partition allows"),
+            Map.entry("PartitionConfig", "will not start: it asks for more than the partition's nodes have (CPUs, memory,"
+                    + " features); lower cpus_per_task or mem, or choose another partition"),
             Map.entry("QOSMaxWallDurationPerJobLimit", "will not start: its time exceeds its QOS's limit; lower slurm.time"));
 
     /** A pending reason with what it means, when {@link #PENDING_HINTS} knows it ("ReqNodeNotAvail, ..." included). */
@@ -224,15 +244,15 @@ public final class StatusReport {
     }
 
     /**
-     * Whether an ended element never ran: Slurm cancelled it for a failed dependency, or it was cancelled
-     * while it waited (its reason is then why it waited), or it left neither Slurm's output file, which
-     * Slurm creates as an element starts, nor the rank's log. The files settle it once squeue has forgotten
+     * Whether an ended element never ran the rank: Slurm cancelled it for a failed dependency, or it was
+     * cancelled while it waited (its reason is then why it waited) or before the rank had a log, or it left
+     * neither Slurm's output file, which Slurm creates as an element starts, nor the rank's log. The files settle it once squeue has forgotten
      * the element on a cluster without accounting, and for elements accounting lists only as a range.
      */
     private static boolean neverStarted(ArrayTaskState t, Path rankLog, Path slurmOut, Path slurmErr) {
         if (t != null && (t.reason().equals(DEPENDENCY_FAILED)
-                || (t.state().startsWith("CANCELLED") && t.hasReason()))) {
-            return true;
+                || (t.state().startsWith("CANCELLED") && (t.hasReason() || !Files.exists(rankLog))))) {
+            return true; // the last: its element ran other ranks, and was cancelled before it came to this one
         }
         return !Files.exists(rankLog) && !Files.exists(slurmOut) && !Files.exists(slurmErr);
     }
@@ -322,6 +342,9 @@ public final class StatusReport {
 
     public static void print(Job job, List<StageStatus> stages, PrintStream out) {
         out.printf("job %s, logging dir %s%n", job.name(), job.loggingDir());
+        if (!Files.isDirectory(job.loggingDir())) {
+            out.println("(no such folder: nothing has run or been submitted with this logging dir." + relativeHint(job) + ")");
+        }
         if (stages.stream().allMatch(s -> s.jobIds().isEmpty())) {
             // never submitted: a job run here, where a rank not done has not run, or was stopped as it ran
             out.printf("%-20s %11s %8s %7s %8s%n", "stage", "done", "running", "failed", "not run");

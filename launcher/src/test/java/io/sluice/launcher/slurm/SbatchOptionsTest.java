@@ -106,6 +106,12 @@ class SbatchOptionsTest {
         Job requeued = TestJobs.job("j", Path.of("/l"), noTime, TestJobs.stage("s", 1));
         assertTrue(assertThrows(JobException.class, () -> SbatchOptions.forStage(requeued, requeued.stages().getFirst(),
                 Path.of("/l/s/slurm"))).getMessage().startsWith("slurm.requeue_grace_seconds: 120 s is not shorter than its time '1'"));
+        // sbatch takes a limit of 0 as none: no grace period is too long for it (before, refused as 0 s)
+        SlurmOptions unlimited = new SlurmOptions("debug", "0", 1, "1G", 1, 0, 1001, true, 120, null, null,
+                null, null, null, null, Map.of());
+        Job forever = TestJobs.job("j", Path.of("/l"), unlimited, TestJobs.stage("s", 1));
+        assertTrue(SbatchOptions.forStage(forever, forever.stages().getFirst(), Path.of("/l/s/slurm")).directives()
+                .contains("#SBATCH --time=0"));
         Job both = TestJobs.job("j", Path.of("/l"), TestJobs.slurm(1, 1, 1, false, null, Map.of("partition", "gpu")),
                 TestJobs.stage("s", 1));
         assertEquals("slurm.sbatch_args: --partition=gpu and partition: debug are both given; keep one",

@@ -139,6 +139,8 @@ class SlurmOptionsTest {
         // a bare number is minutes to sbatch, in sbatch_args too
         assertTrue(error(ONE_STAGE + "slurm: {sbatch_args: {time: 3600}}\n").contains(
                 "'sbatch_args.time' is a number (3600), which sbatch reads as minutes"), error(ONE_STAGE + "slurm: {sbatch_args: {time: 3600}}\n"));
+        assertTrue(error(ONE_STAGE + "slurm: {time: 0}\n").contains("'time' is a number (0), which sbatch reads as no time"
+                + " limit; write it quoted, \"0\", if that is meant"), error(ONE_STAGE + "slurm: {time: 0}\n"));
     }
 
     @Test

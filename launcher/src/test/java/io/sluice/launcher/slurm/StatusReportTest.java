@@ -54,14 +54,16 @@ class StatusReportTest {
         Files.writeString(slurmOut, "sluice: stage a, ranks 2..3, on node1\nsluice: the worker was killed by signal 9 (exit status 137)\n");
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 1), "FAILED", "NonZeroExitCode"));
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 2), "RUNNING", "None"));
+        // of element 100_2's ranks, 4 runs and 5 waits for the element's one worker
+        Files.writeString(a.resolve("logs/task_00004.log"), "INFO starting stage 'a' rank 4/8\n");
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 3), "PENDING", "JobArrayTaskLimit"));
         slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("102", 0), "CANCELLED", "DependencyNeverSatisfied"));
 
         List<StatusReport.StageStatus> stages = StatusReport.collect(job, slurm);
         StatusReport.StageStatus sa = stages.get(0);
-        assertEquals(List.of(3, 2, 2, 1, 0, 0), List.of(sa.done(), sa.running(), sa.pending(), sa.failed().size(), sa.cancelled(),
+        assertEquals(List.of(3, 1, 3, 1, 0, 0), List.of(sa.done(), sa.running(), sa.pending(), sa.failed().size(), sa.cancelled(),
                 sa.notSubmitted()));
-        assertEquals(Map.of("JobArrayTaskLimit", 2), sa.pendingReasons(), "element 100_3 holds ranks 6 and 7");
+        assertEquals(Map.of("JobArrayTaskLimit", 2, "InRunningElement", 1), sa.pendingReasons(), "element 100_3 holds ranks 6 and 7");
         StatusReport.FailedRank f = sa.failed().getFirst();
         assertEquals(3, f.rank());
         assertEquals("100_1", f.element().toString());
@@ -78,8 +80,9 @@ class StatusReportTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StatusReport.print(job, stages, new PrintStream(out, true, StandardCharsets.UTF_8));
         String text = out.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("stage a: 2 ranks pending: JobArrayTaskLimit (held back by array_parallelism, the array's"
-                + " limit on elements at once)\n"), text);
+        assertTrue(text.contains("stage a: 3 ranks pending: 2 JobArrayTaskLimit (held back by array_parallelism, the array's"
+                + " limit on elements at once); 1 InRunningElement (its array element runs, and it waits for one of the"
+                + " element's workers)\n"), text);
         assertTrue(!text.matches("(?s).*stage merge: \\d+ ranks? pending.*"), text);
         assertTrue(text.contains("stage a rank 3 failed: Slurm job 100_1 FAILED NonZeroExitCode; last lines of " + log), text);
         assertTrue(text.contains("  | ERROR corrupt.jsonl.gz: not in gzip format at byte 0"), text);
@@ -88,6 +91,43 @@ class StatusReportTest {
         assertTrue(text.contains("stage merge: 1 rank ended before it started: cancelled, by launcher cancel or scancel, or by"
                 + " Slurm when a job it waited for failed (DependencyNeverSatisfied); submit again to run it"), text);
         assertTrue(!text.contains("stage merge rank 0 failed"), text);
+    }
+
+    /**
+     * launcher cancel while an element runs: its rank that had started failed, those it had not come to are
+     * cancelled. Before, they were failed ranks whose log tails were another rank's lines.
+     */
+    @Test
+    void ranksAnElementCancelledWhileRunningHadNotStartedAreCancelledNotFailed() throws IOException {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(3, 0, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 3));
+        RecordingSlurm slurm = submitted(job);
+        ArrayTaskState.Key element = new ArrayTaskState.Key("100", 0);
+        Path a = job.loggingDir().resolve("a");
+        Completions.markComplete(a, 0);
+        Path log = a.resolve("logs/task_00001.log");
+        Files.createDirectories(log.getParent());
+        Files.writeString(log, "INFO starting stage 'a' rank 1/3\n");
+        Path slurmOut = StageFiles.of(job, job.stage("a")).slurmLog(element);
+        Files.createDirectories(slurmOut.getParent());
+        Files.writeString(slurmOut, "sluice: stage a, ranks 0..2, on node1\nslurmstepd: *** JOB 100 CANCELLED AT 2026-11-28 ***\n");
+        slurm.queue.add(new ArrayTaskState(element, "CANCELLED", "None"));
+        StatusReport.StageStatus sa = StatusReport.collect(job, slurm).getFirst();
+        assertEquals(List.of(1, 1, 1), List.of(sa.done(), sa.failed().size(), sa.cancelled()));
+        assertEquals(1, sa.failed().getFirst().rank());
+    }
+
+    /** A relative logging_dir run from another folder: the folder is not there, and status says why that may be. */
+    @Test
+    void aLoggingDirThatIsNotThereIsSaidToBe() {
+        Job job = TestJobs.job("rel", tmp.resolve("nowhere/logs"), TestJobs.slurm(1, 0, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 1));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StatusReport.print(job, StatusReport.collect(job, new RecordingSlurm()), new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("(no such folder: nothing has run or been submitted with this"
+                + " logging dir. A relative logging_dir (the default, out/rel/logs, is one) is taken from the folder the command"
+                + " runs in, here " + Path.of("").toAbsolutePath() + ": run it from the folder the job was run or submitted from.)"),
+                out.toString(StandardCharsets.UTF_8));
     }
 
     /** The ranks of one element without logs of their own share its output: shown once, not once per rank. */
@@ -161,6 +201,11 @@ class StatusReportTest {
                 """));
         Completions.markComplete(job.loggingDir().resolve("a"), 0);
         Completions.markComplete(job.loggingDir().resolve("a"), 1);
+        Files.createDirectories(job.loggingDir().resolve("a/logs"));
+        for (int rank : new int[] {2, 3, 6, 7}) { // the running elements' ranks have started
+            Files.writeString(job.loggingDir().resolve(String.format("a/logs/task_%05d.log", rank)),
+                    "INFO starting stage 'a' rank " + rank + "/8\n");
+        }
         List<StatusReport.StageStatus> stages = StatusReport.collect(job, slurm);
         assertEquals(Map.of(new ArrayTaskState.Key("100", 1), 2, new ArrayTaskState.Key("100", 2), 1), stages.get(0).requeued());
         assertEquals(List.of(2, 4, 2), List.of(stages.get(0).done(), stages.get(0).running(), stages.get(0).pending()));
@@ -247,6 +292,7 @@ class StatusReportTest {
     @Test
     void pendingReasonsSayWhatTheyMeanForTheJob() {
         assertEquals("Dependency (waits for the jobs it depends on: earlier stages, or an earlier part of its array)", StatusReport.explainPending("Dependency"));
+        assertTrue(StatusReport.explainPending("PartitionConfig").startsWith("PartitionConfig (will not start: "));
         assertEquals("ReqNodeNotAvail, UnavailableNodes:node2 (a node it needs is down, drained or reserved)",
                 StatusReport.explainPending("ReqNodeNotAvail, UnavailableNodes:node2"));
         assertEquals("PartitionTimeLimit (will not start: its time exceeds the partition's limit; lower slurm.time)",
