@@ -274,7 +274,8 @@ public final class JobFile {
         problems.check(top::requireAllUsed);
         // an unknown key is likely 'stages' misspelt, and names it better than "'stages' is required" would
         if ((stageList == null || stageList.isEmpty()) && stagesRead && problems.size() == before) {
-            problems.add(fileName + ": 'stages' is required: a list of stages, each with a name and steps");
+            problems.add(fileName + ": 'stages' is " + (stageList == null ? "required" : "empty") + ": a list of stages,"
+                    + " each with a name and steps");
         }
         int slurmBefore = problems.size();
         slurmCheck.check(fileName + ": slurm", slurmMap == null ? Map.of() : slurmMap, null, problems);

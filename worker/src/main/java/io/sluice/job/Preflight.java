@@ -59,14 +59,17 @@ public final class Preflight {
                     waitsForWriters(job, stage, written.stagesWriting(src.root()), spec);
                     written.checkListed(src, spec.where());
                     if (written.stagesWriting(src.root()).isEmpty()) {
-                        List<String> files;
                         try {
-                            files = src.listFiles();
+                            List<String> files = src.listFiles();
+                            if (!(src instanceof io.sluice.pipeline.ReadJsonl r && r.skipsBadFiles())) {
+                                firstBytesMatchNames(src.root(), files, spec);
+                            }
                         } catch (JobException e) {
                             throw new JobException(spec.where() + ": " + e.getMessage());
-                        }
-                        if (!(src instanceof io.sluice.pipeline.ReadJsonl r && r.skipsBadFiles())) {
-                            firstBytesMatchNames(src.root(), files, spec);
+                        } catch (IOException | java.io.UncheckedIOException e) {
+                            // a folder or file this user may not read: a problem of the job file's input, as a missing
+                            // one is (it was "error: /data/in: permission denied", exit 1, naming no step)
+                            throw new JobException(spec.where() + ": cannot read the input: " + io.sluice.io.FileErrors.describe(e));
                         }
                     }
                     reads.add(new Read(src, spec.where()));
@@ -133,6 +136,11 @@ public final class Preflight {
                 io.sluice.io.Compression.checkFormat(root.resolve(f));
             } catch (io.sluice.io.Compression.WrongFormatException e) {
                 throw new JobException(spec.where() + ": " + root.resolve(f) + ": " + e.getMessage());
+            } catch (IOException e) {
+                // the reason alone ("Input/output error") when java.nio names no file
+                String why = io.sluice.io.FileErrors.describe(e);
+                throw new JobException(spec.where() + ": cannot read the input: "
+                        + (why.startsWith(root.resolve(f).toString()) ? why : root.resolve(f) + ": " + why));
             }
         }
     }

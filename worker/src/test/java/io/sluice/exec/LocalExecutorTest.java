@@ -398,6 +398,12 @@ class LocalExecutorTest {
         e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
         assertTrue(e.getMessage().endsWith("no file in " + root.resolve("in") + " matches glob '*.jsonl.gz'"), e.getMessage());
 
+        // an input that cannot be read is the job file's problem, named by its step, as a missing one is (it was
+        // "error: <file>: permission denied", exit 1; root, as in CI, reads any file, but not this one)
+        e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB.replace("$ROOT/in,", "/proc/self/mem,"))));
+        assertTrue(e.getMessage().contains("stages[0] (clean).steps[0] (read_jsonl): cannot read the input: "), e.getMessage());
+        assertTrue(e.getMessage().contains("/proc/self/mem"), e.getMessage());
+
         // files one level down: the glob matches their names, not their paths, and the message says how to read them
         fx.corpus("in/2024", 2, 3);
         e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));

@@ -494,6 +494,7 @@ class JobFileTest {
                 .startsWith("job.yaml: stages[0]: unknown key 'step' (did you mean 'steps'?); allowed: "));
         assertEquals("2 problems:\n  job.yaml: 'tasks' must be a positive integer, got -1\n  job.yaml: 'stages' is required:"
                 + " a list of stages, each with a name and steps", error("tasks: -1\n"));
+        assertEquals("job.yaml: 'stages' is empty: a list of stages, each with a name and steps", error("stages: []\n"));
     }
 
     /** YAML's merge rules: a key the mapping sets wins even when set to null, and the first listed mapping wins. */
