@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -334,7 +335,7 @@ public final class MergeStats implements Step {
         }
         writePending(outDir.resolve(MERGED_NAME + PENDING), stat.toJson(), pending);
         if (removeInput) {
-            String ranks = ranksOf(rankFiles).stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
+            String ranks = ranksOf(rankFiles).stream().map(String::valueOf).collect(Collectors.joining(", "));
             writePending(outDir.resolve(MERGED_RANKS + PENDING), "{\"ranks\": [" + ranks + "]}", pending);
         } else {
             obsolete.add(outDir.resolve(MERGED_RANKS)); // the files it names are there again, or it would have refused
@@ -389,11 +390,12 @@ public final class MergeStats implements Step {
             return;
         }
         Path merged = outDir.resolve(MERGED_NAME);
-        throw new IOException(dir + ": " + names(rankFiles.stream().map(f -> f.getFileName().toString()).toList())
-                + " written after " + merged + " was merged from " + recorded + " ranks' files with remove_input, and the"
-                + " files of " + missing.size() + " of those ranks (" + names(missing.stream().map(r -> String.format("%05d.json", r))
-                .toList()) + ") are gone: merging what is there would replace the merged stats with a part of them. Run every"
-                + " rank of the stats stage again (delete its completions), or delete " + merged + " to merge only the files there");
+        List<String> here = rankFiles.stream().map(f -> f.getFileName().toString()).toList();
+        List<String> gone = missing.stream().map(r -> String.format("%05d.json", r)).toList();
+        throw new IOException(dir + ": " + names(here) + " written after " + merged + " was merged from " + recorded
+                + " ranks' files with remove_input, and the files of " + gone.size() + " of those ranks (" + names(gone)
+                + ") are gone: merging what is there would replace the merged stats with a part of them. Run every rank"
+                + " of the stats stage again (delete its completions), or delete " + merged + " to merge only the files there");
     }
 
     private static TreeSet<Integer> ranksOf(List<Path> files) {

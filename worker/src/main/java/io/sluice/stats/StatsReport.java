@@ -167,11 +167,14 @@ public final class StatsReport {
         List<Path> unmergedSummaries = MergeStats.foldersWithRankFiles(folder.resolve("summary"));
         for (String stat : stats) {
             MetricStats s = summary(folder, stat);
-            long sketched = sketchCount(folder, stat, -1);
+            QuantileSketch sketch = sketch(folder, stat);
             // a sketch that counts other documents than the summary (merged while a rank's sketch was missing, by a
             // version that merged the others) would give their percentiles: the histogram's are read instead
-            boolean sketchAgrees = sketched >= 0 && (s == null || sketched == s.n() || summaryIsBareNumber(folder, stat));
-            double[] q = sketchAgrees ? quantiles(folder, stat) : new double[] {Double.NaN, Double.NaN, Double.NaN};
+            if (sketch != null && s != null && sketch.count() != s.n() && !summaryIsBareNumber(folder, stat)) {
+                sketch = null;
+            }
+            double[] q = sketch == null ? new double[] {Double.NaN, Double.NaN, Double.NaN}
+                    : new double[] {sketch.quantile(0.5), sketch.quantile(0.9), sketch.quantile(0.99)};
             h.append("<tr><td><a href=\"#").append(esc(stat)).append("\" title=\"").append(esc(MetricDescriptions.of(stat)))
                     .append("\">").append(esc(stat)).append("</a>");
             if (Double.isNaN(q[0])) {
@@ -201,7 +204,7 @@ public final class StatsReport {
             }
             // the sketch counts exactly; so does the histogram group. datatrove's metric.json stores an all-zero
             // metric as a bare 0, which has no count (the report said 1 document of 700)
-            long docs = sketchAgrees ? sketched : -1;
+            long docs = sketch == null ? -1 : sketch.count();
             if (docs < 0) {
                 docs = histogramCount(folder, stat);
             }
@@ -270,9 +273,10 @@ public final class StatsReport {
         return summary != null && summary.isNumber();
     }
 
-    private static long sketchCount(Path folder, String stat, long dflt) throws IOException {
+    /** The stat's merged quantile sketch; null when there is none. */
+    private static QuantileSketch sketch(Path folder, String stat) throws IOException {
         Path f = folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_QUANTILES);
-        return Files.exists(f) ? MergeStats.readSketch(f).count() : dflt;
+        return Files.exists(f) ? MergeStats.readSketch(f) : null;
     }
 
     /** The documents the merged histogram group counts, -1 when there is none. */
@@ -290,16 +294,6 @@ public final class StatsReport {
             count += (long) p[1];
         }
         return count;
-    }
-
-    /** p50, p90, p99 from quantiles.json; NaN when absent. */
-    private static double[] quantiles(Path folder, String stat) throws IOException {
-        Path f = folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_QUANTILES);
-        if (!Files.exists(f)) {
-            return new double[] {Double.NaN, Double.NaN, Double.NaN};
-        }
-        QuantileSketch s = MergeStats.readSketch(f);
-        return new double[] {s.quantile(0.5), s.quantile(0.9), s.quantile(0.99)};
     }
 
     /**

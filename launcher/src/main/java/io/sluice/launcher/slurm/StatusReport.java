@@ -19,9 +19,10 @@ import java.util.regex.Pattern;
 
 /**
  * {@code launcher status}: per stage, how many ranks are done (completion marker), running (started in a
- * running element), pending (queued in Slurm, or not yet started by its running element), failed (their array element ended without the rank's marker), cancelled (ended before
- * the rank started: Slurm's, because a job it waited for failed, or the user's) and not submitted; for each failed rank,
- * the Slurm state and the last lines of its log and of Slurm's output file.
+ * running element), pending (queued in Slurm, or not yet started by its running element), failed (their
+ * array element ended without the rank's marker), cancelled (ended before the rank started: Slurm's, because
+ * a job it waited for failed, or the user's) and not submitted; for each failed rank, the Slurm state and the
+ * last lines of its log and of Slurm's output file.
  *
  * <p>Slurm states come from {@code squeue -t all}, which keeps ended jobs for the cluster's
  * MinJobAge, then from accounting ({@code sacct}) when the cluster has it. An element neither knows
@@ -246,8 +247,9 @@ public final class StatusReport {
     /**
      * Whether an ended element never ran the rank: Slurm cancelled it for a failed dependency, or it was
      * cancelled while it waited (its reason is then why it waited) or before the rank had a log, or it left
-     * neither Slurm's output file, which Slurm creates as an element starts, nor the rank's log. The files settle it once squeue has forgotten
-     * the element on a cluster without accounting, and for elements accounting lists only as a range.
+     * neither Slurm's output file, which Slurm creates as an element starts, nor the rank's log. The files settle
+     * it once squeue has forgotten the element on a cluster without accounting, and for elements accounting lists
+     * only as a range.
      */
     private static boolean neverStarted(ArrayTaskState t, Path rankLog, Path slurmOut, Path slurmErr) {
         if (t != null && (t.reason().equals(DEPENDENCY_FAILED)
