@@ -75,6 +75,8 @@ public final class StepStats {
         // cannot hold, is left out rather than failing the rank)
         if (tokenCount instanceof Number t && t.doubleValue() != 0 && Double.isFinite(t.doubleValue())) {
             docLenTokens.addPerDocument(t.doubleValue(), !(t instanceof Double || t instanceof Float));
+        } else if (Boolean.TRUE.equals(tokenCount)) {
+            docLenTokens.addPerDocument(1, true); // Python's True is the int 1
         }
     }
 

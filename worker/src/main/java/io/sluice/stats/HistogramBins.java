@@ -41,7 +41,7 @@ final class HistogramBins {
      * Adds one document to the bin of {@code keyBits}: the rounded value as a long for an integral stat,
      * else {@link Double#doubleToLongBits} of the rounded double; {@code tokenCount} may be null.
      */
-    void add(long keyBits, long charCount, Long tokenCount) {
+    void add(long keyBits, long charCount, Number tokenCount) {
         int slot = slot(keyBits);
         countBySlot[slot]++;
         chars.get(slot).add(charCount);
@@ -50,7 +50,11 @@ final class HistogramBins {
             if (t.n() == 0) {
                 tokenOrder.add(slot);
             }
-            t.add((long) tokenCount);
+            if (tokenCount instanceof Long || tokenCount instanceof Integer) {
+                t.add(tokenCount.longValue());
+            } else {
+                t.add(tokenCount.doubleValue()); // a float, or an int past a long's range
+            }
         }
     }
 

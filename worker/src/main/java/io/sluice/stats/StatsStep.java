@@ -198,7 +198,7 @@ public abstract class StatsStep implements Step {
                 }
                 case "histogram" -> {
                     long chars = PyText.len(text);
-                    Long tokens = tokenCount(doc);
+                    Number tokens = tokenCount(doc);
                     for (int i = 0; i < names.length; i++) {
                         histograms[i].add(histogramKeyBits(i), chars, tokens);
                     }
@@ -257,18 +257,22 @@ public abstract class StatsStep implements Step {
     }
 
     /**
-     * The document's {@code token_count} metadata, for the {@code __tokens} histograms; null when it has none. One
-     * that is not a finite number (datatrove fails on it) is left out, counted as {@code token_count_not_a_number} and, the
-     * first time, logged: before, it was left out without a word.
+     * The document's {@code token_count} metadata, for the {@code __tokens} histograms, as datatrove adds it: a
+     * float as a float (12.7 was cut to 12), an integer past a long's range as its double (it wrapped), true and
+     * false as 1 and 0 (Python's bools are ints); null when it has none. One that is not a finite number (datatrove
+     * fails on it) is left out, counted as {@code token_count_not_a_number} and, the first time, logged.
      */
-    private Long tokenCount(Document doc) {
+    private Number tokenCount(Document doc) {
         Object t = doc.metadataValue("token_count");
         // NaN and the infinities (Python's json reads and writes them) are no count: NaN gave 0, Infinity overflowed
         if (t == null) {
             return null;
         }
-        if (t instanceof Number n && !(n instanceof Double d && !Double.isFinite(d))) {
-            return n.longValue();
+        if (t instanceof Boolean b) {
+            return b ? 1L : 0L;
+        }
+        if (t instanceof Number n && Double.isFinite(n.doubleValue())) {
+            return n;
         }
         if (tokenCountNotANumber++ == 0) {
             ctx.log().warn(ctx.stats().name() + ": " + doc.describe() + " has " + (t instanceof String str ? "the string '" + str + "'" : kindOf(t))

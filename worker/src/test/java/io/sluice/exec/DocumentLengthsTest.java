@@ -76,6 +76,17 @@ class DocumentLengthsTest {
                 Files.readString(statsJson));
     }
 
+    /** A token_count of true is Python's int 1, truthy: datatrove counts it (it was left out); false is 0, left out. */
+    @Test
+    void aTokenCountOfTrueCountsOne() {
+        StepStats step = new StepStats("read_jsonl");
+        step.addDocumentLengths(3, true);
+        step.addDocumentLengths(3, false);
+        step.addDocumentLengths(3, 2.5);
+        MetricStats tokens = step.lengths().get(StepStats.DOC_LEN_TOKENS);
+        assertEquals(List.of(2L, 3.5, 1.0, 2.5), List.of(tokens.n(), tokens.total(), tokens.min(), tokens.max()));
+    }
+
     /** Ranks completed by a version without doc_len would make the merged lengths count only some documents. */
     @Test
     void aRankWithoutLengthsLeavesThemOutOfTheMerge() {

@@ -407,6 +407,22 @@ class StatBlocksTest {
         assertEquals(3, ctx.stats().get("token_count_not_a_number"));
     }
 
+    /** datatrove adds token_count as Python has it: 12.7 was cut to 12, true was left out (Python's bools are ints). */
+    @Test
+    void tokenCountsThatAreFloatsOrBoolsAreAddedAsPythonAddsThem() throws IOException {
+        Step s = StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("histogram")));
+        io.sluice.pipeline.StepContext ctx = StatsRun.context(0, 1, tmp);
+        s.open(ctx);
+        s.process(new Document("a", "abc", new LinkedHashMap<>(Map.of("token_count", 12.7))), d -> { });
+        s.process(new Document("b", "abc", new LinkedHashMap<>(Map.of("token_count", 3))), d -> { });
+        s.process(new Document("c", "abcd", new LinkedHashMap<>(Map.of("token_count", true))), d -> { });
+        s.finish(x -> { });
+        String tokens = Files.readString(tmp.resolve("histogram/length__tokens/00000.json"));
+        assertTrue(tokens.startsWith("{\"3\": {\"total\": 15.7, \"n\": 2, \"mean\": 7.85,"), tokens);
+        assertTrue(tokens.endsWith("\"4\": {\"total\": 1, \"unit\": \"task\"}}"), tokens);
+        assertEquals(0, ctx.stats().get("token_count_not_a_number"));
+    }
+
     /** A URL that is not text is said to be so; before, the log said the document had none. */
     @Test
     void aUrlThatIsNotTextIsNamedInTheLog() throws IOException {
