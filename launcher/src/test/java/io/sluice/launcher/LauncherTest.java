@@ -63,8 +63,8 @@ class LauncherTest {
                 + "      - read_jsonl: {path: $ROOT}\n");
         assertEquals(1, Launcher.execute("cancel", f.toString()));
         assertTrue(err.toString().contains("error: job 'far' has no logging dir " + dir.resolve("elsewhere/logs")
-                + ", where submit keeps its Slurm job ids: it was not submitted with that logging dir. A relative"
-                + " logging_dir"), err.toString());
+                + ", where submit keeps its Slurm job ids: it was not submitted with that logging dir. If the job file's"
+                + " logging_dir is relative"), err.toString());
     }
 
     @Test

@@ -59,17 +59,18 @@ public final class Preflight {
                     waitsForWriters(job, stage, written.stagesWriting(src.root()), spec);
                     written.checkListed(src, spec.where());
                     if (written.stagesWriting(src.root()).isEmpty()) {
+                        List<String> files;
                         try {
-                            List<String> files = src.listFiles();
-                            if (!(src instanceof io.sluice.pipeline.ReadJsonl r && r.skipsBadFiles())) {
-                                firstBytesMatchNames(src.root(), files, spec);
-                            }
+                            files = src.listFiles();
                         } catch (JobException e) {
                             throw new JobException(spec.where() + ": " + e.getMessage());
                         } catch (IOException | java.io.UncheckedIOException e) {
-                            // a folder or file this user may not read: a problem of the job file's input, as a missing
-                            // one is (it was "error: /data/in: permission denied", exit 1, naming no step)
+                            // a folder this user may not read: a problem of the job file's input, as a missing one is
+                            // (it was "error: /data/in: permission denied", exit 1, naming no step)
                             throw new JobException(spec.where() + ": cannot read the input: " + io.sluice.io.FileErrors.describe(e));
+                        }
+                        if (!(src instanceof io.sluice.pipeline.ReadJsonl r && r.skipsBadFiles())) {
+                            firstBytesMatchNames(src.root(), files, spec);
                         }
                     }
                     reads.add(new Read(src, spec.where()));

@@ -94,7 +94,7 @@ public final class MergeStats implements Step {
             // is a part of the sums, removed (even if remove_input was turned off since), not merged
             return;
         }
-        List<String> folders = leafFolders(input);
+        List<String> folders = leafFolders(input, true);
         if (folders.isEmpty()) {
             long files;
             try (Stream<Path> s = Files.list(input)) {
@@ -157,9 +157,9 @@ public final class MergeStats implements Step {
             ctx.stats().add("folders_merged", merged);
         }
         if (!foldersWithoutSketch.isEmpty()) {
-            ctx.log().warn(foldersWithoutSketch.size() + " stat folder(s) hold per-rank files of ranks without a quantile"
-                    + " sketch (NNNNN.quantiles.json; datatrove writes none), and got no quantiles.json: the report reads"
-                    + " their percentiles from the histogram group. The first: " + foldersWithoutSketch.get(0));
+            ctx.log().warn(foldersWithoutSketch.size() + " stat folder(s) hold per-rank files and quantile sketches"
+                    + " (NNNNN.quantiles.json; datatrove writes none) that do not pair up, and got no quantiles.json: the"
+                    + " report reads their percentiles from the histogram group. The first: " + foldersWithoutSketch.get(0));
         }
         ctx.log().info("merged " + merged + " stat folders of " + folders.size() + " under " + input);
     }
@@ -232,6 +232,14 @@ public final class MergeStats implements Step {
      * shares out the same list; listing tolerates files deleted meanwhile.
      */
     static List<String> leafFolders(Path root) throws IOException {
+        return leafFolders(root, false);
+    }
+
+    /**
+     * {@link #leafFolders(Path)}; {@code strict}, for a merge, refuses a folder that holds per-rank files and a
+     * sub-folder (a report only reads, and leaves those files out as datatrove's merge would).
+     */
+    static List<String> leafFolders(Path root, boolean strict) throws IOException {
         if (Files.exists(root) && !Files.isDirectory(root)) {
             throw new IOException(root + " is a file, not a stats folder (<group>/<stat>/NNNNN.json)");
         }
@@ -239,25 +247,25 @@ public final class MergeStats implements Step {
             throw new IOException("stats input folder does not exist: " + root);
         }
         List<String> out = new ArrayList<>();
-        collectLeaves(root, root, out);
+        collectLeaves(root, root, out, strict);
         out.sort(null);
         return out;
     }
 
-    private static void collectLeaves(Path root, Path dir, List<String> out) throws IOException {
+    private static void collectLeaves(Path root, Path dir, List<String> out, boolean strict) throws IOException {
         Path sub = null;
         try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
             for (Path child : children) {
                 // hidden folders (.cache, .git) are no stats
                 if (Files.isDirectory(child) && !child.getFileName().toString().startsWith(".")) {
                     sub = child;
-                    collectLeaves(root, child, out);
+                    collectLeaves(root, child, out, strict);
                 }
             }
         }
         if (sub == null && !dir.equals(root)) {
             out.add(root.relativize(dir).toString().replace('\\', '/'));
-        } else if (sub != null && !rankFiles(dir).isEmpty()) {
+        } else if (strict && sub != null && !rankFiles(dir).isEmpty()) {
             // datatrove would merge the sub-folder and leave these files out, with no word
             throw new IOException(dir + " holds per-rank stats files and a folder, " + sub.getFileName() + ": a stat's"
                     + " folder (<group>/<stat>/NNNNN.json) has no sub-folders, and these files would not be merged. Move"
@@ -356,7 +364,7 @@ public final class MergeStats implements Step {
                 TreeSet<Integer> unpaired = ranksOf(rankFiles);
                 unpaired.removeAll(ranksOf(sketchFiles));
                 foldersWithoutSketch.add(dir + " (" + (unpaired.isEmpty() ? "sketches without their stats file"
-                        : names(unpaired.stream().map(r -> String.format("%05d", r)).toList())) + ")");
+                        : "no sketch for " + names(unpaired.stream().map(r -> String.format("%05d", r)).toList())) + ")");
             }
             obsolete.add(outDir.resolve(MERGED_QUANTILES));
         }
@@ -370,32 +378,32 @@ public final class MergeStats implements Step {
      * remove_input: they were written since by some ranks of the stats stage run again, and merging them alone
      * would replace every rank's sums with theirs. All of them there again (the whole stage run again) is a merge.
      */
-    private static void checkNoPartOfRemoved(Path dir, List<Path> rankFiles, Path outDir) throws IOException {
+    private void checkNoPartOfRemoved(Path dir, List<Path> rankFiles, Path outDir) throws IOException {
         Path record = outDir.resolve(MERGED_RANKS);
         if (!Files.exists(record) || !Files.exists(outDir.resolve(MERGED_NAME))) {
             return;
         }
-        TreeSet<Integer> missing = new TreeSet<>();
-        try {
-            for (JsonNode rank : readJson(record).path("ranks")) {
-                missing.add(rank.asInt());
-            }
-        } catch (IOException e) {
-            throw new IOException(record + ": malformed list of merged ranks; delete it to merge the files in " + dir
-                    + " as they are", e);
+        JsonNode ranks = readJson(record).get("ranks");
+        if (ranks == null || !ranks.isArray()) {
+            throw new IOException(record + ": malformed list of merged ranks (no \"ranks\" array); delete it to merge the"
+                    + " files in " + dir + " as they are");
         }
-        int recorded = missing.size();
-        missing.removeAll(ranksOf(rankFiles));
-        if (missing.isEmpty()) {
+        TreeSet<Integer> merged = new TreeSet<>();
+        ranks.forEach(r -> merged.add(r.asInt()));
+        TreeSet<Integer> gone = new TreeSet<>(merged);
+        gone.removeAll(ranksOf(rankFiles));
+        if (gone.isEmpty()) {
             return;
         }
-        Path merged = outDir.resolve(MERGED_NAME);
+        Path metric = outDir.resolve(MERGED_NAME);
         List<String> here = rankFiles.stream().map(f -> f.getFileName().toString()).toList();
-        List<String> gone = missing.stream().map(r -> String.format("%05d.json", r)).toList();
-        throw new IOException(dir + ": " + names(here) + " written after " + merged + " was merged from " + recorded
-                + " ranks' files with remove_input, and the files of " + gone.size() + " of those ranks (" + names(gone)
-                + ") are gone: merging what is there would replace the merged stats with a part of them. Run every rank"
-                + " of the stats stage again (delete its completions), or delete " + merged + " to merge only the files there");
+        throw new IOException(dir + ": " + names(here) + " written after " + metric + " was merged from " + merged.size()
+                + " ranks' files with remove_input, and the files of " + gone.size() + " of those ranks ("
+                + names(gone.stream().map(r -> String.format("%05d.json", r)).toList()) + ") are gone: merging what is"
+                + " there would replace the merged stats with a part of them. Run every rank of the stats stage again"
+                + " (delete its completions). If every rank has run again and some wrote no file this time (fewer tasks,"
+                + " or no documents), delete the lists of merged ranks (find " + output + " -name " + MERGED_RANKS
+                + " -delete) and merge again");
     }
 
     private static TreeSet<Integer> ranksOf(List<Path> files) {

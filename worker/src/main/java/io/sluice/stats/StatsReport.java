@@ -227,8 +227,8 @@ public final class StatsReport {
                 .append(fmt(QuantileSketch.RELATIVE_ACCURACY * 100)).append("% relative.");
         if (fromHistogram) {
             // datatrove writes no sketch; its histogram group still counts the documents per rounded value
-            h.append(" &dagger; No sketch (stats written by datatrove, say): read from the histogram group, exact but for"
-                    + " its rounding of the values.");
+            h.append(" &dagger; No sketch (stats written by datatrove, say), or one that does not count the summary's"
+                    + " documents: read from the histogram group, exact but for its rounding of the values.");
         }
         h.append("</p>\n");
 

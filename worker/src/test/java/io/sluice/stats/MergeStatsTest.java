@@ -320,8 +320,9 @@ class MergeStatsTest {
         assertEquals(folder + ": 00001.json written after " + folder.resolve("metric.json") + " was merged from 3 ranks'"
                 + " files with remove_input, and the files of 2 of those ranks (00000.json, 00002.json) are gone: merging"
                 + " what is there would replace the merged stats with a part of them. Run every rank of the stats stage"
-                + " again (delete its completions), or delete " + folder.resolve("metric.json") + " to merge only the"
-                + " files there", e.getMessage());
+                + " again (delete its completions). If every rank has run again and some wrote no file this time (fewer"
+                + " tasks, or no documents), delete the lists of merged ranks (find " + in + " -name merged_ranks.json"
+                + " -delete) and merge again", e.getMessage());
         assertEquals(merged, Files.readString(folder.resolve("metric.json")));
         assertTrue(Files.exists(folder.resolve("00001.json")), "nothing removed");
 
@@ -331,6 +332,23 @@ class MergeStatsTest {
         }
         merge(args);
         assertTrue(Files.readString(folder.resolve("metric.json")).startsWith("{\"summary\": {\"total\": 60, \"n\": 3,"));
+        // run again whole, where rank 2 now has no documents and writes no file: refused as above, and the way out
+        // the message gives merges what is there
+        Files.writeString(folder.resolve("00000.json"), summaryFile(10));
+        Files.writeString(folder.resolve("00001.json"), summaryFile(20));
+        assertThrows(IOException.class, () -> merge(args));
+        try (Stream<Path> records = Files.walk(in)) {
+            for (Path r : records.filter(p -> p.getFileName().toString().equals(MergeStats.MERGED_RANKS)).toList()) {
+                Files.delete(r);
+            }
+        }
+        merge(args);
+        assertTrue(Files.readString(folder.resolve("metric.json")).startsWith("{\"summary\": {\"total\": 30, \"n\": 2,"));
+        Files.writeString(folder.resolve(MergeStats.MERGED_RANKS), "{\"ranks\": 3}");
+        Files.writeString(folder.resolve("00000.json"), summaryFile(1));
+        assertEquals(folder.resolve(MergeStats.MERGED_RANKS) + ": malformed list of merged ranks (no \"ranks\" array); delete"
+                + " it to merge the files in " + folder + " as they are", assertThrows(IOException.class, () -> merge(args)).getMessage());
+        Files.delete(folder.resolve(MergeStats.MERGED_RANKS));
         // and a merge that keeps its inputs needs no list of them
         Files.writeString(folder.resolve("00000.json"), summaryFile(1));
         Files.writeString(folder.resolve("00001.json"), summaryFile(2));
@@ -366,9 +384,9 @@ class MergeStatsTest {
         m.finish(d -> { });
         assertFalse(Files.exists(folder.resolve(MergeStats.MERGED_QUANTILES)), "the sketch of 2 ranks removed, not kept");
         assertTrue(Files.readString(folder.resolve("metric.json")).contains("\"n\": 3"));
-        assertTrue(log.toString().contains("1 stat folder(s) hold per-rank files of ranks without a quantile sketch"
-                + " (NNNNN.quantiles.json; datatrove writes none), and got no quantiles.json: the report reads their"
-                + " percentiles from the histogram group. The first: " + folder + " (00002)"), log.toString());
+        assertTrue(log.toString().contains("1 stat folder(s) hold per-rank files and quantile sketches (NNNNN.quantiles.json;"
+                + " datatrove writes none) that do not pair up, and got no quantiles.json: the report reads their percentiles"
+                + " from the histogram group. The first: " + folder + " (no sketch for 00002)"), log.toString());
     }
 
     @Test
@@ -382,6 +400,8 @@ class MergeStatsTest {
         assertEquals(nWords + " holds per-rank stats files and a folder, backup: a stat's folder (<group>/<stat>/NNNNN.json)"
                 + " has no sub-folders, and these files would not be merged. Move the folder out of it", e.getMessage());
 
+        // the report only reads: it leaves those files out, as datatrove's merge would, rather than failing
+        assertEquals(List.of(Path.of("summary/n_words/backup")), StatsReport.unmerged(in));
         Files.move(nWords.resolve("backup"), in.resolve(".backup"));
         merge(Map.of("input", in.toString()));
         assertTrue(Files.exists(nWords.resolve("metric.json")));

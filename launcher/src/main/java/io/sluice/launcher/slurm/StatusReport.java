@@ -127,13 +127,21 @@ public final class StatusReport {
                 }
                 Path log = f.rankLog(rank);
                 Path slurmLog = stderrFile(job, stage, element).orElse(f.slurmLog(element));
+                // the rank's log grows submission after submission: what it says of this one, if anything
+                LastRun last = writtenSince(log, f.ranksToRunFile()) ? lastRun(log, rank) : LastRun.NONE;
                 String state;
+                if (t != null && !t.ended() && t.running() && last == LastRun.FAILED) {
+                    // its element goes on with its other ranks
+                    failed.add(new FailedRank(rank, element, "FAILED (its element runs on with its other ranks)", log,
+                            tail(log, LOG_TAIL_LINES), slurmLog, List.of()));
+                    continue;
+                }
                 if (t != null && !t.ended()) {
-                    if (t.running() && lastRun(log, rank) == LastRun.UNFINISHED) {
+                    if (t.running() && last == LastRun.UNFINISHED) {
                         running++;
                     } else if (t.running()) {
-                        // its element runs its ranks on fewer workers than it has ranks: this one waits its turn
-                        // (before, every rank of a running element was counted running)
+                        // its element runs its ranks on fewer workers than it has ranks, or is still starting: this one
+                        // waits its turn (before, every rank of a running element was counted running)
                         pending++;
                         pendingReasons.merge(WAITS_IN_ELEMENT, 1, Integer::sum);
                     } else {
@@ -143,7 +151,7 @@ public final class StatusReport {
                         pendingReasons.merge(why, 1, Integer::sum);
                     }
                     continue;
-                } else if (neverStarted(t, log, f.slurmLog(element), slurmLog)) {
+                } else if (neverStarted(t, last != LastRun.NONE, log, f.slurmLog(element), slurmLog)) {
                     // cancelled while it waited (a job it waited for failed, or launcher cancel / scancel of a
                     // pending element): not a failure of its own, shown once per stage rather than once per
                     // rank. One cancelled while it ran is a failed rank.
@@ -197,9 +205,9 @@ public final class StatusReport {
      * is taken from the folder the command runs in, which may not be the one the job was submitted from.
      */
     public static String relativeHint(Job job) {
-        return " A relative logging_dir (the default, out/" + job.name() + "/logs, is one) is taken from the folder the"
-                + " command runs in, here " + Path.of("").toAbsolutePath() + ": run it from the folder the job was run or"
-                + " submitted from.";
+        return " If the job file's logging_dir is relative (the default, out/" + job.name() + "/logs, is), it is taken"
+                + " from the folder the command runs in, here " + Path.of("").toAbsolutePath() + ": run the command from the"
+                + " folder the job was run or submitted from.";
     }
 
     private static Map<String, Integer> mostFirst(Map<String, Integer> counts) {
@@ -246,14 +254,15 @@ public final class StatusReport {
 
     /**
      * Whether an ended element never ran the rank: Slurm cancelled it for a failed dependency, or it was
-     * cancelled while it waited (its reason is then why it waited) or before the rank had a log, or it left
+     * cancelled while it waited (its reason is then why it waited) or before the rank started, or it left
      * neither Slurm's output file, which Slurm creates as an element starts, nor the rank's log. The files settle
      * it once squeue has forgotten the element on a cluster without accounting, and for elements accounting lists
      * only as a range.
      */
-    private static boolean neverStarted(ArrayTaskState t, Path rankLog, Path slurmOut, Path slurmErr) {
+    private static boolean neverStarted(ArrayTaskState t, boolean startedThisSubmission, Path rankLog, Path slurmOut,
+                                        Path slurmErr) {
         if (t != null && (t.reason().equals(DEPENDENCY_FAILED)
-                || (t.state().startsWith("CANCELLED") && (t.hasReason() || !Files.exists(rankLog))))) {
+                || (t.state().startsWith("CANCELLED") && (t.hasReason() || !startedThisSubmission)))) {
             return true; // the last: its element ran other ranks, and was cancelled before it came to this one
         }
         return !Files.exists(rankLog) && !Files.exists(slurmOut) && !Files.exists(slurmErr);
@@ -273,6 +282,18 @@ public final class StatusReport {
         String name = pattern.replace("%%", "\0").replace("%A", element.jobId())
                 .replace("%a", Integer.toString(element.taskId()));
         return name.contains("%") ? Optional.empty() : Optional.of(Path.of(name.replace("\0", "%")));
+    }
+
+    /**
+     * Whether {@code log} was written after {@code submitted} (the submission's ranks_to_run.json, written before
+     * its sbatch): a log untouched since is an earlier submission's, of a run this one has not come to yet.
+     */
+    private static boolean writtenSince(Path log, Path submitted) {
+        try {
+            return !Files.exists(submitted) || Files.getLastModifiedTime(log).compareTo(Files.getLastModifiedTime(submitted)) >= 0;
+        } catch (IOException e) {
+            return false; // no log
+        }
     }
 
     /** How a rank's last run ended, as its task log (which grows run after run) tells it. */

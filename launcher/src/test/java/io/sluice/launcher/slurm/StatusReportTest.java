@@ -117,6 +117,37 @@ class StatusReportTest {
         assertEquals(1, sa.failed().getFirst().rank());
     }
 
+    /**
+     * In a running element: a rank whose log says it failed is failed (the element goes on with the others), and a
+     * log of an earlier submission (written before this one's ranks_to_run.json) says nothing of this one: its rank waits.
+     * Before, the one was pending and the other running.
+     */
+    @Test
+    void aRunningElementsRanksAreJudgedByTheLogsOfThisSubmission() throws IOException {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(4, 0, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 4));
+        RecordingSlurm slurm = submitted(job);
+        Path logs = job.loggingDir().resolve("a/logs");
+        Files.createDirectories(logs);
+        Files.writeString(logs.resolve("task_00000.log"), "INFO starting stage 'a' rank 0/4\nERROR rank 0 failed: bad line\n");
+        Files.writeString(logs.resolve("task_00001.log"), "INFO starting stage 'a' rank 1/4\n");
+        Path old = logs.resolve("task_00002.log");
+        Files.writeString(old, "INFO starting stage 'a' rank 2/4\nERROR rank 2 failed: the last submission's\n");
+        Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(0));
+        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 0), "RUNNING", "None"));
+        StatusReport.StageStatus sa = StatusReport.collect(job, slurm).getFirst();
+        assertEquals(List.of(1, 2, 1), List.of(sa.running(), sa.pending(), sa.failed().size()));
+        assertEquals(0, sa.failed().getFirst().rank());
+        assertEquals(Map.of("InRunningElement", 2), sa.pendingReasons());
+
+        // cancelled now: rank 2's old failure is not this submission's, and it never started in it
+        slurm.queue.clear();
+        slurm.queue.add(new ArrayTaskState(new ArrayTaskState.Key("100", 0), "CANCELLED", "None"));
+        sa = StatusReport.collect(job, slurm).getFirst();
+        assertEquals(List.of(0, 1), sa.failed().stream().map(StatusReport.FailedRank::rank).toList());
+        assertEquals(2, sa.cancelled(), "ranks 2 and 3");
+    }
+
     /** A relative logging_dir run from another folder: the folder is not there, and status says why that may be. */
     @Test
     void aLoggingDirThatIsNotThereIsSaidToBe() {
@@ -125,8 +156,9 @@ class StatusReportTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StatusReport.print(job, StatusReport.collect(job, new RecordingSlurm()), new PrintStream(out, true, StandardCharsets.UTF_8));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("(no such folder: nothing has run or been submitted with this"
-                + " logging dir. A relative logging_dir (the default, out/rel/logs, is one) is taken from the folder the command"
-                + " runs in, here " + Path.of("").toAbsolutePath() + ": run it from the folder the job was run or submitted from.)"),
+                + " logging dir. If the job file's logging_dir is relative (the default, out/rel/logs, is), it is taken from the"
+                + " folder the command runs in, here " + Path.of("").toAbsolutePath() + ": run the command from the folder the"
+                + " job was run or submitted from.)"),
                 out.toString(StandardCharsets.UTF_8));
     }
 
