@@ -1,6 +1,7 @@
 package io.sluice.pipeline;
 
 import io.sluice.doc.Document;
+import io.sluice.io.FileErrors;
 import io.sluice.io.InputPiece;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ public final class Pipeline {
                 links.get(0).timed(() -> source.read(pieces, links.get(0).out));
             }
             for (Link l : links) {
-                l.timed(() -> l.step.finish(l.out));
+                l.finish();
             }
         } finally {
             for (Step s : steps) {
@@ -68,11 +69,11 @@ public final class Pipeline {
     }
 
     /**
-     * A step that failed on a document, named with the document: without it, an exception inside a step
+     * A step that failed, named, with the document it failed on: without it, an exception inside a step
      * (or an {@code Error}: a regex's recursion overflowing the stack, the heap running out) said neither.
      */
-    static final class DocumentFailure extends IOException {
-        DocumentFailure(String message, Throwable cause) {
+    static final class StepFailure extends IOException {
+        StepFailure(String message, Throwable cause) {
             super(message, cause);
         }
 
@@ -132,16 +133,35 @@ public final class Pipeline {
             total++;
             try {
                 timed(() -> step.process(doc, out));
-            } catch (DocumentFailure f) {
+            } catch (StepFailure f) {
                 throw f; // a later step's, which named itself and the document
             } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-                if (e.getCause() instanceof DocumentFailure f) {
+                if (e.getCause() instanceof StepFailure f) {
                     throw f; // a later step's, wrapped by this one (in an UncheckedIOException, say)
                 }
-                String reason = DocumentFailure.reason(e);
+                String reason = StepFailure.reason(e);
                 // a message that already names the document (a metadata parse error, say) is not told it twice
-                throw new DocumentFailure(stats.name() + (reason.contains(doc.describe()) ? "" : " failed on " + doc.describe())
+                throw new StepFailure(stats.name() + (reason.contains(doc.describe()) ? "" : " failed on " + doc.describe())
                         + ": " + reason, e);
+            }
+        }
+
+        /**
+         * The step's {@code finish}, its failure named with the step: writing its files at the end (a full
+         * disk, a merge's unreadable input) said the file but not which step of the stage wrote it.
+         */
+        void finish() throws IOException {
+            try {
+                timed(() -> step.finish(out));
+            } catch (StepFailure f) {
+                throw f; // a later step's, on a document this one passed on as it finished
+            } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
+                if (e.getCause() instanceof StepFailure f) {
+                    throw f;
+                }
+                String reason = e instanceof Error ? StepFailure.reason(e) : FileErrors.describe(e);
+                throw new StepFailure(reason.startsWith(stats.name() + ":") ? reason
+                        : stats.name() + " failed as it finished: " + reason, e);
             }
         }
 

@@ -570,6 +570,28 @@ class LocalExecutorTest {
         String said = "overflowing_step failed on document 'short' (r.jsonl:2 (byte 12040)): the stack overflowed";
         assertTrue(console.toString().contains("rank 0: " + said), console.toString());
         assertTrue(Files.readString(root.resolve("logs/rx/logs/task_00000.log")).contains(said));
+
+        // a failure as a step finishes (writing its files, say) names the step too: before, only the file
+        io.sluice.job.StepRegistry.register("full_disk_step", args -> new io.sluice.pipeline.Step() {
+            @Override
+            public void process(io.sluice.doc.Document doc, io.sluice.pipeline.DocumentSink next) throws java.io.IOException {
+                next.accept(doc);
+            }
+
+            @Override
+            public void finish(io.sluice.pipeline.DocumentSink next) throws java.io.IOException {
+                throw new java.nio.file.FileSystemException("/out/00000.json", null, "No space left on device");
+            }
+        });
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        try {
+            assertFalse(run(fx.job(yaml.replace("STEP", "full_disk_step: {}"))));
+        } finally {
+            io.sluice.job.StepRegistry.unregister("full_disk_step");
+        }
+        said = "full_disk_step failed as it finished: /out/00000.json: No space left on device";
+        assertTrue(console.toString().contains("rank 0: " + said), console.toString());
+        assertTrue(Files.readString(root.resolve("logs/rx/logs/task_00000.log")).contains(said));
     }
 
     @Test
