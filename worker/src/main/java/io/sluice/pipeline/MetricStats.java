@@ -12,7 +12,9 @@ import io.sluice.io.PyJson;
  * pass over all of it (up to floating-point summation order).
  *
  * <p>{@code integral} mirrors Python's int/float distinction: it stays true while only integers were
- * added, and then totals, min and max print without a fraction ("12", not "12.0").
+ * added, and then the total prints without a fraction ("12", not "12.0"). Min and max keep the type of the
+ * value they are, as Python's {@code min} and {@code max} do (the first of equal values), so that mixed
+ * {@code token_count}s of 3 and 3.5 give a min of 3 and a max of 3.5, as datatrove writes them.
  */
 public final class MetricStats {
     /** datatrove's default unit; every value added by a stats step carries "task" instead. */
@@ -26,6 +28,8 @@ public final class MetricStats {
     private double min = Double.POSITIVE_INFINITY;
     private double max = Double.NEGATIVE_INFINITY;
     private boolean integral = true;
+    private boolean minIntegral = true;
+    private boolean maxIntegral = true;
     private String unit = UNIT_DOC;
 
     public MetricStats() {
@@ -33,6 +37,11 @@ public final class MetricStats {
 
     private MetricStats(long n, double total, double mean, double m2, double min, double max, boolean integral,
                         String unit) {
+        this(n, total, mean, m2, min, max, integral, integral, integral, unit);
+    }
+
+    private MetricStats(long n, double total, double mean, double m2, double min, double max, boolean integral,
+                        boolean minIntegral, boolean maxIntegral, String unit) {
         this.n = n;
         this.total = total;
         this.mean = mean;
@@ -40,6 +49,8 @@ public final class MetricStats {
         this.min = min;
         this.max = max;
         this.integral = integral;
+        this.minIntegral = minIntegral;
+        this.maxIntegral = maxIntegral;
         this.unit = unit;
     }
 
@@ -54,12 +65,12 @@ public final class MetricStats {
     /** Adds one floating-point value (a Python float). */
     public void add(double x) {
         integral = false;
-        addSample(x);
+        addSample(x, false);
     }
 
     /** Adds one integer value (a Python int). */
     public void add(long x) {
-        addSample(x);
+        addSample(x, true);
     }
 
     /**
@@ -68,7 +79,7 @@ public final class MetricStats {
      */
     public void addPerDocument(double x, boolean isInteger) {
         integral &= isInteger;
-        addSample(x);
+        addSample(x, isInteger);
         unit = UNIT_DOC;
     }
 
@@ -81,7 +92,7 @@ public final class MetricStats {
         unit = UNIT_DOC;
     }
 
-    private void addSample(double x) {
+    private void addSample(double x, boolean isInteger) {
         // merge(one sample with n = 1, mean = x, M2 = 0), written out to avoid an allocation
         long nb = n + 1;
         double newMean = (n * mean + x) / nb;
@@ -90,8 +101,7 @@ public final class MetricStats {
         mean = newMean;
         n = nb;
         total += x;
-        max = Math.max(max, x);
-        min = Math.min(min, x);
+        takeExtremes(x, isInteger, x, isInteger);
         unit = UNIT_DOC.equals(unit) ? UNIT_TASK : unit;
     }
 
@@ -109,14 +119,25 @@ public final class MetricStats {
         mean = newMean;
         m2 = newM2;
         total += other.total;
-        max = Math.max(max, other.max);
-        min = Math.min(min, other.min);
+        takeExtremes(other.min, other.minIntegral, other.max, other.maxIntegral);
         integral &= other.integral;
         unit = !UNIT_DOC.equals(unit) ? unit : other.unit;
     }
 
+    /** Python's {@code min(self.min, x)} and {@code max(self.max, y)}: a value replaces an equal one only if smaller (larger). */
+    private void takeExtremes(double low, boolean lowIntegral, double high, boolean highIntegral) {
+        if (low < min) {
+            min = low;
+            minIntegral = lowIntegral;
+        }
+        if (high > max) {
+            max = high;
+            maxIntegral = highIntegral;
+        }
+    }
+
     public MetricStats copy() {
-        return new MetricStats(n, total, mean, m2, min, max, integral, unit);
+        return new MetricStats(n, total, mean, m2, min, max, integral, minIntegral, maxIntegral, unit);
     }
 
     public long n() {
@@ -194,8 +215,8 @@ public final class MetricStats {
             double variance = variance();
             sb.append(", \"variance\": ").append(PyJson.floatRepr(variance));
             sb.append(", \"std_dev\": ").append(PyJson.floatRepr(Math.sqrt(variance)));
-            sb.append(", \"min\": ").append(PyJson.number(min, integral));
-            sb.append(", \"max\": ").append(PyJson.number(max, integral));
+            sb.append(", \"min\": ").append(PyJson.number(min, minIntegral));
+            sb.append(", \"max\": ").append(PyJson.number(max, maxIntegral));
         }
         if (withUnit) {
             sb.append(", \"unit\": ");
@@ -248,7 +269,13 @@ public final class MetricStats {
         JsonNode unitNode = node.get("unit");
         String unit = unitNode == null ? UNIT_DOC : unitNode.asText();
         boolean integral = totalNode.isIntegralNumber();
-        return new MetricStats(n, total, mean, m2, min, max, integral, unit);
+        return new MetricStats(n, total, mean, m2, min, max, integral, integralOr(node, "min", integral),
+                integralOr(node, "max", integral), unit);
+    }
+
+    private static boolean integralOr(JsonNode node, String key, boolean dflt) {
+        JsonNode v = node.get(key);
+        return v == null ? dflt : v.isIntegralNumber();
     }
 
     private static double numberOr(JsonNode node, String key, double dflt) {

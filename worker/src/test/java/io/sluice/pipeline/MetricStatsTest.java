@@ -43,6 +43,37 @@ public class MetricStatsTest {
                 + "\"min\": 0.5, \"max\": 1.5, \"unit\": \"task\"}", ratios.toJson(), "n == total (2 == 2.0) is left out");
     }
 
+    /**
+     * Mixed integers and floats (token_count metadata, say): the total is a float as soon as one value is, min and
+     * max are whichever value they are, as Python's min and max keep it; before, both printed as floats.
+     */
+    @Test
+    void minAndMaxKeepTheTypeOfTheirValue() throws Exception {
+        MetricStats all = new MetricStats();
+        MetricStats first = new MetricStats();
+        MetricStats second = new MetricStats();
+        all.add(3L);
+        first.add(3L);
+        all.add(3.5);
+        first.add(3.5);
+        all.add(7L);
+        second.add(7L);
+        all.add(2.0);
+        second.add(2.0);
+        String json = all.toJson();
+        assertTrue(json.startsWith("{\"total\": 15.5, \"n\": 4,") && json.contains("\"min\": 2.0, \"max\": 7,"), json);
+        // merged as merge_stats merges: each part written, read back and added
+        MetricStats merged = MetricStats.fromJson(JSON.readTree(first.toJson()));
+        merged.merge(MetricStats.fromJson(JSON.readTree(second.toJson())));
+        assertEquals(json, merged.toJson());
+        // of equal values the first stays, as min(3, 3.0) is 3
+        MetricStats tie = new MetricStats();
+        tie.add(3L);
+        tie.add(3.0);
+        tie.add(5.0);
+        assertTrue(tie.toJson().contains("\"min\": 3, \"max\": 5.0,"), tie.toJson());
+    }
+
     @Test
     void fromJsonReadsDictsAndBareNumbers() throws Exception {
         MetricStats bare = MetricStats.fromJson(JSON.readTree("0"));
