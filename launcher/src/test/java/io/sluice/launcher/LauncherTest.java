@@ -369,8 +369,29 @@ class LauncherTest {
     /** Ctrl-C or a kill ended a run without a word; now it says what is kept and how to go on. */
     @Test
     void aRunEndedBySigtermSaysHowToResume() throws Exception {
-        // the shared corpus through two stats blocks, one rank: seconds of work to interrupt
-        Path corpus = Path.of(System.getProperty("sluice.shared", "../shared")).resolve("data/corpus").toAbsolutePath();
+        // 64 MB of made-up words through two stats blocks, one rank: seconds of work to interrupt (the shared
+        // corpus was used before, and the test failed in a clone that had none beside it)
+        Path corpus = dir.resolve("corpus");
+        Files.createDirectories(corpus);
+        java.util.Random rnd = new java.util.Random(7);
+        String[] words = new String[5000];
+        for (int w = 0; w < words.length; w++) {
+            StringBuilder word = new StringBuilder();
+            for (int c = 1 + rnd.nextInt(9); c > 0; c--) {
+                word.append((char) ('a' + rnd.nextInt(26)));
+            }
+            words[w] = word.toString();
+        }
+        try (java.io.BufferedWriter w = Files.newBufferedWriter(corpus.resolve("words.jsonl"))) {
+            StringBuilder text = new StringBuilder();
+            for (int d = 0; d < 8000; d++) {
+                text.setLength(0);
+                while (text.length() < 8000) {
+                    text.append(words[rnd.nextInt(words.length)]).append(rnd.nextInt(12) == 0 ? ". " : " ");
+                }
+                w.write("{\"id\": \"" + d + "\", \"text\": \"" + text + "\"}\n");
+            }
+        }
         Path f = job("logging_dir: $ROOT/logs\ntasks: 1\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: " + corpus
                 + "}}, {doc_stats: {output: $ROOT/stats}}, {word_stats: {output: $ROOT/stats}}]\n");
         Path log = dir.resolve("console.txt");
