@@ -91,7 +91,7 @@ public final class LocalExecutor {
             console.printf("[%s] done: %d rank(s) run, %d skipped; stats in %s%n", stage.name(), r.ran(), r.skipped(),
                     runner.stageDir(stage).resolve("stats.json"));
             if (r.ran() > 0) { // said when the ranks ran, not again on every run that skips them
-                printDroppedAll(stage, r.stats()); // the sums runBlock just wrote, not read and written again
+                printCounterNotes(stage, r.stats()); // the sums runBlock just wrote, not read and written again
             }
         }
         return true;
@@ -102,7 +102,7 @@ public final class LocalExecutor {
      * pointing where the corpus has no URL, a language list without the corpus's language): said on the
      * console, where before only the task log had a hint and the job ended "done" with nothing kept.
      */
-    private void printDroppedAll(Job.Stage stage, PipelineStats stats) {
+    private void printCounterNotes(Job.Stage stage, PipelineStats stats) {
         // datatrove stops at the first document without a URL; Sluice goes on, and says so here: one line for
         // the steps that found the same documents without one (the stats blocks of a stage, each two groups),
         // naming the counters of each step, which a block's groups decide
@@ -122,6 +122,45 @@ public final class LocalExecutor {
         }
         noUrl.forEach((count, byStep) -> console.printf("[%s] note: no URL in %s, counted by %s; url_key says where it"
                 + " is looked for%n", stage.name(), count, stepsAndCounters(byStep)));
+        printSkippedInput(stage, stats);
+    }
+
+    /**
+     * What the reader skipped under {@code on_error: skip}: before, only the stage's stats.json and the task
+     * logs said it, and a job whose every line lacked the text key (text_key set wrong) ended "done" having
+     * written nothing. datatrove warns of such lines on its console.
+     */
+    private void printSkippedInput(Job.Stage stage, PipelineStats stats) {
+        for (io.sluice.pipeline.StepStats step : stats.steps()) {
+            List<String> parts = new ArrayList<>();
+            String datatroveSkipsToo = null; // said last, after what may be a mistake in the job or the data
+            for (Map.Entry<String, Long> c : step.counters().entrySet()) {
+                if (!c.getKey().startsWith("skipped_") || c.getValue() == 0) {
+                    continue;
+                }
+                String reason = c.getKey().substring("skipped_".length());
+                String what = String.format("%,d ", c.getValue()) + switch (reason) {
+                    case "missing_text" -> "line(s) without the text key (text_key names it)";
+                    case "malformed" -> "malformed line(s)";
+                    case "invalid_utf8" -> "line(s) of invalid UTF-8";
+                    case "empty_text" -> "line(s) with empty text (as datatrove skips them)";
+                    case "corrupt_files" -> "damaged file(s) from the damage on";
+                    default -> "(" + reason + ")";
+                };
+                if (reason.equals("empty_text")) {
+                    datatroveSkipsToo = what;
+                } else {
+                    parts.add(what);
+                }
+            }
+            if (datatroveSkipsToo != null) {
+                parts.add(datatroveSkipsToo);
+            }
+            if (!parts.isEmpty()) {
+                console.printf("[%s] note: %s skipped %s; its task logs name each%n",
+                        stage.name(), step.name(), String.join(", ", parts));
+            }
+        }
     }
 
     /** "doc_stats and line_stats (no_url_fqdn), word_stats (no_url_fqdn, no_url_suffix)": steps alike together. */

@@ -246,6 +246,30 @@ class LocalExecutorTest {
         assertEquals(2, ((Number) read.get("blank_lines")).intValue(), read.toString());
         long firstFileBytes = TestFiles.lines(in.resolve("part-000.jsonl.gz")).stream().mapToLong(l -> l.length() + 1).sum();
         assertTrue(((Number) read.get("bytes")).longValue() > firstFileBytes, "the damaged file's bytes before the damage: " + read);
+        // and the console says so: before, only stats.json and the task log did
+        assertTrue(console.toString().contains("[clean] note: read_jsonl skipped 1 damaged file(s) from the damage on; its"
+                + " task logs name each"), console.toString());
+    }
+
+    /** A text_key that names no key of the corpus: with on_error: skip every line is skipped, and the console says why. */
+    @Test
+    void linesWithoutTheTextKeySkippedAreSaidOnTheConsole() throws IOException {
+        Files.createDirectories(root.resolve("in"));
+        Files.writeString(root.resolve("in/a.jsonl"), "{\"content\": \"one\"}\n{\"content\": \"two\"}\n{\"text\": \"\"}\n");
+        JobFixture fx = new JobFixture(root);
+        assertTrue(run(fx.job("""
+                logging_dir: $ROOT/logs
+                tasks: 1
+                stages:
+                  - name: read
+                    steps:
+                      - read_jsonl: {path: $ROOT/in, on_error: skip}
+                      - write_jsonl: {path: $ROOT/out, compression: none}
+                """)), console.toString());
+        assertTrue(console.toString().contains("[read] note: read_jsonl skipped 2 line(s) without the text key (text_key names"
+                + " it), 1 line(s) with empty text (as datatrove skips them); its task logs name each"), console.toString());
+        assertTrue(Files.readString(root.resolve("logs/read/logs/task_00000.log")).contains("skipped line: a.jsonl:2 (byte 19):"
+                + " no 'text' key"));
     }
 
     /**
