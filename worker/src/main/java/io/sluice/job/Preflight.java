@@ -73,6 +73,7 @@ public final class Preflight {
                             firstBytesMatchNames(src.root(), files, spec);
                         }
                     }
+                    notReadingTheLogs(job, stage, src, spec);
                     reads.add(new Read(src, spec.where()));
                 }
                 if (step instanceof StatsStep st) {
@@ -510,6 +511,25 @@ public final class Preflight {
                         : ", inside " + read + ", which " + sameFile(r.where(), spec) + " reads with recursive: true")
                         + ", so running the job again (with a new logging_dir, say) would read this output back as input;"
                         + " write elsewhere, or leave it out of the reader with a glob" + (same ? "" : " or recursive: false"));
+            }
+        }
+    }
+
+    /**
+     * A reader must not list the job's own files: with the logging dir inside the folder read, validate passed
+     * and the ranks failed on job.json and the run_id files as malformed JSON lines (or, under on_error: skip,
+     * skipped them), and the stage's saved shard plan listed them for good.
+     */
+    private static void notReadingTheLogs(Job job, Job.Stage stage, DocumentSource src, Job.StepSpec spec) {
+        Path logs = job.loggingDir().toAbsolutePath().normalize();
+        Path stageDir = logs.resolve(stage.name());
+        for (Path own : List.of(logs.resolve("job.json"), stageDir.resolve("run_id"), stageDir.resolve("stats/00000.json"),
+                stageDir.resolve("logs/task_00000.log"), stageDir.resolve("completions/00000"))) {
+            if (src.lists(own)) {
+                throw new JobException(spec.where() + ": reads " + src.root().toAbsolutePath().normalize() + ", which holds"
+                        + " the job's logging_dir " + logs + ", so the ranks would read its files (" + logs.relativize(own)
+                        + ", the task logs) as documents; put logging_dir elsewhere, or leave it out of the reader with"
+                        + " a glob");
             }
         }
     }

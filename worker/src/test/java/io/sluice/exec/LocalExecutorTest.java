@@ -892,6 +892,17 @@ class LocalExecutorTest {
         assertTrue(e.contains("stages[1] (sample).steps[1] (write_jsonl): writes into " + root.resolve("in/sampled")
                 + ", inside " + root.resolve("in") + ", which stages[0] (clean).steps[0] (read_jsonl) reads"), e);
         assertFalse(Files.exists(root.resolve("logs/clean")), "nothing ran");
+        // the logging dir inside the folder read: before, validate passed and the ranks read job.json as a document
+        e = preflightError(noGlob.replace("logging_dir: $ROOT/logs", "logging_dir: $ROOT/in/logs"));
+        assertTrue(e.contains("stages[0] (clean).steps[0] (read_jsonl): reads " + root.resolve("in") + ", which holds the"
+                + " job's logging_dir " + root.resolve("in/logs") + ", so the ranks would read its files (job.json, the task"
+                + " logs) as documents; put logging_dir elsewhere"), e);
+        assertFalse(Files.exists(root.resolve("in/logs/clean")), "nothing ran");
+        // a glob that leaves the logs out is no conflict
+        assertTrue(run(new JobFixture(root).job(JobFixture.CLEAN_JOB.replace("logging_dir: $ROOT/logs", "logging_dir: $ROOT/in/logs"))));
+        TestFiles.deleteRecursively(root.resolve("in/logs"));
+        TestFiles.deleteRecursively(root.resolve("out"));
+        TestFiles.deleteRecursively(root.resolve("removed"));
 
         // reading an earlier stage's output is the normal chain; a folder the reader does not list is no conflict
         JobFixture fx = new JobFixture(root);
