@@ -23,7 +23,13 @@ public final class ReportCommand implements Callable<Integer> {
         Path out = output != null ? output : folder.resolve("report.html");
         // with -o /dev/stdout the page goes down a pipe: what is said about it goes to stderr
         java.io.PrintStream say = StatsReport.isDevice(out) ? System.err : System.out;
-        int unmerged = StatsReport.write(folder, out).size();
+        int unmerged;
+        try {
+            unmerged = StatsReport.write(folder, out).size();
+        } catch (StatsReport.NotAStatsFolder e) {
+            System.err.println("error: " + e.getMessage());
+            return 2; // the command line is wrong (launcher --help's exit codes)
+        }
         say.println("report written to " + out);
         if (unmerged > 0) {
             say.println("note: " + unmerged + " stat folder(s) hold per-rank files but no metric.json and are"

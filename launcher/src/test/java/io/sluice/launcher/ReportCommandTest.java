@@ -115,8 +115,18 @@ class ReportCommandTest {
         assertTrue(html.contains("<h2>Top domains</h2>") && html.contains("<td>a.example.org</td>"), html);
         assertTrue(!html.contains("<h2>Summary</h2>"), html);
 
+        // a folder that is not one of merged stats is a mistake in the command line: exit 2, as --help says
         Files.createDirectories(dir.resolve("nothing/summary"));
-        assertEquals(1, new CommandLine(new ReportCommand()).execute(dir.resolve("nothing").toString()));
+        assertTrue(reportErrors(2, dir.resolve("nothing").toString()).contains("error: " + dir.resolve("nothing") + " holds no"
+                + " merged stats (<group>/<stat>/metric.json): give the folder merge_stats writes (its output, which is its"
+                + " input unless the step sets one)\n"));
+        assertTrue(reportErrors(2, dir.resolve("absent").toString()).contains("error: stats folder does not exist: "
+                + dir.resolve("absent")));
+        // per-rank stats only: before, "run merge_stats first" where merge_stats had run with an output of its own
+        Files.createDirectories(dir.resolve("ranks/summary/length"));
+        Files.writeString(dir.resolve("ranks/summary/length/00000.json"), "{\"total\": 3}");
+        assertTrue(reportErrors(2, dir.resolve("ranks").toString()).contains("(its output, which is its input unless the step"
+                + " sets one), or run merge_stats on these per-rank stats first\n"));
     }
 
     /** What `launcher report` prints on stderr, and its exit code. */

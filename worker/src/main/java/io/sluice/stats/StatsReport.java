@@ -106,6 +106,13 @@ public final class StatsReport {
         return out;
     }
 
+    /** The folder given is not one of merged stats: a mistake in the command line rather than a failure. */
+    public static final class NotAStatsFolder extends IOException {
+        NotAStatsFolder(String message) {
+            super(message);
+        }
+    }
+
     public static String render(Path folder) throws IOException {
         checkFolder(folder);
         return render(folder, unmerged(folder));
@@ -113,10 +120,10 @@ public final class StatsReport {
 
     private static void checkFolder(Path folder) throws IOException {
         if (Files.exists(folder) && !Files.isDirectory(folder)) {
-            throw new IOException(folder + " is a file, not a stats folder (<group>/<stat>/metric.json)");
+            throw new NotAStatsFolder(folder + " is a file, not a stats folder (<group>/<stat>/metric.json)");
         }
         if (!Files.isDirectory(folder)) {
-            throw new IOException("stats folder does not exist: " + folder);
+            throw new NotAStatsFolder("stats folder does not exist: " + folder);
         }
     }
 
@@ -131,7 +138,9 @@ public final class StatsReport {
         List<String> fqdnStats = statsIn(folder.resolve("fqdn"));
         List<String> suffixStats = statsIn(folder.resolve("suffix"));
         if (stats.isEmpty() && fqdnStats.isEmpty() && suffixStats.isEmpty()) {
-            throw new IOException(folder + " holds no merged stats (<group>/<stat>/metric.json); run merge_stats first");
+            throw new NotAStatsFolder(folder + " holds no merged stats (<group>/<stat>/metric.json): give the folder"
+                    + " merge_stats writes (its output, which is its input unless the step sets one)"
+                    + (unmerged.isEmpty() ? "" : ", or run merge_stats on these per-rank stats first"));
         }
         StringBuilder h = new StringBuilder(64 * 1024);
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Sluice stats: ")
