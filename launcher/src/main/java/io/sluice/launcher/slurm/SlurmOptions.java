@@ -238,7 +238,9 @@ public record SlurmOptions(String partition, String time, int cpusPerTask, Strin
             // per CPU: whatever cpus_per_task gives an array element, a stage's stats merge job has one CPU
             throw new JobException(where + " is '" + given + "', which sbatch reads as " + megabytes + "M "
                     + (perCpu ? "per CPU (a stage's stats merge job has one)" : "for each array task")
-                    + "; a worker needs at least " + MIN_TASK_MEGABYTES + "M. Give the unit: 2G is two gigabytes");
+                    + "; a worker needs at least " + MIN_TASK_MEGABYTES + "M"
+                    // a bare number is megabytes to sbatch, so "2" meant as gigabytes is the likely mistake
+                    + (given.strip().matches("[0-9.]+") ? ". Give the unit: 2G is two gigabytes" : ""));
         }
     }
 

@@ -166,8 +166,9 @@ class SlurmOptionsTest {
                 error(ONE_STAGE + "slurm: {mem_per_cpu: 2, cpus_per_task: 4}\n"));
         // 4 x 100M would do for the array's elements, but the stats merge job has one CPU: before, it got -Xmx80m
         assertEquals("job.yaml: slurm.sbatch_args.mem-per-cpu is '100M', which sbatch reads as 100M per CPU (a stage's"
-                + " stats merge job has one); a worker needs at least 256M. Give the unit: 2G is two gigabytes",
-                error(ONE_STAGE + "slurm: {mem_per_cpu: null, cpus_per_task: 4, sbatch_args: {mem-per-cpu: 100M}}\n"));
+                + " stats merge job has one); a worker needs at least 256M",
+                error(ONE_STAGE + "slurm: {mem_per_cpu: null, cpus_per_task: 4, sbatch_args: {mem-per-cpu: 100M}}\n"),
+                "with the unit given, no advice to give one");
         assertEquals("job.yaml: slurm.sbatch_args.mem is '100', which sbatch reads as 100M for each array task; a worker"
                 + " needs at least 256M. Give the unit: 2G is two gigabytes",
                 error(ONE_STAGE + "slurm: {mem_per_cpu: null, sbatch_args: {mem: 100}}\n"));
