@@ -142,8 +142,9 @@ public final class JobFile {
                 }
                 if (!anchors.containsKey(name)) {
                     // the YAML parser does not pass on anchors of single values (&name value), only of mappings and lists
-                    throw new JobException(at() + "alias *" + name + " names no anchor before it; anchors are read on"
-                            + " mappings and lists (&" + name + " {...}, &" + name + " [...]), not on single values");
+                    throw new JobException(at() + "alias *" + name + " names no mapping or list anchored before it;"
+                            + " an anchor on a single value (&" + name + " /some/path) is not seen by the YAML reader, so"
+                            + " give the value itself there, or anchor a mapping (&" + name + " {...}) or a list");
                 }
                 size = anchorSizes.get(name);
                 count(size);

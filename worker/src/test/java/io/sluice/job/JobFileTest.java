@@ -392,8 +392,9 @@ class JobFileTest {
         assertEquals(true, msg.endsWith("job.yaml:4: '<<' (a YAML merge key) takes a mapping or a list of mappings,"
                 + " such as <<: *defaults or <<: [*a, *b]; got '3'"), msg);
         msg = error("x-in: &in /data/in\nstages:\n  - name: a\n    steps:\n      - read_jsonl: {path: *in}\n");
-        assertEquals(true, msg.endsWith("job.yaml:5: alias *in names no anchor before it; anchors are read on mappings and"
-                + " lists (&in {...}, &in [...]), not on single values"), "before, read as the path 'in': " + msg);
+        assertEquals(true, msg.endsWith("job.yaml:5: alias *in names no mapping or list anchored before it; an anchor on a"
+                + " single value (&in /some/path) is not seen by the YAML reader, so give the value itself there, or anchor a"
+                + " mapping (&in {...}) or a list"), "before, read as the path 'in': " + msg);
         msg = error("defaults: {compression: zstd}\nstages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n");
         assertEquals(true, msg.contains("unknown key 'defaults'"), "only x- keys are set aside: " + msg);
     }
