@@ -143,14 +143,35 @@ public final class StepArgs {
         throw error(key, "must be a number, got " + describe(v));
     }
 
+    /**
+     * Refuses these keys given as null where datatrove compares the value with numbers, and so fails on None
+     * (fineweb_quality's thresholds, c4_quality's counts): read as the default, the check ran that a user who wrote
+     * null likely meant off.
+     */
+    public void refuseNull(String... keys) {
+        for (String key : keys) {
+            if (values.containsKey(key) && values.get(key) == null) {
+                throw error(key, "is null, which datatrove fails on here (it compares it with a number); give a number,"
+                        + " or leave the key out for the default");
+            }
+        }
+    }
+
     private static final java.util.regex.Pattern DECIMAL =
             java.util.regex.Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
 
+    /**
+     * A flag: left out, {@code dflt}; given as null, false, as Python's {@code if self.flag:} reads None (c4_quality's
+     * {@code filter_curly_bracket: null} turns the check off in datatrove, and took the default, true, here).
+     */
     public boolean bool(String key, boolean dflt) {
         known.add(key);
+        if (!values.containsKey(key)) {
+            return dflt;
+        }
         Object v = values.get(key);
         if (v == null) {
-            return dflt;
+            return false;
         }
         if (v instanceof Boolean b) {
             return b;

@@ -32,6 +32,31 @@ class FilterBadInputTest {
         return out;
     }
 
+    /**
+     * null as datatrove reads None: a flag given as null is off (c4_quality's {@code if self.filter_curly_bracket}),
+     * a number datatrove compares is refused, as datatrove fails on it; before, both took the default.
+     */
+    @Test
+    void nullTurnsAFlagOffAndIsRefusedForANumberDatatroveCompares() {
+        String text = "This is a line of text.\n".repeat(5) + "The set {a, b} is small.";
+        Map<String, Object> curly = new java.util.HashMap<>();
+        curly.put("filter_curly_bracket", null);
+        assertEquals("curly_bracket", new C4QualityFilter(StepArgs.of(Map.of())).filter(new Document("d", text, null)).reason());
+        assertTrue(new C4QualityFilter(StepArgs.of(curly)).filter(new Document("d", text, null)).keep());
+        for (String key : List.of("short_line_thr", "new_line_ratio")) {
+            Map<String, Object> thr = new java.util.HashMap<>();
+            thr.put(key, null);
+            io.sluice.job.JobException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                    () -> new FineWebQualityFilter(StepArgs.of(thr)));
+            assertTrue(e.getMessage().contains("'" + key + "' is null, which datatrove fails on here (it compares it with a"
+                    + " number); give a number, or leave the key out for the default"), e.getMessage());
+        }
+        Map<String, Object> sentences = new java.util.HashMap<>();
+        sentences.put("min_num_sentences", null);
+        assertTrue(org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> new C4QualityFilter(StepArgs.of(sentences))).getMessage().contains("'min_num_sentences' is null"));
+    }
+
     @Test
     void emptyTextIsDroppedWithAReasonOrKeptAsUnrepeated() {
         Map<String, Verdict> v = decide("");
