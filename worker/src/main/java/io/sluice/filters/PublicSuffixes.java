@@ -72,9 +72,18 @@ final class PublicSuffixes {
         }
     }
 
-    /** Number of labels of the host's public suffix; 0 when no rule matches (tldextract: no suffix). */
-    int suffixLabels(String[] labels) {
-        int n = labels.length;
+    /**
+     * Number of labels of the host's public suffix; 0 when no rule matches (tldextract: no suffix). Labels in
+     * punycode are looked up decoded, as tldextract does: the list holds the Unicode forms ("рф", not "xn--p1ai"),
+     * and crawls write hosts in punycode, so every such top-level domain had no suffix and matched no banned domain.
+     */
+    int suffixLabels(String[] asGiven) {
+        int n = asGiven.length;
+        String[] labels = new String[n];
+        for (int i = 0; i < n; i++) {
+            // an invalid one stays as it is, as tldextract keeps a label idna cannot decode
+            labels[i] = asGiven[i].startsWith("xn--") ? java.net.IDN.toUnicode(asGiven[i], java.net.IDN.ALLOW_UNASSIGNED) : asGiven[i];
+        }
         for (int i = 0; i < n; i++) {
             String candidate = String.join(".", java.util.Arrays.copyOfRange(labels, i, n));
             if (exceptions.contains(candidate)) {

@@ -24,8 +24,9 @@ import java.util.regex.Pattern;
  * letters and digits ({@code blacklisted_subword}).
  *
  * <p>Keys: {@code banned_domains}, {@code banned_urls}, {@code banned_words}, {@code banned_subwords},
- * {@code soft_banned_words} (lists), each also as {@code <key>_file} (a text file, one entry a line,
- * lines starting with '#' ignored; both are used when both are given); {@code soft_word_threshold} 2;
+ * {@code soft_banned_words} (lists), each also as {@code <key>_file} (a text file, one entry a line; both are
+ * used when both are given; entries starting with '#' are comments, in files and lists alike, as datatrove's
+ * {@code parse_list} reads both); {@code soft_word_threshold} 2 (0 drops every document, as in datatrove);
  * {@code url_key} {@code metadata.url} (see {@link MetadataKey}).
  *
  * <p>As in datatrove, URLs are compared as given (trimmed), words are normalised (letters and digits
@@ -70,7 +71,9 @@ public final class UrlFilter extends Filter {
     private static Set<String> list(StepArgs args, String key, boolean normalize) {
         Set<String> out = new HashSet<>();
         for (String entry : args.strings(key, List.of())) {
-            add(out, entry, normalize);
+            if (!entry.startsWith("#")) {
+                add(out, entry, normalize);
+            }
         }
         String file = args.string(key + "_file", null);
         if (file != null) {
@@ -146,7 +149,7 @@ public final class UrlFilter extends Filter {
         if (bannedUrls.contains(url)) {
             return Verdict.drop("url");
         }
-        if (!bannedWords.isEmpty() || !softBannedWords.isEmpty()) {
+        if (!bannedWords.isEmpty() || !softBannedWords.isEmpty() || softWordThreshold <= 0) {
             Set<String> urlWords = new HashSet<>(List.of(NON_ALNUM.split(url)));
             for (String w : bannedWords) {
                 if (urlWords.contains(w)) {
@@ -159,7 +162,7 @@ public final class UrlFilter extends Filter {
                     soft++;
                 }
             }
-            if (!softBannedWords.isEmpty() && soft >= softWordThreshold) {
+            if (soft >= softWordThreshold) {
                 return Verdict.drop("soft_blacklisted");
             }
         }

@@ -43,6 +43,23 @@ class UrlFilterTest {
         assertEquals("keep", decide(args, "https://example.com/a"));
         // co.uk is a public suffix: "co.uk" alone is nobody's registered domain
         assertEquals("keep", decide(Map.of("banned_domains", List.of("co.uk")), "https://bad.co.uk/"));
+        // a top-level domain in punycode (.рф) is found in the list, which holds its Unicode form, as tldextract
+        // finds it: before, such hosts had no registered domain and were never banned
+        Map<String, Object> rf = Map.of("banned_domains", List.of("xn--e1afmkfd.xn--p1ai", "www.xn--80ak6aa92e.com"));
+        assertEquals("domain", decide(rf, "http://xn--e1afmkfd.xn--p1ai/page"));
+        assertEquals("domain", decide(rf, "http://sub.XN--E1AFMKFD.xn--p1ai/"));
+        assertEquals("subdomain", decide(rf, "https://www.xn--80ak6aa92e.com/"));
+        assertEquals("keep", decide(rf, "http://xn--p1ai/"), "a bare suffix is nobody's domain");
+        assertEquals("keep", decide(rf, "http://xn--zz-broken.xn--p1ai-broken/"));
+    }
+
+    /** datatrove's parse_list: '#' entries are comments in a list given in the job file too; a threshold of 0 drops all. */
+    @Test
+    void commentEntriesAndAZeroSoftThresholdAsDatatrove() {
+        assertEquals("keep", decide(Map.of("banned_words", List.of("#foo")), "http://example.com/foo"));
+        assertEquals("hard_blacklisted", decide(Map.of("banned_words", List.of("#foo", "foo")), "http://example.com/foo"));
+        assertEquals("soft_blacklisted", decide(Map.of("soft_word_threshold", 0), "http://example.com/anything"));
+        assertEquals("keep", decide(Map.of("soft_word_threshold", 1), "http://example.com/anything"));
     }
 
     @Test
