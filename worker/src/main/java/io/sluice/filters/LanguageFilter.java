@@ -151,7 +151,10 @@ public final class LanguageFilter extends Filter {
      * with a threshold. A naive-Bayes posterior needs {@code S_best - S_other}, which is
      * {@code |S_best| (1/r - 1)}; with {@code |S_best|} estimated as {@value #NATS_PER_TRIGRAM} nats per
      * letter trigram of the text, a language's score is {@code exp(-N c (1/r - 1))} normalised over all
-     * languages. Short or mixed texts get low scores, long clear ones a score near 1 (as fastText does).
+     * languages. Short texts get low scores, long clear ones a score near 1 (as fastText does). Unlike fastText's,
+     * the score of a long text is near 1 even when it is mixed (half English, half French: one of them at 0.99...)
+     * or in a language lingua does not know (Swiss German scores as German): the evidence grows with the text's
+     * length whatever the margin between the languages. The README says so.
      */
     static Map<Language, Double> scores(String text, boolean lowAccuracy) {
         // newlines out, as datatrove does for fastText, which reads one line
@@ -207,7 +210,15 @@ public final class LanguageFilter extends Filter {
         doc.putMetadata("language", best);
         doc.putMetadata("language_score", bestScore);
         if (keepTopPairsThreshold != -1) {
-            for (Map.Entry<Language, Double> e : scores.entrySet()) {
+            // the pairs of datatrove's predict: the listed languages' scores (0.0 for one not found), or all of them
+            Map<Language, Double> pairs = scores;
+            if (languages != null) {
+                pairs = new LinkedHashMap<>();
+                for (Language l : languages) {
+                    pairs.put(l, scores.getOrDefault(l, 0.0));
+                }
+            }
+            for (Map.Entry<Language, Double> e : pairs.entrySet()) {
                 if (e.getValue() > keepTopPairsThreshold) {
                     doc.putMetadata("top_language_" + code(e.getKey()) + "_score", e.getValue());
                 }

@@ -66,6 +66,19 @@ class LanguageFilterTest {
         Document d = doc(ENGLISH);
         new LanguageFilter(StepArgs.of(Map.of("keep_top_pairs_threshold", 0.5))).filter(d);
         assertTrue(d.metadata().containsKey("top_language_en_score"), d.metadata().toString());
+        // as datatrove's pairs: only the listed languages, a listed one not found at 0.0; before, every language
+        // lingua scored above the threshold (some fifty at 0.0)
+        Map<String, Object> args = new java.util.HashMap<>(Map.of("keep_top_pairs_threshold", -0.5, "languages", List.of("en", "de")));
+        Document mixed = doc("Dies ist ein Satz. " + ENGLISH);
+        new LanguageFilter(StepArgs.of(args)).filter(mixed);
+        List<String> keys = mixed.metadata().keySet().stream().filter(k -> k.startsWith("top_language_")).toList();
+        assertEquals(List.of("top_language_en_score", "top_language_de_score"), keys, mixed.metadata().toString());
+        // languages: null (any): every language scored is a pair
+        args.put("languages", null);
+        args.put("keep_top_pairs_threshold", 0.0);
+        Document any = doc("Dies ist ein Satz. " + ENGLISH);
+        new LanguageFilter(StepArgs.of(args)).filter(any);
+        assertTrue(any.metadata().keySet().stream().filter(k -> k.startsWith("top_language_")).count() >= 1, any.metadata().toString());
     }
 
     @Test
