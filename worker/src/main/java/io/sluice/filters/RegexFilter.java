@@ -23,6 +23,11 @@ public final class RegexFilter extends Filter {
 
     public RegexFilter(StepArgs args) {
         super(args);
+        if ("".equals(args.raw().get("regex"))) {
+            // not "is required": the key is there; an empty pattern matches every text
+            throw args.error("regex", "is empty, which matches every document (datatrove's regex_filter drops them"
+                    + " all); give a pattern");
+        }
         String regex = args.requireString("regex");
         PythonRegexCheck.Result python = PythonRegexCheck.check(regex);
         if (python.refusal() != null) {

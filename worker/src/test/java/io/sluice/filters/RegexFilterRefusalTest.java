@@ -158,6 +158,9 @@ class RegexFilterRefusalTest {
         // Java's own limits are told in Java's words
         assertEquals(WHERE + "is refused by Java's regex engine, which Sluice runs it with: Illegal repetition range",
                 refusal("a{4294967294}"));
+        // before: "'regex' is required", with the key there
+        assertEquals(WHERE + "is empty, which matches every document (datatrove's regex_filter drops them all); give a"
+                + " pattern", refusal(""));
     }
 
     @Test
