@@ -1,7 +1,7 @@
 package io.sluice.launcher.slurm;
 
 import io.sluice.job.Job;
-import io.sluice.job.JobException;
+import io.sluice.job.Problems;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,15 +38,18 @@ public final class SbatchOptions {
      * Builds the options of a slurm: block as submit will, so that what sbatch would refuse (a time it cannot
      * read, options submit sets itself) is a job-file error; {@code where} prefixes its keys ("job.yaml: slurm.").
      */
-    static void check(SlurmOptions s, String where) {
-        build(s, where, "check", s.cpusPerTask(), "check", s.requeue());
+    static void check(SlurmOptions s, String where, Problems problems) {
+        build(s, where, "check", s.cpusPerTask(), "check", s.requeue(), problems);
     }
 
     /** The options every array element of {@code stage} is submitted with (the array range comes per submission). */
     public static SbatchOptions forStage(Job job, Job.Stage stage, Path slurmDir) {
         SlurmOptions s = SlurmOptions.of(job, stage);
-        return build(s, where(job, stage), jobName(job, stage), s.cpusPerTask(), outputPattern(slurmDir, "%A_%a.out"),
-                s.requeue());
+        Problems problems = new Problems();
+        SbatchOptions o = build(s, where(job, stage), jobName(job, stage), s.cpusPerTask(), outputPattern(slurmDir, "%A_%a.out"),
+                s.requeue(), problems);
+        problems.throwIfAny();
+        return o;
     }
 
     /** How messages name the stage's options: the job's slurm: block, or the stage's own over it. */
@@ -59,27 +62,31 @@ public final class SbatchOptions {
      * its output goes to {@code slurm_logs/stats_<job id>.out}.
      */
     public static SbatchOptions forStatsMerge(Job job, Job.Stage stage, Path slurmDir) {
-        return build(SlurmOptions.of(job, stage), where(job, stage), jobName(job, stage) + ".stats", 1,
-                outputPattern(slurmDir, "stats_%A.out"), false);
+        Problems problems = new Problems();
+        SbatchOptions o = build(SlurmOptions.of(job, stage), where(job, stage), jobName(job, stage) + ".stats", 1,
+                outputPattern(slurmDir, "stats_%A.out"), false, problems);
+        problems.throwIfAny();
+        return o;
     }
 
+    /** The options, every problem with them noted in {@code problems} (validate tells them in one round). */
     private static SbatchOptions build(SlurmOptions s, String where, String jobName, int cpus, String output,
-                                       boolean requeue) {
+                                       boolean requeue, Problems problems) {
         SbatchOptions o = new SbatchOptions();
         o.add("job-name", jobName);
         o.add("cpus-per-task", Integer.toString(cpus));
         o.addIfSet("mem-per-cpu", s.memPerCpu());
-        o.addIfSet("partition", blockValue(s, where, "partition", s.partition()));
-        String time = blockValue(s, where, "time", s.time());
+        o.addIfSet("partition", blockValue(s, where, "partition", s.partition(), problems));
+        String time = blockValue(s, where, "time", s.time(), problems);
         if (time != null && !time.isBlank() && !TIME.matcher(time).matches()) {
-            throw new JobException(where + "time: '" + time + "' is not a Slurm time limit (minutes, MM:SS, HH:MM:SS,"
+            problems.add(where + "time: '" + time + "' is not a Slurm time limit (minutes, MM:SS, HH:MM:SS,"
                     + " D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED)");
         }
         o.addIfSet("time", time);
-        o.addIfSet("qos", blockValue(s, where, "qos", s.qos()));
-        o.addIfSet("account", blockValue(s, where, "account", s.account()));
-        o.addIfSet("mail-type", blockValue(s, where, "mail-type", s.mailType()));
-        o.addIfSet("mail-user", blockValue(s, where, "mail-user", s.mailUser()));
+        o.addIfSet("qos", blockValue(s, where, "qos", s.qos(), problems));
+        o.addIfSet("account", blockValue(s, where, "account", s.account(), problems));
+        o.addIfSet("mail-type", blockValue(s, where, "mail-type", s.mailType(), problems));
+        o.addIfSet("mail-user", blockValue(s, where, "mail-user", s.mailUser(), problems));
         o.add("output", output);
         // the job file's relative paths are the submitting directory's: so also for a script resubmitted by hand
         o.add("chdir", Path.of("").toAbsolutePath().toString());
@@ -87,7 +94,7 @@ public final class SbatchOptions {
             long limit = seconds(time);
             if (limit >= 0 && limit <= s.requeueGraceSeconds()) {
                 // Slurm would signal each element as it starts, and the element requeue itself again and again
-                throw new JobException(where + "requeue_grace_seconds: " + s.requeueGraceSeconds() + " s is not shorter than"
+                problems.add(where + "requeue_grace_seconds: " + s.requeueGraceSeconds() + " s is not shorter than"
                         + " its time '" + time + "' (" + limit + " s): each element would be told to requeue itself"
                         + " as soon as it starts, again and again; lower requeue_grace_seconds, or set requeue: false");
             }
@@ -100,13 +107,15 @@ public final class SbatchOptions {
             for (Map.Entry<String, String> e : s.sbatchArgs().entrySet()) {
                 String name = e.getKey().startsWith("--") ? e.getKey().substring(2) : e.getKey();
                 if (!NAME.matcher(name).matches()) {
-                    throw new JobException(where + "sbatch_args: '" + e.getKey() + "' is not an sbatch option name");
+                    problems.add(where + "sbatch_args: '" + e.getKey() + "' is not an sbatch option name");
+                    continue;
                 }
                 if (SET_BY_SUBMIT.contains(name) || (requeue && SET_FOR_REQUEUE.contains(name))) {
                     // a second line of the same option wins silently: --cpus-per-task=2 gave 2 CPUs to a worker
                     // sized for 1, --output hid the element's exit status from launcher status
-                    throw new JobException(where + "sbatch_args: --" + name + " is set by `launcher submit` itself"
+                    problems.add(where + "sbatch_args: --" + name + " is set by `launcher submit` itself"
                             + (SET_FOR_REQUEUE.contains(name) ? " (with requeue: true; set requeue: false to give your own)" : ""));
+                    continue;
                 }
                 if (BLOCK_KEYS.contains(name)) {
                     continue; // taken as the block's key (blockValue)
@@ -124,7 +133,7 @@ public final class SbatchOptions {
      * block's: a time given there is the limit requeue_grace_seconds is checked against. Both, with different
      * values, is an error: one #SBATCH line would silently win.
      */
-    private static String blockValue(SlurmOptions s, String where, String name, String blockValue) {
+    private static String blockValue(SlurmOptions s, String where, String name, String blockValue, Problems problems) {
         if (s.sbatchArgs() == null) {
             return blockValue;
         }
@@ -140,8 +149,9 @@ public final class SbatchOptions {
             return blockValue;
         }
         if (blockValue != null && !blockValue.equals(given)) {
-            throw new JobException(where + "sbatch_args: --" + name + "=" + given + " and " + name.replace('-', '_')
+            problems.add(where + "sbatch_args: --" + name + "=" + given + " and " + name.replace('-', '_')
                     + ": " + blockValue + " are both given; keep one");
+            return blockValue;
         }
         return given;
     }

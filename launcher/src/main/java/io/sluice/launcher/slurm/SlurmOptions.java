@@ -81,10 +81,10 @@ public record SlurmOptions(String partition, String time, int cpusPerTask, Strin
                               boolean sbatch) {
         String block = stageKeys == null ? where : where + ".slurm";
         Map<String, Object> m = stageKeys == null ? jobBlock : merged(where, jobBlock, stageKeys, problems);
-        int before = problems.size(); // after merged's java_home problem: the other keys are still checked in full
         SlurmOptions o = read(block, m, problems);
-        if (sbatch && problems.size() == before) {
-            problems.check(() -> SbatchOptions.check(o, block + "."));
+        if (sbatch) {
+            // also after a key's problem, which leaves that option out: the others' are told in the same round
+            SbatchOptions.check(o, block + ".", problems);
         }
     }
 

@@ -68,7 +68,8 @@ class SlurmOptionsTest {
                 "job.yaml: stages[0] (a).slurm: 'cpus_per_task' must be a positive integer, got 0",
                 "job.yaml: stages[0] (a).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?)",
                 // what sbatch would refuse, which validate told in a round of its own
-                "job.yaml: stages[1] (b).slurm.time: 'soon' is not a Slurm time limit");
+                "job.yaml: stages[1] (b).slurm.time: 'soon' is not a Slurm time limit",
+                "job.yaml: stages[1] (b).slurm.sbatch_args: --array is set by `launcher submit` itself");
         List<String> lines = msg.lines().toList();
         assertEquals(told.size() + " problems:", lines.getFirst(), msg);
         assertEquals(told.size() + 1, lines.size(), msg);
@@ -235,6 +236,26 @@ class SlurmOptionsTest {
         assertEquals("2 problems:\n  job.yaml: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one"
                 + " build runs every stage)\n  job.yaml: stages[0] (a).slurm: 'cpus_per_task' must be a positive integer, got 0",
                 error(yaml.replace("  - name: a\n", "  - name: a\n    slurm: {java_home: /opt/jdk, cpus_per_task: 0}\n")));
+    }
+
+    /** Five mistakes in one slurm: block, told in one round of validate: before, it took four rounds. */
+    @Test
+    void everyProblemOfASlurmBlockIsToldAtOnce() throws IOException {
+        String said = error(ONE_STAGE + "slurm: {partiton: gpu, mem_per_cpu: 100M, time: '00:01:00',"
+                + " sbatch_args: {job-name: foo, time: '01:00:00', '--bad option': 1}}\n");
+        List<String> told = List.of(
+                "job.yaml: slurm: 'mem_per_cpu' is '100M', which sbatch reads as 100M per CPU (a stage's stats merge job has"
+                        + " one); a worker needs at least 256M",
+                "job.yaml: slurm: unknown key 'partiton' (did you mean 'partition'?)",
+                "job.yaml: slurm.sbatch_args: --time=01:00:00 and time: 00:01:00 are both given; keep one",
+                "job.yaml: slurm.requeue_grace_seconds: 120 s is not shorter than its time '00:01:00' (60 s)",
+                "job.yaml: slurm.sbatch_args: --job-name is set by `launcher submit` itself",
+                "job.yaml: slurm.sbatch_args: 'bad option' is not an sbatch option name");
+        List<String> lines = said.lines().toList();
+        assertEquals(List.of(told.size() + " problems:"), lines.subList(0, 1), said);
+        for (int i = 0; i < told.size(); i++) {
+            assertTrue(lines.get(i + 1).startsWith("  " + told.get(i)), "problem " + (i + 1) + ": " + said);
+        }
     }
 
 }
