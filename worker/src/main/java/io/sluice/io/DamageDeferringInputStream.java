@@ -11,11 +11,16 @@ import org.apache.commons.compress.compressors.CompressorInputStream;
  * before the damage ({@code bzip2 -dc} gives them), and the error named a line that far back. What a read
  * gave before the break is known from the decoder's count: the gzip and bzip2 decoders count as they go,
  * exactly; the xz decoder counts only what a read returns, so its reads are asked for {@link #MOST} bytes at
- * a time, and at most that much before the damage is lost.
+ * a time, and at most that much before the damage is lost. The gzip decoder counts after each inflate call, and
+ * an inflate that meets bad deflate data throws what it wrote before: its reads are asked for {@link #MOST_INFLATED}
+ * bytes, so that a small file damaged inside is not lost whole, and the error names a line near the damage (it
+ * said "after line 0, uncompressed byte 0").
  */
 final class DamageDeferringInputStream extends InputStream {
     /** The most bytes one read of an xz decoder is asked for. */
     static final int MOST = 1024;
+    /** The most bytes one read of a gzip member is asked for: a few inflate calls per 64 KB buffer of the file. */
+    static final int MOST_INFLATED = 8192;
 
     private final CompressorInputStream in;
     private final int most;

@@ -65,7 +65,7 @@ final class GzipMembersInputStream extends InputStream {
             return false;
         }
         in.reset();
-        member = new DamageDeferringInputStream(new GzipCompressorInputStream(in, false), Integer.MAX_VALUE);
+        member = new DamageDeferringInputStream(new GzipCompressorInputStream(in, false), DamageDeferringInputStream.MOST_INFLATED);
         return true;
     }
 

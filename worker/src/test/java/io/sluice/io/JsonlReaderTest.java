@@ -538,6 +538,52 @@ class JsonlReaderTest {
         }
     }
 
+    /**
+     * A gzip file whose deflate data is damaged in the middle (gzip -d decodes it all and reports a CRC error; Java's
+     * inflater stops at the damage): the documents before the damage come out, less at most one inflate call's
+     * worth, and the error names a line near it. Before, the reader's first read inflated the whole small file and
+     * threw it all away: "after line 0, uncompressed byte 0".
+     */
+    @Test
+    void aGzipFileDamagedInsideGivesTheDocumentsBeforeTheDamage() throws IOException {
+        Path f = TestFiles.write(dir.resolve("d.jsonl.gz"), numberedDocs(3000));
+        byte[] damaged = Files.readAllBytes(f);
+        for (int i = damaged.length / 2; i < damaged.length / 2 + 40; i++) {
+            damaged[i] ^= 0x55;
+        }
+        Files.write(f, damaged);
+        // the intact documents a byte-at-a-time decoder gives before garbled bytes or the inflater's error
+        java.io.ByteArrayOutputStream decoded = new java.io.ByteArrayOutputStream();
+        try (InputStream in = new org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream(
+                new java.io.BufferedInputStream(Files.newInputStream(f)))) {
+            int c;
+            while ((c = in.read()) >= 0) {
+                decoded.write(c);
+            }
+        } catch (IOException expected) {
+            // the damage
+        }
+        long complete = 0;
+        String text = decoded.toString(StandardCharsets.ISO_8859_1);
+        for (int at = 0; text.startsWith(numberedDoc((int) complete), at); complete++) {
+            at += numberedDoc((int) complete).length();
+        }
+        assertTrue(complete > 1000 && complete < 3000, "the damage is in the middle: " + complete);
+        Read r = new Read(new ArrayList<>(), new ArrayList<>());
+        // a garbled line or the inflater's error, whichever comes first; both say the file may be damaged
+        IOException e = assertThrows(IOException.class, () -> readInto(r, f, JsonlReader.OnError.FAIL, null));
+        long lostBytes = 0;
+        for (int i = r.docs().size(); i < complete; i++) {
+            lostBytes += numberedDoc(i).length();
+        }
+        assertTrue(lostBytes <= DamageDeferringInputStream.MOST_INFLATED, r.docs().size() + " of " + complete
+                + " documents before the damage: " + e.getMessage());
+        assertTrue(e.getMessage().startsWith("d.jsonl.gz: corrupt or truncated gzip stream")
+                ? e.getMessage().contains("(after line " + r.docs().size() + ",")
+                : e.getMessage().startsWith("d.jsonl.gz:" + (r.docs().size() + 1) + " (byte ")
+                        && e.getMessage().endsWith("(or the compressed file is damaged: `gzip -t` checks it)"), e.getMessage());
+    }
+
     /** Document {@code i} of {@link #numberedDocs}: a line of its own, words differing from line to line. */
     private static String numberedDoc(int i) {
         return TestFiles.doc("d" + i, "document number " + i + " with some words " + (i * 7919));
