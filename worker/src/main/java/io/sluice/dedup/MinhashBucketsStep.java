@@ -53,12 +53,11 @@ public final class MinhashBucketsStep extends FileStageStep implements io.sluice
 
     public MinhashBucketsStep(StepArgs args) {
         super("minhash_buckets");
-        this.input = Path.of(args.requireString("input"));
-        this.output = Path.of(args.requireString("output"));
+        this.input = args.path("input");
+        this.output = args.path("output");
         this.config = MinhashConfig.fromArgs(args);
         this.memoryLimit = MinhashConfig.memoryLimit(args, 256L << 20);
-        String index = args.string("index_folder", null);
-        this.indexFolder = index == null ? null : Path.of(index);
+        this.indexFolder = args.optionalPath("index_folder", null);
         this.onlyDedupInIndex = args.bool("only_dedup_in_index", true);
         if (indexFolder == null && args.has("only_dedup_in_index")) {
             throw args.error("only_dedup_in_index", "says how to deduplicate against an index: it needs index_folder");

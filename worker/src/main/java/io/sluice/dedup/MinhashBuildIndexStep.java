@@ -30,8 +30,8 @@ public final class MinhashBuildIndexStep extends FileStageStep implements io.slu
 
     public MinhashBuildIndexStep(StepArgs args) {
         super("minhash_build_index");
-        this.input = Path.of(args.requireString("input"));
-        this.output = Path.of(args.requireString("output"));
+        this.input = args.path("input");
+        this.output = args.path("output");
         this.indexName = args.requireString("index_name");
         String problem = indexNameProblem(indexName);
         if (problem != null) {

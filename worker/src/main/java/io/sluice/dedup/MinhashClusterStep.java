@@ -64,8 +64,8 @@ public final class MinhashClusterStep extends FileStageStep implements io.sluice
 
     public MinhashClusterStep(StepArgs args) {
         super("minhash_cluster");
-        this.input = Path.of(args.requireString("input"));
-        this.output = Path.of(args.requireString("output"));
+        this.input = args.path("input");
+        this.output = args.path("output");
         this.config = MinhashConfig.fromArgs(args);
         this.keep = Keep.valueOf(args.choice("keep", "datatrove", "datatrove", "first", "longest").toUpperCase());
         String sigs = args.string("signatures", null);
@@ -73,7 +73,7 @@ public final class MinhashClusterStep extends FileStageStep implements io.sluice
             throw args.error("signatures", "is required with keep: longest (the minhash_signature output folder,"
                     + " which holds the text lengths)");
         }
-        this.signatures = sigs == null ? null : Path.of(sigs);
+        this.signatures = args.optionalPath("signatures", null);
         this.clusterMetadata = args.bool("cluster_metadata", false);
         long t = args.integer("threads", Runtime.getRuntime().availableProcessors());
         if (t < 1 || t > 1024) {

@@ -32,7 +32,7 @@ public final class MinhashFilterStep extends Filter implements io.sluice.pipelin
 
     public MinhashFilterStep(StepArgs args) {
         super(args);
-        this.input = Path.of(args.requireString("input"));
+        this.input = args.path("input");
         this.clusterMetadata = args.bool("cluster_metadata", false);
     }
 

@@ -46,7 +46,7 @@ public final class MinhashSignatureStep implements Step, io.sluice.pipeline.List
     private long signed;
 
     public MinhashSignatureStep(StepArgs args) {
-        this.output = Path.of(args.requireString("output"));
+        this.output = args.path("output");
         this.config = MinhashConfig.fromArgs(args);
         // datatrove's language picks the word tokenizer of the shingles; Sluice has the English one
         io.sluice.text.EnglishText.requireEnglish(args);

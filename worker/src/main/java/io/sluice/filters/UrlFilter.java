@@ -79,9 +79,9 @@ public final class UrlFilter extends Filter {
         if (file != null) {
             List<String> lines;
             try {
-                lines = Files.readAllLines(Path.of(file), StandardCharsets.UTF_8);
+                lines = Files.readAllLines(Path.of(StepArgs.expandHome(file)), StandardCharsets.UTF_8);
             } catch (java.nio.charset.CharacterCodingException e) {
-                throw args.error(key + "_file", file + " is not UTF-8 text (line " + firstNonUtf8Line(Path.of(file))
+                throw args.error(key + "_file", file + " is not UTF-8 text (line " + firstNonUtf8Line(Path.of(StepArgs.expandHome(file)))
                         + "); save it as UTF-8");
             } catch (IOException e) {
                 throw args.error(key + "_file", "cannot be read: " + e);

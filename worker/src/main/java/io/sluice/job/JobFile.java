@@ -250,7 +250,7 @@ public final class JobFile {
         Path loggingDir = problems.get(() -> {
             String dir = top.string("logging_dir", defaultLogs);
             try {
-                return Path.of(dir).toAbsolutePath().normalize();
+                return Path.of(StepArgs.expandHome(dir)).toAbsolutePath().normalize();
             } catch (java.nio.file.InvalidPathException e) { // a NUL: java.nio named the path, not the key
                 throw top.error("logging_dir", "is no path ('" + dir.replace('\0', '?') + "'): " + e.getReason());
             }

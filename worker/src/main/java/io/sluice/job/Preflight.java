@@ -461,7 +461,7 @@ public final class Preflight {
         private static Map<String, Object> withNormalPath(Map<String, Object> args) {
             Map<String, Object> out = new HashMap<>(args);
             if (args.get("path") instanceof String path) {
-                out.put("path", normal(Path.of(path)).toString());
+                out.put("path", normal(Path.of(StepArgs.expandHome(path))).toString());
             }
             if (Boolean.TRUE.equals(args.get("recursive"))) {
                 out.remove("recursive"); // the default, written out

@@ -69,6 +69,33 @@ public final class StepArgs {
      * key: that key (datatrove's {@code data_folder} for {@code path}, say) is the likely cause, and naming
      * it first says so. Until then the value is "", so the factory goes on reading its other keys.
      */
+    /** A folder or file that must be given: {@link #requireString}, with a leading {@code ~} expanded ({@link #expandHome}). */
+    public java.nio.file.Path path(String key) {
+        return pathOf(key, requireString(key));
+    }
+
+    /** A folder or file that may be left out: {@code dflt} then (null for none), a leading {@code ~} expanded. */
+    public java.nio.file.Path optionalPath(String key, String dflt) {
+        String s = string(key, dflt);
+        return s == null ? null : pathOf(key, s);
+    }
+
+    private java.nio.file.Path pathOf(String key, String s) {
+        try {
+            return java.nio.file.Path.of(expandHome(s));
+        } catch (java.nio.file.InvalidPathException e) { // a NUL: java.nio named the path, not the key
+            throw error(key, "is no path ('" + s.replace('\0', '?') + "'): " + e.getReason());
+        }
+    }
+
+    /**
+     * {@code ~} and {@code ~/...} as the user's home folder, as datatrove's paths (fsspec) and a shell read them: a job
+     * file is read by no shell, and an output {@code ~/out} made a folder named "~" in the current one.
+     */
+    public static String expandHome(String path) {
+        return path.equals("~") || path.startsWith("~/") ? System.getProperty("user.home") + path.substring(1) : path;
+    }
+
     public String requireString(String key) {
         String s = string(key, null);
         if (s == null || s.isEmpty()) {

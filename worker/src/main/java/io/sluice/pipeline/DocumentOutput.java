@@ -35,7 +35,7 @@ public record DocumentOutput(Path dir, String template, Compression compression,
      * {@code compression: null} is none, as datatrove's {@code compression=None} (it was read as the default).
      */
     public static DocumentOutput of(StepArgs args, boolean rolling) {
-        Path dir = Path.of(args.requireString("path"));
+        Path dir = args.path("path");
         Compression compression;
         if (args.raw().containsKey("compression") && args.rawValue("compression") == null) {
             compression = Compression.NONE;

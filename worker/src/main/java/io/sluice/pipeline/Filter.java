@@ -32,7 +32,7 @@ public abstract class Filter implements Step, DocumentOutput.Writer {
                 // Path.of("") is the current folder: the dropped documents went wherever the job was started
                 throw args.error("exclusion_output", "is empty: name a folder for the dropped documents, or leave the key out");
             }
-            exclusion = dir == null ? null : DocumentOutput.inFolder(Path.of(dir));
+            exclusion = dir == null ? null : DocumentOutput.inFolder(args.optionalPath("exclusion_output", null));
         }
     }
 

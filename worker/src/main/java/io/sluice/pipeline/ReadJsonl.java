@@ -40,7 +40,7 @@ public final class ReadJsonl implements DocumentSource {
     private StepContext ctx;
 
     public ReadJsonl(StepArgs args) {
-        Path path = Path.of(args.requireString("path"));
+        Path path = args.path("path");
         glob = args.string("glob", null);
         recursive = args.bool("recursive", true);
         String textKey = args.string("text_key", "text");

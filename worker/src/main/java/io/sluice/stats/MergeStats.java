@@ -61,8 +61,8 @@ public final class MergeStats implements Step {
     private final List<String> foldersWithoutSketch = new ArrayList<>();
 
     public MergeStats(StepArgs args) {
-        input = Path.of(args.requireString("input"));
-        output = Path.of(args.string("output", input.toString()));
+        input = args.path("input");
+        output = args.optionalPath("output", input.toString());
         removeInput = args.bool("remove_input", false);
         topK = StatArgs.topK(args);
         topKGroups = StatArgs.topKGroups(args);

@@ -75,7 +75,7 @@ public abstract class StatsStep implements Step {
     private long tokenCountNotANumber;
 
     protected StatsStep(StepArgs args) {
-        output = Path.of(args.requireString("output"));
+        output = args.path("output");
         // a group named twice counts once; before, the step was refused as writing the same files as itself
         groups = StatArgs.subset(args, "groups", ALL_GROUPS);
         if (groups.isEmpty()) {

@@ -325,7 +325,7 @@ class JobFileTest {
     @Test
     void aPathWithANulNamesItsKey() throws IOException {
         assertEquals("2 problems:\n  job.yaml: 'logging_dir' is no path ('/tmp/l?g'): Nul character not allowed\n"
-                + "  job.yaml: stages[0] (a).steps[0] (read_jsonl): '/tmp/x?y' is no path: Nul character not allowed",
+                + "  job.yaml: stages[0] (a).steps[0] (read_jsonl): 'path' is no path ('/tmp/x?y'): Nul character not allowed",
                 error("logging_dir: \"/tmp/l\\0g\"\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: \"/tmp/x\\0y\"}}]\n"));
     }
 
