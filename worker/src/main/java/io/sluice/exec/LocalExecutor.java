@@ -121,7 +121,8 @@ public final class LocalExecutor {
             }
         }
         noUrl.forEach((count, byStep) -> console.printf("[%s] note: no URL in %s, counted by %s; url_key says where it"
-                + " is looked for%n", stage.name(), count, stepsAndCounters(byStep)));
+                + " is looked for (the task logs name the key a document holds one under, if any)%n", stage.name(), count,
+                stepsAndCounters(byStep)));
         printSkippedInput(stage, stats);
     }
 

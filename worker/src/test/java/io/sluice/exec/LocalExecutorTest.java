@@ -767,7 +767,8 @@ class LocalExecutorTest {
         assertTrue(runCleanJobWith(new JobFixture(root), blocks));
         // each block named with the counters it has (before: all three "as no_url_fqdn, no_url_suffix")
         assertTrue(console.toString().contains("[clean] note: no URL in 10 of 10 documents, counted by doc_stats, line_stats and"
-                + " paragraph_stats (no_url_fqdn), word_stats (no_url_fqdn, no_url_suffix); url_key says where it is looked for"),
+                + " paragraph_stats (no_url_fqdn), word_stats (no_url_fqdn, no_url_suffix); url_key says where it is looked for"
+                + " (the task logs name the key a document holds one under, if any)"),
                 console.toString());
         // run again, every rank skipped: said once, not on every run
         console.reset();
