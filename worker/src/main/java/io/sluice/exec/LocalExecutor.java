@@ -158,7 +158,7 @@ public final class LocalExecutor {
                 parts.add(datatroveSkipsToo);
             }
             if (!parts.isEmpty()) {
-                console.printf("[%s] note: %s skipped %s; its task logs name each%n",
+                console.printf("[%s] note: %s skipped %s; its task logs name them%n",
                         stage.name(), step.name(), String.join(", ", parts));
             }
         }

@@ -336,7 +336,11 @@ public final class JsonlReader {
             return bad(handler, reason, where + ": " + (reason.equals("malformed") ? "malformed JSON: " : "") + sc.error + damage);
         }
         if (!sc.textPresent) {
-            return bad(handler, "missing_text", where(piece, split, lineIndex, lineOffset) + ": no '" + options.textKey() + "' key");
+            // datatrove's adapter reads a missing text as "" and skips the document, warning "Is your text_key
+            // correct?": a corpus with some records without text runs there, and failed here
+            handler.skipped("missing_text", where(piece, split, lineIndex, lineOffset) + ": no '" + options.textKey()
+                    + "' key, skipped as datatrove does (is text_key right?)");
+            return null;
         }
         if (!sc.textIsString) {
             if (ascii(sc.textStart, sc.textEnd, b).equals("null")) {

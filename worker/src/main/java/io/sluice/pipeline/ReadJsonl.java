@@ -192,6 +192,9 @@ public final class ReadJsonl implements DocumentSource {
         next.accept(doc);
     }
 
+    /** The skipped lines of one kind a rank logs; the stats count them all. */
+    public static final int LOGGED_SKIPS = 100;
+
     @Override
     public void read(List<InputPiece> pieces, DocumentSink out) throws IOException {
         JsonlReader reader = new JsonlReader(options);
@@ -217,7 +220,15 @@ public final class ReadJsonl implements DocumentSource {
             @Override
             public void skipped(String reason, String message) {
                 stats.increment("skipped_" + reason);
-                ctx.log().warn("skipped line: " + message);
+                // a wrong text_key skips every line: the first ones logged say why, the rest are counted
+                long n = stats.get("skipped_" + reason);
+                if (n <= LOGGED_SKIPS) {
+                    ctx.log().warn("skipped line: " + message);
+                }
+                if (n == LOGGED_SKIPS) {
+                    ctx.log().warn("further lines skipped as " + reason + " in this rank are counted (skipped_" + reason
+                            + " in its stats), not logged");
+                }
             }
 
             @Override

@@ -248,14 +248,18 @@ class LocalExecutorTest {
         assertTrue(((Number) read.get("bytes")).longValue() > firstFileBytes, "the damaged file's bytes before the damage: " + read);
         // and the console says so: before, only stats.json and the task log did
         assertTrue(console.toString().contains("[clean] note: read_jsonl skipped 1 damaged file(s) from the damage on; its"
-                + " task logs name each"), console.toString());
+                + " task logs name them"), console.toString());
     }
 
-    /** A text_key that names no key of the corpus: with on_error: skip every line is skipped, and the console says why. */
+    /**
+     * A text_key that names no key of the corpus: every line is skipped, as datatrove skips it, and the console says
+     * why; the task log names the first hundred of a kind.
+     */
     @Test
     void linesWithoutTheTextKeySkippedAreSaidOnTheConsole() throws IOException {
         Files.createDirectories(root.resolve("in"));
-        Files.writeString(root.resolve("in/a.jsonl"), "{\"content\": \"one\"}\n{\"content\": \"two\"}\n{\"text\": \"\"}\n");
+        Files.writeString(root.resolve("in/a.jsonl"), "{\"content\": \"one\"}\n{\"content\": \"two\"}\n{\"text\": \"\"}\n"
+                + "{\"content\": \"more\"}\n".repeat(150));
         JobFixture fx = new JobFixture(root);
         assertTrue(run(fx.job("""
                 logging_dir: $ROOT/logs
@@ -263,13 +267,17 @@ class LocalExecutorTest {
                 stages:
                   - name: read
                     steps:
-                      - read_jsonl: {path: $ROOT/in, on_error: skip}
+                      - read_jsonl: {path: $ROOT/in}
                       - write_jsonl: {path: $ROOT/out, compression: none}
                 """)), console.toString());
-        assertTrue(console.toString().contains("[read] note: read_jsonl skipped 2 line(s) without the text key (text_key names"
-                + " it), 1 line(s) with empty text (as datatrove skips them); its task logs name each"), console.toString());
-        assertTrue(Files.readString(root.resolve("logs/read/logs/task_00000.log")).contains("skipped line: a.jsonl:2 (byte 19):"
-                + " no 'text' key"));
+        assertTrue(console.toString().contains("[read] note: read_jsonl skipped 152 line(s) without the text key (text_key names"
+                + " it), 1 line(s) with empty text (as datatrove skips them); its task logs name them"), console.toString());
+        String log = Files.readString(root.resolve("logs/read/logs/task_00000.log"));
+        assertTrue(log.contains("skipped line: a.jsonl:2 (byte 19): no 'text' key, skipped as datatrove does (is text_key"
+                + " right?)"), log);
+        assertEquals(io.sluice.pipeline.ReadJsonl.LOGGED_SKIPS, log.lines().filter(l -> l.contains("no 'text' key")).count(), log);
+        assertTrue(log.contains("further lines skipped as missing_text in this rank are counted (skipped_missing_text in its"
+                + " stats), not logged"), log);
     }
 
     /**

@@ -157,11 +157,14 @@ class JsonlReaderTest {
         assertEquals("bad.jsonl:2 (byte 30): malformed JSON: unterminated string", e.getMessage());
     }
 
+    /** A line without the text key is skipped and counted even with on_error: fail, as datatrove skips it (it failed the rank). */
     @Test
-    void missingTextKeyFailsNamingTheKey() throws IOException {
+    void missingTextKeyIsSkippedAsDatatroveDoes() throws IOException {
         Path f = TestFiles.write(dir.resolve("notext.jsonl"), "{\"text\":\"ok\"}\n{\"content\":\"x\"}\n");
-        IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
-        assertEquals("notext.jsonl:2 (byte 14): no 'text' key", e.getMessage());
+        Read r = read(f, JsonlReader.OnError.FAIL, null);
+        assertEquals(List.of("ok"), r.docs().stream().map(Document::text).toList());
+        assertEquals(List.of("missing_text: notext.jsonl:2 (byte 14): no 'text' key, skipped as datatrove does (is text_key"
+                + " right?)"), r.skipped());
     }
 
     @Test
