@@ -207,7 +207,8 @@ final class StageLineage {
             return false;
         }
         Files.createDirectories(stageDir);
-        Path tmp = stageDir.resolve(RUN_ID + "." + UUID.randomUUID() + AtomicFile.TMP_SUFFIX);
+        // a name prepareStage's cleanup knows: a process killed before the finally below left it for good
+        Path tmp = AtomicFile.sharedTemporaryOf(f);
         Files.writeString(tmp, UUID.randomUUID() + "\n", StandardCharsets.UTF_8);
         try {
             Files.createLink(f, tmp); // fails when another process made it first

@@ -70,8 +70,21 @@ public final class AtomicFile extends FilterOutputStream {
      * removes such files once they are a minute old (a live writer's lasts milliseconds).
      */
     public static void writeShared(Path target, byte[] bytes) throws IOException {
-        write(target, bytes, "." + ProcessHandle.current().pid() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        write(target, bytes, sharedTag());
         removeAbandonedTemporaries(target);
+    }
+
+    /** ".<pid>-<hex>": what makes a shared temporary name unique to its writer. */
+    private static String sharedTag() {
+        return "." + ProcessHandle.current().pid() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+    }
+
+    /**
+     * A temporary name for {@code target} of the form {@link #writeShared} uses, for a writer that makes the file
+     * another way (a hard link): {@link #removeAbandonedSharedTemporaries} removes it if its writer is killed.
+     */
+    public static Path sharedTemporaryOf(Path target) {
+        return target.resolveSibling(target.getFileName() + sharedTag() + TMP_SUFFIX);
     }
 
     /** A temporary name of {@link #writeShared}: {@code <name>.<pid>-<hex>.tmp}. */

@@ -106,6 +106,10 @@ class AtomicFileTest {
                 Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 120_000));
             }
         }
+        // the run id's, made by a hard link from such a name (it was run_id.<uuid>.tmp, which nothing removed)
+        Path runId = AtomicFile.sharedTemporaryOf(dir.resolve("run_id"));
+        Files.writeString(runId, "half");
+        Files.setLastModifiedTime(runId, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 120_000));
         AtomicFile.removeAbandonedSharedTemporaries(dir);
         try (var files = Files.list(dir)) {
             assertEquals(List.of(own, recent), files.sorted().toList());
