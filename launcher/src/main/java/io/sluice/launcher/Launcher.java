@@ -20,7 +20,14 @@ import picocli.CommandLine.Command;
 public final class Launcher {
 
     public static void main(String[] args) {
-        System.exit(execute(args));
+        try {
+            System.exit(execute(args));
+        } catch (OutOfMemoryError e) {
+            // picocli's handler takes exceptions, not errors: this was a bare stack trace
+            System.err.println("error: the launcher ran out of memory (" + e.getMessage() + "); SLUICE_JAVA_OPTS=-Xmx... gives"
+                    + " it more");
+            System.exit(1);
+        }
     }
 
     public static int execute(String... args) {

@@ -255,7 +255,7 @@ public final class JobFile {
                 throw top.error("logging_dir", "is no path ('" + dir.replace('\0', '?') + "'): " + e.getReason());
             }
         }, Path.of(defaultLogs).toAbsolutePath().normalize());
-        int tasks = problems.get(() -> positive(top, "tasks", top.integer("tasks", 1)), 1);
+        int tasks = problems.get(() -> taskCount(top, "tasks", top.integer("tasks", 1)), 1);
         int workers = problems.get(() -> workers(top, -1), -1);
         boolean skipCompleted = problems.get(() -> top.bool("skip_completed", true), true);
         double randomize = problems.get(() -> top.number("randomize_start_duration", 0), 0.0);
@@ -377,6 +377,22 @@ public final class JobFile {
                 problems.add(s.steps().get(i).where() + ": " + problem);
             }
         }
+    }
+
+    /** The most ranks a stage may have: Slurm numbers no more array elements (its MaxArraySize is at most 4000001). */
+    public static final int MAX_TASKS = 4_000_000;
+
+    /**
+     * A stage's rank count: {@link #positive}, and at most {@link #MAX_TASKS}; a zero too many (tasks: 100000000)
+     * ran the launcher out of memory planning the ranks.
+     */
+    public static int taskCount(StepArgs args, String key, long v) {
+        int n = positive(args, key, v);
+        if (n > MAX_TASKS) {
+            throw args.error(key, "is " + n + ", more ranks than Slurm can number (at most " + MAX_TASKS + "); a rank usually"
+                    + " reads a few files or a few hundred MB");
+        }
+        return n;
     }
 
     public static int positive(StepArgs args, String key, long v) {

@@ -28,7 +28,7 @@ final class StageExpander {
                     + " logging dir, so it must not be blank, start with '.' or hold '/' or '\\'").getMessage());
         }
         String named = name.isEmpty() ? where : where + " (" + name + ")";
-        int tasks = problems.get(() -> JobFile.positive(a, "tasks", a.integer("tasks", jobTasks)), jobTasks);
+        int tasks = problems.get(() -> JobFile.taskCount(a, "tasks", a.integer("tasks", jobTasks)), jobTasks);
         int workers = problems.get(() -> JobFile.workers(a, jobWorkers), jobWorkers);
         // null: after the stage before; []: after none
         List<String> depends = problems.get(() -> a.strings("depends", null), null);
@@ -105,7 +105,7 @@ final class StageExpander {
         Map<String, Object> hashing = new LinkedHashMap<>(config);
         hashing.remove("num_buckets");
         problems.get(() -> io.sluice.dedup.MinhashConfig.fromArgs(new StepArgs(m.where(), hashing)), null);
-        int bucketTasks = problems.get(() -> JobFile.positive(m, "bucket_tasks", m.integer("bucket_tasks", numBuckets)), 1);
+        int bucketTasks = problems.get(() -> JobFile.taskCount(m, "bucket_tasks", m.integer("bucket_tasks", numBuckets)), 1);
         Map<String, Object> index = new LinkedHashMap<>(); // deduplicating against another corpus's index
         for (String k : INDEX_KEYS) {
             if (m.has(k)) {

@@ -336,6 +336,15 @@ class JobFileTest {
                 + " string, got a list", error("tasks: 0\nstages:\n  - name: [a]\n    steps: [{read_jsonl: {path: x}}]\n"));
     }
 
+    /** A zero too many: the launcher ran out of memory planning a hundred million ranks, with a bare stack trace. */
+    @Test
+    void moreTasksThanSlurmCanNumberAreRefused() throws IOException {
+        assertEquals("2 problems:\n  job.yaml: 'tasks' is 100000000, more ranks than Slurm can number (at most 4000000); a rank"
+                + " usually reads a few files or a few hundred MB\n  job.yaml: stages[0]: 'tasks' is 5000000, more ranks than"
+                + " Slurm can number (at most 4000000); a rank usually reads a few files or a few hundred MB",
+                error("tasks: 100000000\nstages:\n  - name: b\n    tasks: 5000000\n    steps: [{read_jsonl: {path: x}}]\n"));
+    }
+
     @Test
     void aLocalRankOffsetPastEveryStageIsAnError() throws IOException {
         assertEquals(2, load("local_tasks: 2\nlocal_rank_offset: 2\n" + ONE_STAGE).localRankOffset());
