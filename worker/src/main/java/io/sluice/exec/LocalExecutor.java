@@ -127,9 +127,8 @@ public final class LocalExecutor {
     }
 
     /**
-     * What the reader skipped under {@code on_error: skip}: before, only the stage's stats.json and the task
-     * logs said it, and a job whose every line lacked the text key (text_key set wrong) ended "done" having
-     * written nothing. datatrove warns of such lines on its console.
+     * What the reader skipped (lines without text, and bad lines and files under {@code on_error: skip}): before,
+     * only the stage's stats.json and the task logs said it. datatrove warns of such lines on its console.
      */
     private void printSkippedInput(Job.Stage stage, PipelineStats stats) {
         for (io.sluice.pipeline.StepStats step : stats.steps()) {

@@ -212,7 +212,7 @@ public final class LanguageFilter extends Filter {
         if (keepTopPairsThreshold != -1) {
             // the pairs of datatrove's predict: the listed languages' scores (0.0 for one not found), or all of them
             Map<Language, Double> pairs = scores;
-            if (languages != null) {
+            if (languages != null && !languages.isEmpty()) { // [] is falsy in Python: every pair, as with null
                 pairs = new LinkedHashMap<>();
                 for (Language l : languages) {
                     pairs.put(l, scores.getOrDefault(l, 0.0));

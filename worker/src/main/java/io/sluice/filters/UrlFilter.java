@@ -75,13 +75,13 @@ public final class UrlFilter extends Filter {
                 add(out, entry, normalize);
             }
         }
-        String file = args.string(key + "_file", null);
+        Path file = args.optionalPath(key + "_file", null);
         if (file != null) {
             List<String> lines;
             try {
-                lines = Files.readAllLines(Path.of(StepArgs.expandHome(file)), StandardCharsets.UTF_8);
+                lines = Files.readAllLines(file, StandardCharsets.UTF_8);
             } catch (java.nio.charset.CharacterCodingException e) {
-                throw args.error(key + "_file", file + " is not UTF-8 text (line " + firstNonUtf8Line(Path.of(StepArgs.expandHome(file)))
+                throw args.error(key + "_file", file + " is not UTF-8 text (line " + firstNonUtf8Line(file)
                         + "); save it as UTF-8");
             } catch (IOException e) {
                 throw args.error(key + "_file", "cannot be read: " + e);

@@ -139,7 +139,8 @@ public final class JsonlReader {
 
     /**
      * Every document of one whole file, detached (safe to keep), read with the defaults: keys
-     * {@code text} and {@code id}, a bad line fails. For tools, tests and benchmarks; pipelines use
+     * {@code text} and {@code id}, a bad line fails, a line with empty or no text is left out (as datatrove
+     * does). For tools, tests and benchmarks; pipelines use
      * {@code read_jsonl}.
      */
     public static List<Document> readAll(Path file) throws IOException {
@@ -155,7 +156,7 @@ public final class JsonlReader {
 
             @Override
             public void skipped(String reason, String message) {
-                // only empty texts are reported here (bad lines throw), and datatrove skips those too
+                // only empty or missing texts are reported here (bad lines throw), and datatrove skips those too
             }
         });
         return docs;

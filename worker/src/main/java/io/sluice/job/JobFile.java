@@ -142,8 +142,9 @@ public final class JobFile {
                 }
                 if (!anchors.containsKey(name)) {
                     // the YAML parser does not pass on anchors of single values (&name value), only of mappings and lists
-                    throw new JobException(at() + "alias *" + name + " names no mapping or list anchored before it;"
-                            + " an anchor on a single value (&" + name + " /some/path) is not seen by the YAML reader, so"
+                    throw new JobException(at() + "alias *" + name + " names no mapping or list anchored before it"
+                            + (anchors.isEmpty() ? "" : " (those anchored: " + String.join(", ", new java.util.TreeSet<>(anchors.keySet())) + ")")
+                            + "; an anchor on a single value (&" + name + " /some/path) is not seen by the YAML reader, so"
                             + " give the value itself there, or anchor a mapping (&" + name + " {...}) or a list");
                 }
                 size = anchorSizes.get(name);
@@ -257,7 +258,14 @@ public final class JobFile {
         }, Path.of(defaultLogs).toAbsolutePath().normalize());
         int tasks = problems.get(() -> taskCount(top, "tasks", top.integer("tasks", 1)), 1);
         int workers = problems.get(() -> workers(top, -1), -1);
-        boolean skipCompleted = problems.get(() -> top.bool("skip_completed", true), true);
+        boolean skipCompleted = problems.get(() -> {
+            boolean flag = top.bool("skip_completed", true); // read first: the problem below must not leave it an unknown key
+            if (top.raw().containsKey("skip_completed") && top.raw().get("skip_completed") == null) {
+                // read as false, as any flag's null is, it would run every completed rank again over its outputs
+                throw top.error("skip_completed", "is null: write true or false");
+            }
+            return flag;
+        }, true);
         double randomize = problems.get(() -> top.number("randomize_start_duration", 0), 0.0);
         long localTasksGiven = problems.get(() -> top.integer("local_tasks", -1), -1L);
         long localRankOffset = problems.get(() -> top.integer("local_rank_offset", 0), 0L);

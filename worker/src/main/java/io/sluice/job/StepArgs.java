@@ -64,11 +64,6 @@ public final class StepArgs {
     private static final String UNQUOTED_BOOLEANS = " (YAML reads unquoted yes, no, on, off, true and false as"
             + " booleans: quote the word, e.g. \"no\")";
 
-    /**
-     * A string that must be given. A missing one is reported by {@link #requireAllUsed()}, after any unknown
-     * key: that key (datatrove's {@code data_folder} for {@code path}, say) is the likely cause, and naming
-     * it first says so. Until then the value is "", so the factory goes on reading its other keys.
-     */
     /** A folder or file that must be given: {@link #requireString}, with a leading {@code ~} expanded ({@link #expandHome}). */
     public java.nio.file.Path path(String key) {
         return pathOf(key, requireString(key));
@@ -90,12 +85,18 @@ public final class StepArgs {
 
     /**
      * {@code ~} and {@code ~/...} as the user's home folder, as datatrove's paths (fsspec) and a shell read them: a job
-     * file is read by no shell, and an output {@code ~/out} made a folder named "~" in the current one.
+     * file is read by no shell, and an output {@code ~/out} made a folder named "~" in the current one. Another user's
+     * home ({@code ~bob/x}), which fsspec also expands, is not: Java has no portable way to look it up.
      */
     public static String expandHome(String path) {
         return path.equals("~") || path.startsWith("~/") ? System.getProperty("user.home") + path.substring(1) : path;
     }
 
+    /**
+     * A string that must be given. A missing one is reported by {@link #requireAllUsed()}, after any unknown
+     * key: that key (datatrove's {@code data_folder} for {@code path}, say) is the likely cause, and naming
+     * it first says so. Until then the value is "", so the factory goes on reading its other keys.
+     */
     public String requireString(String key) {
         String s = string(key, null);
         if (s == null || s.isEmpty()) {

@@ -269,8 +269,10 @@ public final class MetricStats {
         JsonNode unitNode = node.get("unit");
         String unit = unitNode == null ? UNIT_DOC : unitNode.asText();
         boolean integral = totalNode.isIntegralNumber();
-        return new MetricStats(n, total, mean, m2, min, max, integral, integralOr(node, "min", integral),
-                integralOr(node, "max", integral), unit);
+        // without min and max, datatrove's from_dict takes the mean: a float whenever written, the int 1 when not
+        boolean meanIntegral = !node.has("mean");
+        return new MetricStats(n, total, mean, m2, min, max, integral, integralOr(node, "min", meanIntegral),
+                integralOr(node, "max", meanIntegral), unit);
     }
 
     private static boolean integralOr(JsonNode node, String key, boolean dflt) {

@@ -200,6 +200,7 @@ public final class ReadJsonl implements DocumentSource {
         JsonlReader reader = new JsonlReader(options);
         StepStats stats = ctx.stats();
         long[] seen = {0};
+        String[] firstMissingText = {null};
         JsonlReader.Handler handler = new JsonlReader.Handler() {
             @Override
             public boolean document(Document doc) throws IOException {
@@ -219,13 +220,16 @@ public final class ReadJsonl implements DocumentSource {
 
             @Override
             public void skipped(String reason, String message) {
+                if (reason.equals("missing_text") && firstMissingText[0] == null) {
+                    firstMissingText[0] = message;
+                }
                 stats.increment("skipped_" + reason);
                 // a wrong text_key skips every line: the first ones logged say why, the rest are counted
                 long n = stats.get("skipped_" + reason);
                 if (n <= LOGGED_SKIPS) {
                     ctx.log().warn("skipped line: " + message);
                 }
-                if (n == LOGGED_SKIPS) {
+                if (n == LOGGED_SKIPS + 1) {
                     ctx.log().warn("further lines skipped as " + reason + " in this rank are counted (skipped_" + reason
                             + " in its stats), not logged");
                 }
@@ -259,6 +263,13 @@ public final class ReadJsonl implements DocumentSource {
             }
             stats.add("bytes", bytes);
             stats.increment("files");
+        }
+        if (seen[0] == 0 && firstMissingText[0] != null && options.onError() == JsonlReader.OnError.FAIL) {
+            // datatrove skips lines without the text key one by one; when no line has it, text_key is wrong, and
+            // the job would end "done" with nothing written (on Slurm with nothing said at all)
+            throw new IOException("no line this rank read has the text key '" + options.textKey() + "' ("
+                    + stats.get("skipped_missing_text") + " without it; the first: " + firstMissingText[0]
+                    + "): set text_key to the key that holds the text, or on_error: skip to go on without them");
         }
     }
 

@@ -252,8 +252,8 @@ class LocalExecutorTest {
     }
 
     /**
-     * A text_key that names no key of the corpus: every line is skipped, as datatrove skips it, and the console says
-     * why; the task log names the first hundred of a kind.
+     * Lines without the text key: skipped, as datatrove skips them, and the console says so; the task log names the
+     * first hundred of a kind. A rank where no line has it fails: text_key is wrong.
      */
     @Test
     void linesWithoutTheTextKeySkippedAreSaidOnTheConsole() throws IOException {
@@ -261,7 +261,7 @@ class LocalExecutorTest {
         Files.writeString(root.resolve("in/a.jsonl"), "{\"content\": \"one\"}\n{\"content\": \"two\"}\n{\"text\": \"\"}\n"
                 + "{\"content\": \"more\"}\n".repeat(150));
         JobFixture fx = new JobFixture(root);
-        assertTrue(run(fx.job("""
+        String job = """
                 logging_dir: $ROOT/logs
                 tasks: 1
                 stages:
@@ -269,7 +269,17 @@ class LocalExecutorTest {
                     steps:
                       - read_jsonl: {path: $ROOT/in}
                       - write_jsonl: {path: $ROOT/out, compression: none}
-                """)), console.toString());
+                """;
+        // no line with the text key: text_key is wrong, and the rank fails rather than write nothing
+        assertFalse(run(fx.job(job)), console.toString());
+        assertTrue(console.toString().contains("rank 0: no line this rank read has the text key 'text' (152 without it; the"
+                + " first: a.jsonl:1 (byte 0): no 'text' key, skipped as datatrove does (is text_key right?)): set text_key to"
+                + " the key that holds the text, or on_error: skip to go on without them"), console.toString());
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        console.reset();
+        Files.writeString(root.resolve("in/a.jsonl"), "{\"text\": \"kept\"}\n", java.nio.file.StandardOpenOption.APPEND);
+        assertTrue(run(fx.job(job)), console.toString());
+        assertEquals(1, TestFiles.allLines(root.resolve("out")).size());
         assertTrue(console.toString().contains("[read] note: read_jsonl skipped 152 line(s) without the text key (text_key names"
                 + " it), 1 line(s) with empty text (as datatrove skips them); its task logs name them"), console.toString());
         String log = Files.readString(root.resolve("logs/read/logs/task_00000.log"));

@@ -73,12 +73,14 @@ class LanguageFilterTest {
         new LanguageFilter(StepArgs.of(args)).filter(mixed);
         List<String> keys = mixed.metadata().keySet().stream().filter(k -> k.startsWith("top_language_")).toList();
         assertEquals(List.of("top_language_en_score", "top_language_de_score"), keys, mixed.metadata().toString());
-        // languages: null (any): every language scored is a pair
-        args.put("languages", null);
-        args.put("keep_top_pairs_threshold", 0.0);
-        Document any = doc("Dies ist ein Satz. " + ENGLISH);
-        new LanguageFilter(StepArgs.of(args)).filter(any);
-        assertTrue(any.metadata().keySet().stream().filter(k -> k.startsWith("top_language_")).count() >= 1, any.metadata().toString());
+        // languages: null (any), or [] (falsy in Python): every language scored is a pair
+        for (Object none : java.util.Arrays.asList(null, List.of())) {
+            args.put("languages", none);
+            Document any = doc("Dies ist ein Satz. " + ENGLISH);
+            new LanguageFilter(StepArgs.of(args)).filter(any);
+            assertTrue(any.metadata().keySet().stream().filter(k -> k.startsWith("top_language_")).count() > 2,
+                    none + ": " + any.metadata());
+        }
     }
 
     @Test

@@ -336,6 +336,13 @@ class JobFileTest {
                 + " string, got a list", error("tasks: 0\nstages:\n  - name: [a]\n    steps: [{read_jsonl: {path: x}}]\n"));
     }
 
+    /** skip_completed: null would read as false, as a step's flag does, and run every completed rank again: refused. */
+    @Test
+    void anEmptySkipCompletedIsRefused() throws IOException {
+        assertEquals("job.yaml: 'skip_completed' is null: write true or false",
+                error("skip_completed: null\nstages:\n  - name: b\n    steps: [{read_jsonl: {path: x}}]\n"));
+    }
+
     /** A zero too many: the launcher ran out of memory planning a hundred million ranks, with a bare stack trace. */
     @Test
     void moreTasksThanSlurmCanNumberAreRefused() throws IOException {

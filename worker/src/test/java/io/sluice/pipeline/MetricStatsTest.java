@@ -66,6 +66,16 @@ public class MetricStatsTest {
         MetricStats merged = MetricStats.fromJson(JSON.readTree(first.toJson()));
         merged.merge(MetricStats.fromJson(JSON.readTree(second.toJson())));
         assertEquals(json, merged.toJson());
+        // a rank whose values are all equal writes no min or max: datatrove reads them as its mean, 5.0
+        MetricStats fives = new MetricStats();
+        fives.add(5L);
+        fives.add(5L);
+        MetricStats others = new MetricStats();
+        others.add(3L);
+        others.add(4L);
+        MetricStats read = MetricStats.fromJson(JSON.readTree(fives.toJson()));
+        read.merge(MetricStats.fromJson(JSON.readTree(others.toJson())));
+        assertTrue(read.toJson().contains("\"min\": 3, \"max\": 5.0,"), fives.toJson() + " + " + others.toJson() + " -> " + read.toJson());
         // of equal values the first stays, as min(3, 3.0) is 3
         MetricStats tie = new MetricStats();
         tie.add(3L);

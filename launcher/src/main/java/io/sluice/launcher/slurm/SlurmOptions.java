@@ -168,14 +168,18 @@ public record SlurmOptions(String partition, String time, int cpusPerTask, Strin
                 problems.get(() -> JobFile.positive(a, "local_tasks", a.integer("local_tasks", 1)), 1),
                 problems.get(() -> inRange(a, "array_parallelism", a.integer("array_parallelism", 0), 0, Integer.MAX_VALUE), 0),
                 problems.get(() -> JobFile.positive(a, "max_array_size", a.integer("max_array_size", 1001)), 1001),
-                problems.get(() -> a.bool("requeue", true), true),
-                problems.get(() -> inRange(a, "requeue_grace_seconds", a.integer("requeue_grace_seconds", 120), 0, 65535), 120),
+                // after a problem, values that set off no check of their own (sbatch's checks run on all keys)
+                problems.get(() -> a.bool("requeue", true), false),
+                problems.get(() -> inRange(a, "requeue_grace_seconds", a.integer("requeue_grace_seconds", 120), 0, 65535), 0),
                 problems.get(() -> a.string("env_command", null), null),
                 problems.get(() -> a.string("qos", null), null),
                 problems.get(() -> a.string("account", null), null),
                 problems.get(() -> a.string("mail_type", null), null),
                 problems.get(() -> a.string("mail_user", null), null),
-                problems.get(() -> a.string("java_home", null), null),
+                problems.get(() -> {
+                    String home = a.string("java_home", null); // ~/jdk: the script quotes it, so no shell expands it
+                    return home == null ? null : StepArgs.expandHome(home);
+                }, null),
                 java.util.Collections.unmodifiableMap(sbatchArgs));
         problems.check(a::requireAllUsed);
         return o;

@@ -256,6 +256,14 @@ class SlurmOptionsTest {
         for (int i = 0; i < told.size(); i++) {
             assertTrue(lines.get(i + 1).startsWith("  " + told.get(i)), "problem " + (i + 1) + ": " + said);
         }
+        // a key's own problem is not told again by the sbatch checks with a value the user never wrote
+        assertEquals("job.yaml: slurm: 'requeue_grace_seconds' must be from 0 to 65535, got 100000",
+                error(ONE_STAGE + "slurm: {time: '00:01:00', requeue_grace_seconds: 100000}\n"));
+        assertEquals("job.yaml: slurm: 'requeue' must be true or false, got 'maybe'",
+                error(ONE_STAGE + "slurm: {requeue: maybe, sbatch_args: {signal: 'B:USR1@60'}}\n"));
+        // java_home ~/jdk: the script quotes it, so it is expanded here
+        assertEquals(System.getProperty("user.home") + "/jdk-25",
+                SlurmOptions.ofJob(load(ONE_STAGE + "slurm: {java_home: ~/jdk-25}\n")).javaHome());
     }
 
 }
