@@ -15,7 +15,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Show a submitted job's progress: per stage the ranks done, running, pending, failed, "
                 + "cancelled and not submitted, then each failed rank's Slurm state and the last lines of its log. "
-                + "For a job run here (launcher run): the ranks done, failed (with their log) and not run.",
+                + "For a job run here (launcher run): the ranks done, failed (with their log) and not run. "
+                + "Then, per stage whose ranks are summed in its stats.json, the input lines its reader skipped.",
                 "Exit code 0 when every rank of every stage is done, 1 otherwise."})
 final class StatusCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "JOB", description = "job file (YAML or JSON)")
@@ -26,6 +27,19 @@ final class StatusCommand implements Callable<Integer> {
         Job job = SlurmOptions.loadJob(jobFile);
         var stages = StatusReport.collect(job, new SlurmCommands());
         StatusReport.print(job, stages, System.out);
+        for (Job.Stage stage : job.stages()) {
+            // what the readers skipped, from the stage's stats.json: on Slurm no console says it as the stage ends
+            java.nio.file.Path stats = job.stageDir(stage).resolve("stats.json");
+            if (java.nio.file.Files.exists(stats)) {
+                try {
+                    for (String note : io.sluice.exec.PipelineStats.read(stats).skippedInputNotes()) {
+                        System.out.printf("stage %s: %s%n", stage.name(), note);
+                    }
+                } catch (java.io.IOException | RuntimeException e) {
+                    // a stats file being written or damaged: the table above stands without the note
+                }
+            }
+        }
         try {
             new StageRunner(job, System.out).checkCompletedStagesStillHold();
         } catch (JobException e) {

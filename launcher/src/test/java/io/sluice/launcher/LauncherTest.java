@@ -344,12 +344,15 @@ class LauncherTest {
     /** A rank whose local run was killed as it ran: status said only "not run", as if it had never started. */
     @Test
     void statusNamesTheRanksAKilledLocalRunLeftUnfinished() throws IOException {
-        input("{\"text\":\"x\"}\n");
+        input("{\"text\":\"x\"}\n{\"text\": \"\"}\n{\"content\": \"y\"}\n");
         Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n");
         assertEquals(0, Launcher.execute("run", f.toString()), err.toString());
         out.reset();
         Launcher.execute("status", f.toString());
         assertFalse(out.toString().contains("local run that ended"), out.toString());
+        // what the reader skipped, from the stage's stats.json (on Slurm, no console said it)
+        assertTrue(out.toString().contains("stage a: read_jsonl skipped 1 line(s) without the text key (text_key names it),"
+                + " 1 line(s) with empty text (as datatrove skips them); its task logs name them\n"), out.toString());
         // what a run killed as the rank ran again leaves: no marker, its log started, its lock's process gone
         Files.delete(dir.resolve("logs/a/completions/00000"));
         Files.writeString(dir.resolve("logs/a/logs/task_00000.log"), "INFO rank 0: starting stage 'a' rank 0/1\n",

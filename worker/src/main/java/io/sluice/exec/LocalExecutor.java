@@ -131,35 +131,8 @@ public final class LocalExecutor {
      * only the stage's stats.json and the task logs said it. datatrove warns of such lines on its console.
      */
     private void printSkippedInput(Job.Stage stage, PipelineStats stats) {
-        for (io.sluice.pipeline.StepStats step : stats.steps()) {
-            List<String> parts = new ArrayList<>();
-            String datatroveSkipsToo = null; // said last, after what may be a mistake in the job or the data
-            for (Map.Entry<String, Long> c : step.counters().entrySet()) {
-                if (!c.getKey().startsWith("skipped_") || c.getValue() == 0) {
-                    continue;
-                }
-                String reason = c.getKey().substring("skipped_".length());
-                String what = String.format("%,d ", c.getValue()) + switch (reason) {
-                    case "missing_text" -> "line(s) without the text key (text_key names it)";
-                    case "malformed" -> "malformed line(s)";
-                    case "invalid_utf8" -> "line(s) of invalid UTF-8";
-                    case "empty_text" -> "line(s) with empty text (as datatrove skips them)";
-                    case "corrupt_files" -> "damaged file(s) from the damage on";
-                    default -> "(" + reason + ")";
-                };
-                if (reason.equals("empty_text")) {
-                    datatroveSkipsToo = what;
-                } else {
-                    parts.add(what);
-                }
-            }
-            if (datatroveSkipsToo != null) {
-                parts.add(datatroveSkipsToo);
-            }
-            if (!parts.isEmpty()) {
-                console.printf("[%s] note: %s skipped %s; its task logs name them%n",
-                        stage.name(), step.name(), String.join(", ", parts));
-            }
+        for (String note : stats.skippedInputNotes()) {
+            console.printf("[%s] note: %s%n", stage.name(), note);
         }
     }
 

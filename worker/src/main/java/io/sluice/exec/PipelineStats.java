@@ -74,6 +74,45 @@ public final class PipelineStats {
         }
     }
 
+    /**
+     * Per step that skipped input (the reader's {@code skipped_<reason>} counters), what it skipped, as a sentence:
+     * "read_jsonl skipped 3 malformed line(s), 2 line(s) with empty text (as datatrove skips them); its task logs
+     * name them". Said by {@code launcher run} as a stage ends and by {@code launcher status}.
+     */
+    public List<String> skippedInputNotes() {
+        List<String> notes = new java.util.ArrayList<>();
+        for (StepStats step : steps()) {
+            List<String> parts = new java.util.ArrayList<>();
+            String datatroveSkipsToo = null; // said last, after what may be a mistake in the job or the data
+            for (Map.Entry<String, Long> c : step.counters().entrySet()) {
+                if (!c.getKey().startsWith("skipped_") || c.getValue() == 0) {
+                    continue;
+                }
+                String reason = c.getKey().substring("skipped_".length());
+                String what = String.format("%,d ", c.getValue()) + switch (reason) {
+                    case "missing_text" -> "line(s) without the text key (text_key names it)";
+                    case "malformed" -> "malformed line(s)";
+                    case "invalid_utf8" -> "line(s) of invalid UTF-8";
+                    case "empty_text" -> "line(s) with empty text (as datatrove skips them)";
+                    case "corrupt_files" -> "damaged file(s) from the damage on";
+                    default -> "(" + reason + ")";
+                };
+                if (reason.equals("empty_text")) {
+                    datatroveSkipsToo = what;
+                } else {
+                    parts.add(what);
+                }
+            }
+            if (datatroveSkipsToo != null) {
+                parts.add(datatroveSkipsToo);
+            }
+            if (!parts.isEmpty()) {
+                notes.add(step.name() + " skipped " + String.join(", ", parts) + "; its task logs name them");
+            }
+        }
+        return notes;
+    }
+
     public static PipelineStats read(Path file) throws IOException {
         JsonNode root;
         try {
