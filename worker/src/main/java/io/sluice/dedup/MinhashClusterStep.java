@@ -68,12 +68,11 @@ public final class MinhashClusterStep extends FileStageStep implements io.sluice
         this.output = args.path("output");
         this.config = MinhashConfig.fromArgs(args);
         this.keep = Keep.valueOf(args.choice("keep", "datatrove", "datatrove", "first", "longest").toUpperCase());
-        String sigs = args.string("signatures", null);
-        if (keep == Keep.LONGEST && sigs == null) {
+        this.signatures = args.optionalPath("signatures", null);
+        if (keep == Keep.LONGEST && signatures == null) {
             throw args.error("signatures", "is required with keep: longest (the minhash_signature output folder,"
                     + " which holds the text lengths)");
         }
-        this.signatures = args.optionalPath("signatures", null);
         this.clusterMetadata = args.bool("cluster_metadata", false);
         long t = args.integer("threads", Runtime.getRuntime().availableProcessors());
         if (t < 1 || t > 1024) {

@@ -100,7 +100,8 @@ public final class LocalExecutor {
     /**
      * A filter that dropped every document for one reason is most often set up wrong (url_filter's url_key
      * pointing where the corpus has no URL, a language list without the corpus's language): said on the
-     * console, where before only the task log had a hint and the job ended "done" with nothing kept.
+     * console, where before only the task log had a hint and the job ended "done" with nothing kept. Then the
+     * documents without a URL, and what the reader skipped.
      */
     private void printCounterNotes(Job.Stage stage, PipelineStats stats) {
         // datatrove stops at the first document without a URL; Sluice goes on, and says so here: one line for
@@ -123,14 +124,7 @@ public final class LocalExecutor {
         noUrl.forEach((count, byStep) -> console.printf("[%s] note: no URL in %s, counted by %s; url_key says where it"
                 + " is looked for (the task logs name the key a document holds one under, if any)%n", stage.name(), count,
                 stepsAndCounters(byStep)));
-        printSkippedInput(stage, stats);
-    }
-
-    /**
-     * What the reader skipped (lines without text, and bad lines and files under {@code on_error: skip}): before,
-     * only the stage's stats.json and the task logs said it. datatrove warns of such lines on its console.
-     */
-    private void printSkippedInput(Job.Stage stage, PipelineStats stats) {
+        // what the reader skipped: before, only stats.json and the task logs said it (datatrove warns on its console)
         for (String note : stats.skippedInputNotes()) {
             console.printf("[%s] note: %s%n", stage.name(), note);
         }

@@ -65,7 +65,7 @@ public final class C4QualityFilter extends Filter {
     public C4QualityFilter(StepArgs args) {
         super(args);
         EnglishText.requireEnglish(args);
-        args.refuseNull("min_num_sentences", "min_words_per_line", "max_word_length");
+        args.refuseNull(StepArgs.NUMBER_NOT_NULL, "min_num_sentences", "min_words_per_line", "max_word_length");
         splitParagraph = args.bool("split_paragraph", true);
         removeCitations = args.bool("remove_citations", true);
         filterNoTerminalPunct = args.bool("filter_no_terminal_punct", true);

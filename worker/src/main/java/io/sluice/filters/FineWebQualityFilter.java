@@ -39,7 +39,7 @@ public final class FineWebQualityFilter extends Filter {
     public FineWebQualityFilter(StepArgs args) {
         super(args);
         EnglishText.requireEnglish(args);
-        args.refuseNull("line_punct_thr", "short_line_thr", "short_line_length", "char_duplicates_ratio", "new_line_ratio");
+        args.refuseNull(StepArgs.NUMBER_NOT_NULL, "line_punct_thr", "short_line_thr", "short_line_length", "char_duplicates_ratio", "new_line_ratio");
         linePunctThr = args.number("line_punct_thr", 0.12);
         linePunctExcludeZero = args.bool("line_punct_exclude_zero", false);
         stopChars = args.strings("stop_chars", null);

@@ -248,23 +248,14 @@ public final class JobFile {
         StepArgs top = new StepArgs(fileName, root);
         String name = problems.get(() -> top.string("name", "job"), "job");
         String defaultLogs = "out/" + name + "/logs";
-        Path loggingDir = problems.get(() -> {
-            String dir = top.string("logging_dir", defaultLogs);
-            try {
-                return Path.of(StepArgs.expandHome(dir)).toAbsolutePath().normalize();
-            } catch (java.nio.file.InvalidPathException e) { // a NUL: java.nio named the path, not the key
-                throw top.error("logging_dir", "is no path ('" + dir.replace('\0', '?') + "'): " + e.getReason());
-            }
-        }, Path.of(defaultLogs).toAbsolutePath().normalize());
+        Path loggingDir = problems.get(() -> top.optionalPath("logging_dir", defaultLogs).toAbsolutePath().normalize(),
+                Path.of(defaultLogs).toAbsolutePath().normalize());
         int tasks = problems.get(() -> taskCount(top, "tasks", top.integer("tasks", 1)), 1);
         int workers = problems.get(() -> workers(top, -1), -1);
         boolean skipCompleted = problems.get(() -> {
-            boolean flag = top.bool("skip_completed", true); // read first: the problem below must not leave it an unknown key
-            if (top.raw().containsKey("skip_completed") && top.raw().get("skip_completed") == null) {
-                // read as false, as any flag's null is, it would run every completed rank again over its outputs
-                throw top.error("skip_completed", "is null: write true or false");
-            }
-            return flag;
+            // read as false, as any flag's null is, it would run every completed rank again over its outputs
+            top.refuseNull(": write true or false", "skip_completed");
+            return top.bool("skip_completed", true);
         }, true);
         double randomize = problems.get(() -> top.number("randomize_start_duration", 0), 0.0);
         long localTasksGiven = problems.get(() -> top.integer("local_tasks", -1), -1L);

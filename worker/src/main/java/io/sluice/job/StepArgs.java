@@ -171,16 +171,20 @@ public final class StepArgs {
         throw error(key, "must be a number, got " + describe(v));
     }
 
+    /** {@link #refuseNull(String, String...)}'s advice for a number datatrove compares, and so fails on as None. */
+    public static final String NUMBER_NOT_NULL = ", which datatrove fails on here (it compares it with a number); give a"
+            + " number, or leave the key out for the default";
+
     /**
-     * Refuses these keys given as null where datatrove compares the value with numbers, and so fails on None
-     * (fineweb_quality's thresholds, c4_quality's counts): read as the default, the check ran that a user who wrote
-     * null likely meant off.
+     * Refuses these keys given as null, "is null" and {@code advice} said: where datatrove fails on None
+     * (fineweb_quality's thresholds, c4_quality's counts, {@link #NUMBER_NOT_NULL}), read as the default the check
+     * ran that a user who wrote null likely meant off; and where null, read as false, would do harm.
      */
-    public void refuseNull(String... keys) {
+    public void refuseNull(String advice, String... keys) {
         for (String key : keys) {
+            known.add(key);
             if (values.containsKey(key) && values.get(key) == null) {
-                throw error(key, "is null, which datatrove fails on here (it compares it with a number); give a number,"
-                        + " or leave the key out for the default");
+                throw error(key, "is null" + advice);
             }
         }
     }

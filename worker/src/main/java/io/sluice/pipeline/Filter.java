@@ -27,12 +27,12 @@ public abstract class Filter implements Step, DocumentOutput.Writer {
             exclusion = DocumentOutput.of(ex, true); // datatrove's exclusion_writer is a JsonlWriter, max_file_size included
             ex.requireAllUsed();
         } else {
-            String dir = args.string("exclusion_output", null);
-            if (dir != null && dir.isBlank()) {
+            java.nio.file.Path dir = args.optionalPath("exclusion_output", null);
+            if (dir != null && dir.toString().isBlank()) {
                 // Path.of("") is the current folder: the dropped documents went wherever the job was started
                 throw args.error("exclusion_output", "is empty: name a folder for the dropped documents, or leave the key out");
             }
-            exclusion = dir == null ? null : DocumentOutput.inFolder(args.optionalPath("exclusion_output", null));
+            exclusion = dir == null ? null : DocumentOutput.inFolder(dir);
         }
     }
 

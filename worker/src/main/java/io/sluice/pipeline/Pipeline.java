@@ -136,9 +136,7 @@ public final class Pipeline {
             } catch (StepFailure f) {
                 throw f; // a later step's, which named itself and the document
             } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-                if (e.getCause() instanceof StepFailure f) {
-                    throw f; // a later step's, wrapped by this one (in an UncheckedIOException, say)
-                }
+                throwIfLaterStepsFailure(e);
                 String reason = StepFailure.reason(e);
                 // a message that already names the document (a metadata parse error, say) is not told it twice
                 throw new StepFailure(stats.name() + (reason.contains(doc.describe()) ? "" : " failed on " + doc.describe())
@@ -156,12 +154,17 @@ public final class Pipeline {
             } catch (StepFailure f) {
                 throw f; // a later step's, on a document this one passed on as it finished
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
-                if (e.getCause() instanceof StepFailure f) {
-                    throw f;
-                }
+                throwIfLaterStepsFailure(e);
                 String reason = e instanceof Error ? StepFailure.reason(e) : FileErrors.describe(e);
                 throw new StepFailure(reason.startsWith(stats.name() + ":") ? reason
                         : stats.name() + " failed as it finished: " + reason, e);
+            }
+        }
+
+        /** A later step's failure, wrapped by this one (in an UncheckedIOException, say), goes on as it was. */
+        private static void throwIfLaterStepsFailure(Throwable e) throws StepFailure {
+            if (e.getCause() instanceof StepFailure f) {
+                throw f;
             }
         }
 

@@ -45,11 +45,8 @@ public final class SbatchOptions {
     /** The options every array element of {@code stage} is submitted with (the array range comes per submission). */
     public static SbatchOptions forStage(Job job, Job.Stage stage, Path slurmDir) {
         SlurmOptions s = SlurmOptions.of(job, stage);
-        Problems problems = new Problems();
-        SbatchOptions o = build(s, where(job, stage), jobName(job, stage), s.cpusPerTask(), outputPattern(slurmDir, "%A_%a.out"),
-                s.requeue(), problems);
-        problems.throwIfAny();
-        return o;
+        return built(s, where(job, stage), jobName(job, stage), s.cpusPerTask(), outputPattern(slurmDir, "%A_%a.out"),
+                s.requeue());
     }
 
     /** How messages name the stage's options: the job's slurm: block, or the stage's own over it. */
@@ -62,9 +59,14 @@ public final class SbatchOptions {
      * its output goes to {@code slurm_logs/stats_<job id>.out}.
      */
     public static SbatchOptions forStatsMerge(Job job, Job.Stage stage, Path slurmDir) {
+        return built(SlurmOptions.of(job, stage), where(job, stage), jobName(job, stage) + ".stats", 1,
+                outputPattern(slurmDir, "stats_%A.out"), false);
+    }
+
+    /** {@link #build}, its problems thrown together. */
+    private static SbatchOptions built(SlurmOptions s, String where, String jobName, int cpus, String output, boolean requeue) {
         Problems problems = new Problems();
-        SbatchOptions o = build(SlurmOptions.of(job, stage), where(job, stage), jobName(job, stage) + ".stats", 1,
-                outputPattern(slurmDir, "stats_%A.out"), false, problems);
+        SbatchOptions o = build(s, where, jobName, cpus, output, requeue, problems);
         problems.throwIfAny();
         return o;
     }
