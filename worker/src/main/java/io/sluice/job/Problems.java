@@ -18,7 +18,7 @@ public final class Problems {
         try {
             return read.get();
         } catch (JobException e) {
-            found.add(e.getMessage());
+            found.addAll(e.problems());
             return fallback;
         }
     }
@@ -43,17 +43,10 @@ public final class Problems {
         return found.size();
     }
 
-    /**
-     * One problem as its own message; several as "N problems:", one a line. A problem found twice is told once
-     * (a minhash: block's input is read by two of its stages, which say the same of it).
-     */
+    /** One problem as its own message; several as "N problems:", one a line ({@link JobException#of}). */
     public void throwIfAny() {
-        List<String> told = found.stream().distinct().toList();
-        if (told.size() == 1) {
-            throw new JobException(told.getFirst());
-        }
-        if (told.size() > 1) {
-            throw new JobException(told.size() + " problems:\n  " + String.join("\n  ", told));
+        if (!found.isEmpty()) {
+            throw JobException.of(found);
         }
     }
 }

@@ -17,11 +17,31 @@ public final class StepArgs {
     private final Map<String, Object> values;
     private final Set<String> known = new LinkedHashSet<>();
     private final Set<String> missing = new LinkedHashSet<>();
+    /** Values a getter could not take, each with its message: the getter gave the default so that the factory reads on. */
+    private final Map<String, String> badValues = new LinkedHashMap<>();
 
-    /** @param where how to name this step in messages, e.g. {@code "job.yaml: stages[0].steps[1] (length_filter)"} */
+    /** Whether a bad value is noted and told by {@link #requireAllUsed} (a step's) rather than thrown at once. */
+    private final boolean noting;
+
+    /**
+     * Arguments whose getters throw on a bad value; the job's and a stage's keys are read so, each through
+     * {@link Problems#get}, which goes on to the next.
+     *
+     * @param where how to name them in messages, e.g. {@code "job.yaml: stages[0].steps[1] (length_filter)"}
+     */
     public StepArgs(String where, Map<String, Object> values) {
+        this(where, values, false);
+    }
+
+    private StepArgs(String where, Map<String, Object> values, boolean noting) {
         this.where = where;
         this.values = values == null ? Map.of() : values;
+        this.noting = noting;
+    }
+
+    /** A step's arguments: its factory reads them all, and their problems are told together ({@link #bad}). */
+    public static StepArgs ofStep(String where, Map<String, Object> values) {
+        return new StepArgs(where, values, true);
     }
 
     public static StepArgs of(Map<String, Object> values) {
@@ -41,6 +61,20 @@ public final class StepArgs {
         return new JobException(where + ": '" + key + "' " + problem);
     }
 
+    /**
+     * For a step's arguments, notes that {@code key}'s value cannot be taken and gives {@code fallback} in its place,
+     * so that the factory reads its other keys and the step's mistakes are told together ({@link #requireAllUsed}):
+     * a datatrove step translated by hand often has several, and one round of validate per mistake was slow going.
+     * Other arguments throw the problem.
+     */
+    private <T> T bad(String key, String problem, T fallback) {
+        if (!noting) {
+            throw error(key, problem);
+        }
+        badValues.putIfAbsent(key, error(key, problem).getMessage());
+        return fallback;
+    }
+
     public String string(String key, String dflt) {
         known.add(key);
         Object v = values.get(key);
@@ -48,10 +82,10 @@ public final class StepArgs {
             return dflt;
         }
         if (v instanceof Map || v instanceof List) {
-            throw error(key, "must be a string, got " + describe(v));
+            return bad(key, "must be a string, got " + describe(v), dflt);
         }
         if (v instanceof Boolean b) {
-            throw error(key, "must be a string, got the boolean " + b + UNQUOTED_BOOLEANS);
+            return bad(key, "must be a string, got the boolean " + b + UNQUOTED_BOOLEANS, dflt);
         }
         return v.toString();
     }
@@ -100,18 +134,22 @@ public final class StepArgs {
     public String requireString(String key) {
         String s = string(key, null);
         if (s == null || s.isEmpty()) {
-            missing.add(key);
+            if (!badValues.containsKey(key)) {
+                missing.add(key);
+            }
             return "";
         }
         return s;
     }
 
     /**
-     * What to throw for a factory that failed with {@code e}: a required key's absence when one was missing,
-     * since the "" read in its place may have caused the failure; else {@code e}.
+     * What to throw for a factory that failed with {@code e}: the values noted bad before it, then a required key's
+     * absence when one was missing, since the "" read in its place may have caused the failure; else {@code e}.
      */
     public JobException missingOr(JobException e) {
-        return missing.isEmpty() ? e : missingError();
+        List<String> problems = new ArrayList<>(badValues.values());
+        problems.addAll(missing.isEmpty() ? e.problems() : List.of(missingError().getMessage()));
+        return JobException.of(problems);
     }
 
     private JobException missingError() {
@@ -134,7 +172,7 @@ public final class StepArgs {
                 return size;
             }
         }
-        throw error(key, "must be an integer, got " + describe(v));
+        return bad(key, "must be an integer, got " + describe(v), dflt);
     }
 
     /**
@@ -145,7 +183,7 @@ public final class StepArgs {
         Object v = values.get(key);
         if (v instanceof String s && parseSize(s) == null) {
             known.add(key);
-            throw error(key, "must be a size such as 512M or 1G (a whole number, with K, M, G or T), got " + describe(v));
+            return bad(key, "must be a size such as 512M or 1G (a whole number, with K, M, G or T), got " + describe(v), dflt);
         }
         return integer(key, dflt);
     }
@@ -168,7 +206,7 @@ public final class StepArgs {
         if (v instanceof String s && DECIMAL.matcher(s.strip()).matches()) {
             return Double.parseDouble(s.strip());
         }
-        throw error(key, "must be a number, got " + describe(v));
+        return bad(key, "must be a number, got " + describe(v), dflt);
     }
 
     /** {@link #refuseNull(String, String...)}'s advice for a number datatrove compares, and so fails on as None. */
@@ -184,7 +222,7 @@ public final class StepArgs {
         for (String key : keys) {
             known.add(key);
             if (values.containsKey(key) && values.get(key) == null) {
-                throw error(key, "is null" + advice);
+                bad(key, "is null" + advice, null);
             }
         }
     }
@@ -208,7 +246,7 @@ public final class StepArgs {
         if (v instanceof Boolean b) {
             return b;
         }
-        throw error(key, "must be true or false, got " + describe(v));
+        return bad(key, "must be true or false, got " + describe(v), dflt);
     }
 
     /** A string, or a list of strings (a single string becomes a one-element list). */
@@ -225,17 +263,17 @@ public final class StepArgs {
             List<String> out = new ArrayList<>();
             for (Object o : l) {
                 if (o instanceof Map || o instanceof List || o == null) {
-                    throw error(key, "must be a list of strings, got an element " + describe(o));
+                    return bad(key, "must be a list of strings, got an element " + describe(o), dflt);
                 }
                 if (o instanceof Boolean b) {
-                    throw error(key, "must be a list of strings, got the boolean " + b + " as element "
-                            + (out.size() + 1) + UNQUOTED_BOOLEANS);
+                    return bad(key, "must be a list of strings, got the boolean " + b + " as element "
+                            + (out.size() + 1) + UNQUOTED_BOOLEANS, dflt);
                 }
                 out.add(o.toString());
             }
             return out;
         }
-        throw error(key, "must be a string or a list of strings, got " + describe(v));
+        return bad(key, "must be a string or a list of strings, got " + describe(v), dflt);
     }
 
     @SuppressWarnings("unchecked")
@@ -248,7 +286,7 @@ public final class StepArgs {
         if (v instanceof Map<?, ?> m) {
             return new LinkedHashMap<>((Map<String, Object>) m);
         }
-        throw error(key, "must be a mapping, got " + describe(v));
+        return bad(key, "must be a mapping, got " + describe(v), null);
     }
 
     /** One of a fixed set of words; the message lists them. */
@@ -262,7 +300,7 @@ public final class StepArgs {
                 return s;
             }
         }
-        throw error(key, "must be one of " + String.join(", ", allowed) + ", got '" + s + "'");
+        return bad(key, "must be one of " + String.join(", ", allowed) + ", got '" + s + "'", dflt);
     }
 
     /** Counts {@code key} as one of these arguments, read elsewhere (a stage's slurm block), for the list of allowed keys. */
@@ -270,8 +308,9 @@ public final class StepArgs {
         known.add(key);
     }
 
-    /** Fails on keys no getter read (all of them named, each with a hint), then on a missing required key. */
+    /** Fails on the values noted bad, then on keys no getter read (all of them named, each with a hint), then on a missing required key. */
     public void requireAllUsed() {
+        List<String> problems = new ArrayList<>(badValues.values());
         List<String> unknown = new ArrayList<>();
         for (String k : values.keySet()) {
             if (!known.contains(k)) {
@@ -279,12 +318,14 @@ public final class StepArgs {
             }
         }
         if (!unknown.isEmpty()) {
-            throw new JobException(where + ": unknown key" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown)
+            problems.add(where + ": unknown key" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown)
                     + "; allowed: " + String.join(", ", known)
                     + (missing.isEmpty() ? "" : "; and '" + missing.iterator().next() + "' is required"));
+        } else if (!missing.isEmpty()) {
+            problems.add(missingError().getMessage());
         }
-        if (!missing.isEmpty()) {
-            throw missingError();
+        if (!problems.isEmpty()) {
+            throw JobException.of(problems);
         }
     }
 

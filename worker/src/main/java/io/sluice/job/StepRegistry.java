@@ -67,7 +67,7 @@ public final class StepRegistry {
 
     /** Builds the step a job file names. */
     public static Step create(Job.StepSpec spec) {
-        return create(spec.type(), new StepArgs(spec.where(), spec.args()));
+        return create(spec.type(), StepArgs.ofStep(spec.where(), spec.args()));
     }
 
     /** Builds a step; unknown names and keys fail with a message naming them and what is allowed. */

@@ -23,7 +23,7 @@ public abstract class Filter implements Step, DocumentOutput.Writer {
     protected Filter(StepArgs args) {
         Object spec = args.raw().get("exclusion_output");
         if (spec instanceof Map<?, ?>) {
-            StepArgs ex = new StepArgs(args.where() + ".exclusion_output", args.map("exclusion_output"));
+            StepArgs ex = StepArgs.ofStep(args.where() + ".exclusion_output", args.map("exclusion_output"));
             exclusion = DocumentOutput.of(ex, true); // datatrove's exclusion_writer is a JsonlWriter, max_file_size included
             ex.requireAllUsed();
         } else {
