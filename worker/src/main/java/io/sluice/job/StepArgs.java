@@ -17,8 +17,9 @@ public final class StepArgs {
     private final Map<String, Object> values;
     private final Set<String> known = new LinkedHashSet<>();
     private final Set<String> missing = new LinkedHashSet<>();
-    /** Values a getter could not take, each with its message: the getter gave the default so that the factory reads on. */
-    private final Map<String, String> badValues = new LinkedHashMap<>();
+    /** The keys whose values a getter could not take (it gave the default, so that the factory reads on), and their problems. */
+    private final Set<String> badKeys = new LinkedHashSet<>();
+    private final List<String> noted = new ArrayList<>();
 
     /** Whether a bad value is noted and told by {@link #requireAllUsed} (a step's) rather than thrown at once. */
     private final boolean noting;
@@ -71,8 +72,27 @@ public final class StepArgs {
         if (!noting) {
             throw error(key, problem);
         }
-        badValues.putIfAbsent(key, error(key, problem).getMessage());
+        if (badKeys.add(key)) {
+            noted.add(error(key, problem).getMessage());
+        }
         return fallback;
+    }
+
+    /**
+     * What {@code read} gives; for a step's arguments, when it fails on a job-file mistake, {@code fallback} with
+     * the problems noted, as a getter's ({@link #bad}): a part the factory checks itself (a filter's
+     * {@code exclusion_output} mapping) then hides none of the step's other keys.
+     */
+    public <T> T readOn(java.util.function.Supplier<T> read, T fallback) {
+        try {
+            return read.get();
+        } catch (JobException e) {
+            if (!noting) {
+                throw e;
+            }
+            noted.addAll(e.problems());
+            return fallback;
+        }
     }
 
     public String string(String key, String dflt) {
@@ -134,7 +154,7 @@ public final class StepArgs {
     public String requireString(String key) {
         String s = string(key, null);
         if (s == null || s.isEmpty()) {
-            if (!badValues.containsKey(key)) {
+            if (!badKeys.contains(key)) {
                 missing.add(key);
             }
             return "";
@@ -147,7 +167,7 @@ public final class StepArgs {
      * absence when one was missing, since the "" read in its place may have caused the failure; else {@code e}.
      */
     public JobException missingOr(JobException e) {
-        List<String> problems = new ArrayList<>(badValues.values());
+        List<String> problems = new ArrayList<>(noted);
         problems.addAll(missing.isEmpty() ? e.problems() : List.of(missingError().getMessage()));
         return JobException.of(problems);
     }
@@ -310,7 +330,7 @@ public final class StepArgs {
 
     /** Fails on the values noted bad, then on keys no getter read (all of them named, each with a hint), then on a missing required key. */
     public void requireAllUsed() {
-        List<String> problems = new ArrayList<>(badValues.values());
+        List<String> problems = new ArrayList<>(noted);
         List<String> unknown = new ArrayList<>();
         for (String k : values.keySet()) {
             if (!known.contains(k)) {

@@ -24,8 +24,11 @@ public abstract class Filter implements Step, DocumentOutput.Writer {
         Object spec = args.raw().get("exclusion_output");
         if (spec instanceof Map<?, ?>) {
             StepArgs ex = StepArgs.ofStep(args.where() + ".exclusion_output", args.map("exclusion_output"));
-            exclusion = DocumentOutput.of(ex, true); // datatrove's exclusion_writer is a JsonlWriter, max_file_size included
-            ex.requireAllUsed();
+            exclusion = args.readOn(() -> {
+                DocumentOutput out = DocumentOutput.of(ex, true); // datatrove's exclusion_writer is a JsonlWriter, max_file_size included
+                ex.requireAllUsed();
+                return out;
+            }, null);
         } else {
             java.nio.file.Path dir = args.optionalPath("exclusion_output", null);
             if (dir != null && dir.toString().isBlank()) {

@@ -444,17 +444,21 @@ class JobFileTest {
                     steps:
                       - read_jsonl: {path: x, limit: many, recursive: maybe, bogus: 1}
                       - write_jsonl: {path: y, compression: lz4, max_file_size: 1.5M, output_filename: ../x}
+                      - length_filter: {exclusion_output: {path: z, compression: lz5}, min_chars: q}
                 """);
         String read = "\n  job.yaml: stages[0] (a).steps[0] (read_jsonl): ";
         String write = "\n  job.yaml: stages[0] (a).steps[1] (write_jsonl): ";
-        assertEquals("6 problems:"
+        String filter = "\n  job.yaml: stages[0] (a).steps[2] (length_filter)";
+        assertEquals("8 problems:"
                 + read + "'recursive' must be true or false, got 'maybe'"
                 + read + "'limit' must be an integer, got 'many'"
                 + read + "unknown key 'bogus'; allowed: path, glob, recursive, text_key, id_key, default_metadata, limit, skip,"
                 + " split_size, on_error"
                 + write + "'compression' must be one of zstd, gzip, none, got 'lz4'"
                 + write + "'max_file_size' must be a size such as 512M or 1G (a whole number, with K, M, G or T), got '1.5M'"
-                + write + "'output_filename' must be a file name inside the output folder (relative, without '..'), not '../x'",
+                + write + "'output_filename' must be a file name inside the output folder (relative, without '..'), not '../x'"
+                + filter + ".exclusion_output: 'compression' must be one of zstd, gzip, none, got 'lz5'"
+                + filter + ": 'min_chars' must be an integer, got 'q'",
                 msg);
         // one problem is still its own message, with no count before it
         assertEquals("job.yaml: stages[0] (a).steps[0] (read_jsonl): 'limit' must be an integer, got 'many'",
