@@ -419,17 +419,26 @@ class LauncherTest {
                 Files.readString(log));
     }
 
-    /** An input gone since the plan was made: the console says so, where it said only the file's path. */
+    /**
+     * An input gone since the plan was made, beside a completed rank: refused before any rank runs, naming the file
+     * and the plan, where the rank failed on the file's path alone. With no rank complete, the stage is planned again.
+     */
     @Test
     void aRankWhoseInputIsGoneSaysSo() throws IOException {
         input("{\"text\":\"x\"}\n");
         Files.writeString(dir.resolve("in/b.jsonl"), "{\"text\":\"y\"}\n");
-        Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n");
+        Path f = job("logging_dir: $ROOT/logs\ntasks: 2\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}},"
+                + " {write_jsonl: {path: $ROOT/o}}]\n");
         assertEquals(0, Launcher.execute("run", f.toString()), err.toString());
         Files.delete(dir.resolve("in/a.jsonl"));
         Files.delete(dir.resolve("logs/a/completions/00000"));
-        assertEquals(1, Launcher.execute("run", f.toString()), err.toString());
-        assertTrue(out.toString().contains("rank 0: " + dir.resolve("in/a.jsonl") + ": no such file or directory"), out.toString());
+        assertEquals(2, Launcher.execute("run", f.toString()), err.toString());
+        assertTrue(err.toString().contains("stage 'a': input " + dir.resolve("in/a.jsonl") + " is gone; it was 13 bytes when"
+                + " planned, and the plan lists it (" + dir.resolve("logs/a/shard_plan.json") + ")"), err.toString());
+        assertEquals(2, Launcher.execute("validate", f.toString()), err.toString());
+
+        Files.delete(dir.resolve("logs/a/completions/00001"));
+        assertEquals(0, Launcher.execute("run", f.toString()), err.toString());
     }
 
     @Test

@@ -85,7 +85,7 @@ public final class StageRunner {
         if (!(first instanceof DocumentSource source)) {
             return null;
         }
-        ShardPlan saved = Preflight.savedPlan(stage, stageDir(stage), source);
+        ShardPlan saved = Preflight.savedPlan(job, stage, stageDir(stage), source);
         Path file = stageDir(stage).resolve("shard_plan.json");
         ShardPlan signatures = signaturePlan(stage, source);
         if (saved != null && (signatures == null || samePieces(saved, signatures))) {

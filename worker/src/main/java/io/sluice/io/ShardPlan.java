@@ -24,6 +24,52 @@ public record ShardPlan(String root, int worldSize, long splitSize, List<FileEnt
     public record FileEntry(String path, long size) {
     }
 
+    /** A planned file whose size is not the one planned; {@code now} is -1 when the file is gone. */
+    public record ChangedFile(String path, long planned, long now) {
+        public String describe(Path root) {
+            return root.resolve(path) + (now < 0 ? " is gone" : " is " + now + " bytes now") + "; it was " + planned
+                    + " bytes when planned";
+        }
+    }
+
+    /**
+     * The planned files that are gone or of another size under {@code root}. A re-run whose ranks read a changed
+     * file by the old plan's byte ranges cut lines in two or read some twice, and completed ranks hold the old
+     * content: neither may go on without a word. Size, not mtime: a copy that keeps the bytes but not the time is
+     * the same input.
+     */
+    public List<ChangedFile> changedFiles(Path root) throws IOException {
+        List<ChangedFile> changed = new ArrayList<>();
+        for (FileEntry f : files) {
+            long now;
+            try {
+                now = Files.size(root.resolve(f.path()));
+            } catch (java.nio.file.NoSuchFileException e) {
+                now = -1;
+            }
+            if (now != f.size()) {
+                changed.add(new ChangedFile(f.path(), f.size(), now));
+            }
+        }
+        return changed;
+    }
+
+    /** The ranks that read some of {@code file}, in order. */
+    public List<Integer> ranksReading(String file) {
+        List<Integer> readers = new ArrayList<>();
+        for (int r = 0; r < ranks.size(); r++) {
+            if (ranks.get(r).stream().anyMatch(piece -> piece.file().equals(file))) {
+                readers.add(r);
+            }
+        }
+        return readers;
+    }
+
+    /** Whether the plan cuts {@code file} into byte ranges (by the size it had). */
+    public boolean cuts(String file) {
+        return ranks.stream().flatMap(List::stream).anyMatch(piece -> piece.file().equals(file) && !piece.wholeFile());
+    }
+
     /** Decides whether a file may be cut at line boundaries (plain JSONL only). */
     public interface Splittable {
         boolean test(String file);

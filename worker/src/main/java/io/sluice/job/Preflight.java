@@ -46,7 +46,7 @@ public final class Preflight {
                 Step step = StepRegistry.create(spec);
                 if (step instanceof DocumentSource src) {
                     if (spec == stage.steps().get(0)) {
-                        savedPlan(stage, job.loggingDir().resolve(stage.name()), src);
+                        savedPlan(job, stage, job.loggingDir().resolve(stage.name()), src);
                     }
                     String statsWriter = written.statsWriterReadBy(src);
                     if (statsWriter != null) {
@@ -572,27 +572,60 @@ public final class Preflight {
     }
 
     /**
-     * The shard plan an earlier run of the stage saved in {@code stageDir}, or null; a job error when it was
-     * made for another task count or input, since ranks would then read other files than before.
+     * The shard plan an earlier run of the stage saved in {@code stageDir}, or null when the stage is to be planned
+     * again; a job error when it was made for another task count or input, or a file it lists has changed since,
+     * and completed ranks that read by it are to be skipped: those ranks would hold other input than the rest.
      */
-    public static ShardPlan savedPlan(Job.Stage stage, Path stageDir, DocumentSource source) throws IOException {
+    public static ShardPlan savedPlan(Job job, Job.Stage stage, Path stageDir, DocumentSource source) throws IOException {
         Path file = stageDir.resolve("shard_plan.json");
         if (!Files.exists(file)) {
             return null;
         }
         ShardPlan p = ShardPlan.read(file);
-        if (p.worldSize() != stage.tasks() || !p.root().equals(source.root().toString())) {
-            // no rank read by it, completed or running (a run killed before any completed; rank locks are
-            // RankLock's, <stage>/locks): the stage is planned again, and what its ranks wrote goes as for any
-            // changed stage; before, a refusal asked to delete the folder first
-            if (io.sluice.io.Completions.completedRanks(stageDir).isEmpty()
-                    && !io.sluice.io.ProcessLock.anyMayBeHeld(stageDir.resolve("locks"))) {
-                return null;
-            }
-            throw new JobException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
-                    + "; this job has " + stage.tasks() + " tasks over " + source.root()
-                    + ". Use a new logging_dir, or delete " + stageDir + ", to run the changed stage");
+        boolean samePlan = p.worldSize() == stage.tasks() && p.root().equals(source.root().toString());
+        java.util.BitSet done = job.skipCompleted() ? io.sluice.io.Completions.completedRanks(stageDir) : new java.util.BitSet();
+        String changed = samePlan ? changedInput(job, p, stage, source, done) : null;
+        if (samePlan && changed == null) {
+            return p;
         }
-        return p;
+        // no rank read by it, completed or running (a run killed before any completed; rank locks are
+        // RankLock's, <stage>/locks): the stage is planned again, and what its ranks wrote goes as for any
+        // changed stage; before, a refusal asked to delete the folder first
+        if (done.isEmpty() && !io.sluice.io.ProcessLock.anyMayBeHeld(stageDir.resolve("locks"))) {
+            return null;
+        }
+        if (changed != null) {
+            throw new JobException("stage '" + stage.name() + "': input " + changed + " (" + file + "). Put the input"
+                    + " back as it was, or delete " + stageDir + " to run the stage again over the input as it is now");
+        }
+        throw new JobException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
+                + "; this job has " + stage.tasks() + " tasks over " + source.root()
+                + ". Use a new logging_dir, or delete " + stageDir + ", to run the changed stage");
+    }
+
+    /**
+     * What makes the saved plan wrong for the input as it is now, or null. A changed file that ranks yet to run
+     * read whole is read as it is now (a damaged file mended after its rank failed); one a completed rank read
+     * (which holds the old content), one the plan cuts by its old size (lines cut in two or read twice), or one
+     * gone is not. Before, all three went on without a word, or failed the rank on "no such file". The outputs of
+     * the job's own stages are left to StageLineage, which names the stage that changed them.
+     */
+    private static String changedInput(Job job, ShardPlan plan, Job.Stage stage, DocumentSource source,
+                                       java.util.BitSet done) throws IOException {
+        List<ShardPlan.ChangedFile> changed = plan.changedFiles(source.root());
+        if (changed.isEmpty() || !WrittenFolders.before(job, stage).stagesWriting(source.root()).isEmpty()) {
+            return null;
+        }
+        for (ShardPlan.ChangedFile c : changed) {
+            List<Integer> completedReaders = plan.ranksReading(c.path()).stream().filter(done::get).toList();
+            String why = !completedReaders.isEmpty() ? "rank(s) " + completedReaders.stream().map(String::valueOf)
+                            .collect(java.util.stream.Collectors.joining(", ")) + " that read it have completed"
+                    : plan.cuts(c.path()) ? "the plan cuts it into byte ranges by that size"
+                    : c.now() < 0 ? "the plan lists it" : null;
+            if (why != null) {
+                return c.describe(source.root()) + ", and " + why;
+            }
+        }
+        return null;
     }
 }

@@ -9,6 +9,7 @@ import io.sluice.job.JobException;
 import io.sluice.job.StepArgs;
 import java.io.IOException;
 import java.nio.file.FileSystems;
+import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
@@ -46,8 +47,8 @@ public final class ReadJsonl implements DocumentSource {
         String textKey = args.string("text_key", "text");
         String idKey = args.string("id_key", "id");
         Map<String, Object> defaults = args.map("default_metadata");
-        limit = args.integer("limit", -1);
-        skip = args.integer("skip", 0);
+        limit = args.readOn(() -> atLeast(args, "limit", -1, "-1 (no limit) or a number of documents"), -1L);
+        skip = args.readOn(() -> atLeast(args, "skip", 0, "a number of documents"), 0L);
         splitSize = args.size("split_size", 256L << 20);
         String onError = args.choice("on_error", "fail", "fail", "skip");
         options = new JsonlReader.Options(textKey, idKey, defaults,
@@ -68,6 +69,15 @@ public final class ReadJsonl implements DocumentSource {
         }
         topLevel = glob != null && glob.startsWith("**/") && glob.length() > 3
                 ? FileSystems.getDefault().getPathMatcher("glob:" + glob.substring(3)) : null;
+    }
+
+    /** datatrove's reader reads nothing for a limit below -1 (and skips none for a negative skip): a slip either way. */
+    private static long atLeast(StepArgs args, String key, long least, String expected) {
+        long v = args.integer(key, least);
+        if (v < least) {
+            throw args.error(key, "must be " + expected + ", got " + v);
+        }
+        return v;
     }
 
     /** Whether a damaged or misnamed file is counted and skipped (on_error: skip) rather than a failure. */
@@ -129,17 +139,41 @@ public final class ReadJsonl implements DocumentSource {
         // a folder given as a symbolic link (common for shared data on clusters) is listed where it points:
         // walking the link itself, which is not followed, found nothing
         Path listed = root.toRealPath();
-        try (Stream<Path> s = recursive ? Files.walk(listed) : Files.list(listed)) {
-            s.filter(Files::isRegularFile).forEach(p -> {
+        // subfolders that are links are walked too, as fsspec's find does; a matching link to nothing is an
+        // error, as opening it is in datatrove (before, both were left out without a word)
+        List<Path> dangling = new ArrayList<>();
+        try (Stream<Path> s = recursive ? Files.walk(listed, FileVisitOption.FOLLOW_LINKS) : Files.list(listed)) {
+            s.forEach(p -> {
                 Path rel = listed.relativize(p);
+                boolean regular = Files.isRegularFile(p);
+                if (!regular && !(Files.isSymbolicLink(p) && !Files.exists(p))) {
+                    return; // a folder, a socket, a device
+                }
                 String name = p.getFileName().toString();
                 if (matches(matcher, rel)) {
                     boolean hidden = name.startsWith(".") || name.endsWith(AtomicFile.TMP_SUFFIX);
-                    (hidden ? leftOut : files).add(rel.toString().replace('\\', '/'));
+                    if (!regular && !hidden) {
+                        dangling.add(p);
+                    } else {
+                        (hidden ? leftOut : files).add(rel.toString().replace('\\', '/'));
+                    }
                 } else if (matcher != null && rel.getNameCount() > 1 && matcher.matches(rel.getFileName())) {
                     deeperByName[0]++;
                 }
             });
+        } catch (java.io.UncheckedIOException e) {
+            if (e.getCause() instanceof java.nio.file.FileSystemLoopException loop) {
+                throw new JobException("input folder " + root + ": the symbolic link " + loop.getFile() + " leads back"
+                        + " to a folder that holds it, so the walk would never end; remove the link, or give a glob"
+                        + " that does not go through it");
+            }
+            throw e;
+        }
+        if (!dangling.isEmpty()) {
+            throw new JobException("input " + dangling.getFirst() + " is a symbolic link to "
+                    + Files.readSymbolicLink(dangling.getFirst()) + ", which does not exist"
+                    + (dangling.size() > 1 ? " (and " + (dangling.size() - 1) + " more such link(s))" : "")
+                    + "; mend or remove the link, or give a glob that leaves it out");
         }
         files.sort(null);
         leftOut.sort(null);

@@ -427,6 +427,82 @@ class LocalExecutorTest {
         assertTrue(line.endsWith("\"}],\"metadata\":{\"dataset\":\"mine\"}}"), line.substring(line.length() - 60));
     }
 
+    /**
+     * The saved plan records each file's size: a re-run after an input file changed or went (a line mended in a
+     * split file, a shard deleted) no longer reads the new bytes by the old ranges beside completed ranks that
+     * hold the old content, exit 0, nor fails a rank on "no such file"; validate tells it too.
+     */
+    @Test
+    void aRerunRefusesInputThatChangedUnderItsCompletedRanks() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        Path in = fx.corpus("in", 3, 40);
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        Path part = in.resolve("part-001.jsonl.gz");
+        long before = Files.size(part);
+        TestFiles.write(part, TestFiles.doc("mended", "one document where forty were, and longer than five words"));
+
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
+        assertEquals("stage 'clean': input " + part + " is " + Files.size(part) + " bytes now; it was " + before
+                + " bytes when planned, and rank(s) 1 that read it have completed (" + root.resolve("logs/clean/shard_plan.json")
+                + "). Put the input back as it was, or delete " + root.resolve("logs/clean") + " to run the"
+                + " stage again over the input as it is now", e.getMessage());
+        e = assertThrows(JobException.class, () -> io.sluice.job.Preflight.check(fx.job(JobFixture.CLEAN_JOB)));
+        assertTrue(e.getMessage().contains(part + " is " + Files.size(part) + " bytes now"), e.getMessage());
+
+        Files.delete(part);
+        e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
+        assertTrue(e.getMessage().startsWith("stage 'clean': input " + part + " is gone; it was " + before + " bytes"
+                + " when planned, and rank(s) 1 that read it have completed"), e.getMessage());
+
+        // skip_completed: false runs every rank again: planned over the input as it is now
+        TestFiles.write(part, TestFiles.doc("mended", "one document where forty were, and longer than five words"));
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("workers: 2", "workers: 2\nskip_completed: false"))));
+        assertEquals(81, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+        assertTrue(TestFiles.allLines(root.resolve("out")).stream().anyMatch(l -> l.contains("\"id\":\"mended\"")));
+    }
+
+    /**
+     * A plain file the plan cuts into byte ranges by its old size is refused even when no completed rank read it,
+     * as the old ranges now cut lines in two; a damaged gzip file mended after its rank failed is read whole, as
+     * it is now (aFailingRankLeavesNoMarkerAndTheOthersComplete).
+     */
+    @Test
+    void aChangedFileThePlanCutsIsRefusedThoughItsRanksDidNotComplete() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        Path in = Files.createDirectories(root.resolve("in"));
+        StringBuilder big = new StringBuilder();
+        for (int i = 0; i < 600; i++) {
+            big.append(TestFiles.doc("big-" + i, "a plain document of more than five words, number " + i));
+        }
+        Files.writeString(in.resolve("a.jsonl"), big);
+        TestFiles.write(in.resolve("b.jsonl.gz"), TestFiles.doc("small", "a gzip document of more than five words"));
+        String job = JobFixture.CLEAN_JOB.replace("glob: \"*.jsonl.gz\"", "split_size: 32K");
+        assertTrue(run(fx.job(job)));
+        io.sluice.io.ShardPlan plan = io.sluice.io.ShardPlan.read(root.resolve("logs/clean/shard_plan.json"));
+        assertTrue(plan.cuts("a.jsonl"), plan.toString());
+        assertEquals(List.of(0, 1), plan.ranksReading("a.jsonl"), "two pieces, and rank 2 reads b");
+        Completions.unmark(root.resolve("logs/clean"), 0); // as if killed before they completed
+        Completions.unmark(root.resolve("logs/clean"), 1);
+        Files.writeString(in.resolve("a.jsonl"), TestFiles.doc("added", "one more document of more than five words"),
+                java.nio.file.StandardOpenOption.APPEND);
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(job)));
+        assertTrue(e.getMessage().contains(in.resolve("a.jsonl") + " is " + Files.size(in.resolve("a.jsonl"))
+                + " bytes now; it was " + big.length() + " bytes when planned, and the plan cuts it into byte ranges by"
+                + " that size"), e.getMessage());
+    }
+
+    /** A plan no completed rank read by (a run killed early) is made again over the changed input, without a word. */
+    @Test
+    void aPlanNoRankCompletedIsMadeAgainOverChangedInput() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        Path in = fx.corpus("in", 3, 40);
+        io.sluice.io.ShardPlan.compute(in, List.of("part-000.jsonl.gz", "part-001.jsonl.gz", "part-002.jsonl.gz"), 3, 0,
+                file -> false).write(Files.createDirectories(root.resolve("logs/clean")).resolve("shard_plan.json"));
+        TestFiles.write(in.resolve("part-001.jsonl.gz"), TestFiles.doc("mended", "one document, longer than five words"));
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)), console.toString());
+        assertEquals(81, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+    }
+
     @Test
     void preflightRejectsMissingInputsBeforeAnyWork() throws IOException {
         JobFixture fx = new JobFixture(root);
@@ -466,6 +542,30 @@ class LocalExecutorTest {
         TestFiles.deleteRecursively(root.resolve("logs"));
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("glob: \"*.jsonl.gz\"", "glob: \"**/2024/*.jsonl.gz\""))));
         assertEquals(6, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+
+        // a subfolder that is a link is walked, as fsspec's find does (before, its 6 documents were left out)
+        fx.corpus("elsewhere/2025", 2, 3);
+        Files.createSymbolicLink(root.resolve("in/2025"), root.resolve("elsewhere/2025"));
+        String all = JobFixture.CLEAN_JOB.replace("glob: \"*.jsonl.gz\"", "glob: \"**/*.jsonl.gz\"");
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(all)));
+        assertEquals(15, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+
+        // a matching link to nothing is an error naming it (before, left out without a word)
+        Path dangling = Files.createSymbolicLink(root.resolve("in/part-009.jsonl.gz"), root.resolve("gone.jsonl.gz"));
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        e = assertThrows(JobException.class, () -> run(fx.job(all)));
+        assertTrue(e.getMessage().endsWith("(read_jsonl): input " + dangling + " is a symbolic link to "
+                + root.resolve("gone.jsonl.gz") + ", which does not exist; mend or remove the link, or give a glob that"
+                + " leaves it out"), e.getMessage());
+        Files.delete(dangling);
+
+        // a link back up the tree is named, not walked for ever
+        Path loop = Files.createSymbolicLink(root.resolve("in/2024/up"), root.resolve("in"));
+        e = assertThrows(JobException.class, () -> run(fx.job(all)));
+        assertTrue(e.getMessage().endsWith("(read_jsonl): input folder " + root.resolve("in") + ": the symbolic link "
+                + loop + " leads back to a folder that holds it, so the walk would never end; remove the link, or give"
+                + " a glob that does not go through it"), e.getMessage());
     }
 
     /** A merge of a folder no step writes and no stats are in: before, a warning in the rank's log, and complete. */
