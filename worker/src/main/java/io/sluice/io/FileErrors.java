@@ -32,6 +32,9 @@ public final class FileErrors {
             };
             return f.getFile() + (f.getOtherFile() != null ? " -> " + f.getOtherFile() : "") + ": " + what;
         }
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+            return j.getOriginalMessage(); // without the path of keys and arrays to the value, 24 KB on deep metadata
+        }
         return e.getMessage() == null ? e.getClass().getName() : e.getMessage();
     }
 }

@@ -344,7 +344,7 @@ public final class JsonlReader {
             return null;
         }
         if (!sc.textIsString) {
-            if (ascii(sc.textStart, sc.textEnd, b).equals("null")) {
+            if (falsy(new String(b, sc.textStart, sc.textEnd - sc.textStart, StandardCharsets.UTF_8))) {
                 handler.skipped("empty_text", where(piece, split, lineIndex, lineOffset) + ": empty text, skipped as datatrove does");
                 return null;
             }
@@ -369,6 +369,22 @@ public final class JsonlReader {
             doc.requireSerialising(); // its line alone would not give this document back (see linesReadBackAlike)
         }
         return doc;
+    }
+
+    /**
+     * Whether a JSON value that is not a string is false to Python, which datatrove's {@code if not text} skips as
+     * empty (null, false, 0, [], {}); any other fails, as a document's text must be a string.
+     */
+    private static boolean falsy(String value) {
+        String v = value.replaceAll("[ \t\r\n]", "");
+        if (v.equals("null") || v.equals("false") || v.equals("[]") || v.equals("{}")) {
+            return true;
+        }
+        try {
+            return Double.parseDouble(v) == 0;
+        } catch (NumberFormatException e) {
+            return false; // true, or a non-empty array or object
+        }
     }
 
     private static String ascii(int s, int e, byte[] b) {

@@ -46,7 +46,11 @@ public final class JsonlWriter implements Closeable {
      * write them as UTF-8 also joins a lone high surrogate with the character after it.)
      */
     private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .disable(com.fasterxml.jackson.core.json.JsonWriteFeature.WRITE_NAN_AS_STRINGS).build());
+            .disable(com.fasterxml.jackson.core.json.JsonWriteFeature.WRITE_NAN_AS_STRINGS)
+            // a line the reader takes at its deepest nesting is written one level deeper, under "metadata"
+            .streamWriteConstraints(com.fasterxml.jackson.core.StreamWriteConstraints.builder()
+                    .maxNestingDepth(JsonLineScanner.LIMITS.getMaxNestingDepth() + 1).build())
+            .build());
     private static final JsonFactory FACTORY = MAPPER.getFactory();
 
     private final Path dir;
@@ -277,12 +281,13 @@ public final class JsonlWriter implements Closeable {
     }
 
     /**
-     * A metadata value as one piece of a file name: "none" for a missing value (Python's str(None), lower
-     * case), path separators replaced, and "", "." and ".." prefixed with "_", so a value never leaves the
-     * output folder or names it.
+     * A metadata value as one piece of a file name: as Python's str() writes it, as datatrove's does (True, 1e+20,
+     * ['a', 'b']; before, Java's true, 1.0E20, [a, b]), "none" for a missing value (where datatrove fails), path
+     * separators replaced, and "", "." and ".." prefixed with "_", so a value never leaves the output folder or
+     * names it.
      */
     static String pathSegment(Object value) {
-        String s = value == null ? "none" : value.toString().replace('/', '_').replace('\\', '_').replace('\0', '_');
+        String s = value == null ? "none" : PyJson.str(value).replace('/', '_').replace('\\', '_').replace('\0', '_');
         return s.isEmpty() || s.equals(".") || s.equals("..") ? "_" + s : s;
     }
 

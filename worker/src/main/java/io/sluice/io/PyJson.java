@@ -13,6 +13,68 @@ public final class PyJson {
     private PyJson() {
     }
 
+    /**
+     * Python's {@code str()} of the value {@code json.loads} gives for {@code v}: True, None, 1e+20, ['a', 1],
+     * {'k': None}; what datatrove's output_filename puts in a file name for a metadata key.
+     */
+    public static String str(Object v) {
+        return v instanceof String s ? s : repr(v, new StringBuilder()).toString();
+    }
+
+    private static StringBuilder repr(Object v, StringBuilder sb) {
+        switch (v) {
+            case null -> sb.append("None");
+            case Boolean b -> sb.append(b ? "True" : "False");
+            case Double d -> sb.append(Double.isNaN(d) ? "nan" : Double.isInfinite(d) ? (d > 0 ? "inf" : "-inf") : floatRepr(d));
+            case Float f -> repr(f.doubleValue(), sb);
+            case String s -> stringRepr(s, sb);
+            case java.util.Map<?, ?> m -> {
+                sb.append('{');
+                String sep = "";
+                for (var e : m.entrySet()) {
+                    repr(e.getKey(), sb.append(sep)).append(": ");
+                    repr(e.getValue(), sb);
+                    sep = ", ";
+                }
+                sb.append('}');
+            }
+            case java.util.List<?> list -> {
+                sb.append('[');
+                for (int i = 0; i < list.size(); i++) {
+                    repr(list.get(i), sb.append(i == 0 ? "" : ", "));
+                }
+                sb.append(']');
+            }
+            default -> sb.append(v); // an integer of any size
+        }
+        return sb;
+    }
+
+    /** Python's repr of a str: single quotes unless it holds one and no double quote; escapes for controls. */
+    private static void stringRepr(String s, StringBuilder sb) {
+        char quote = s.indexOf('\'') >= 0 && s.indexOf('"') < 0 ? '"' : '\'';
+        sb.append(quote);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c == quote) {
+                        sb.append('\\').append(c);
+                    } else if (c < 0x20 || (c >= 0x7f && c < 0xa0)) {
+                        sb.append(String.format("\\x%02x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        sb.append(quote);
+    }
+
     /** Python {@code repr(float(d))}; json.dumps spells the non-finite ones NaN, Infinity, -Infinity. */
     public static String floatRepr(double d) {
         if (Double.isNaN(d)) {

@@ -68,7 +68,10 @@ public final class JobFile {
             throw new JobException(file + ": job file not found");
         } catch (JsonProcessingException e) {
             if (e.getCause() instanceof org.yaml.snakeyaml.error.MarkedYAMLException y && y.getProblemMark() != null) {
-                throw new JobException(file + ":" + (y.getProblemMark().getLine() + 1) + ": not valid YAML: " + y.getProblem());
+                // glob: *.jsonl.gz, unquoted, is read as a reference to an anchor, and SnakeYAML's words do not say so
+                boolean alias = "while scanning an alias".equals(y.getContext());
+                throw new JobException(file + ":" + (y.getProblemMark().getLine() + 1) + ": not valid YAML: " + y.getProblem()
+                        + (alias ? " (a value starting with * is a YAML alias: quote it, as in glob: \"*.jsonl.gz\")" : ""));
             }
             Matcher duplicate = DUPLICATE.matcher(e.getOriginalMessage());
             if (duplicate.matches() && e.getLocation() != null) {
@@ -133,6 +136,16 @@ public final class JobFile {
             return file + ":" + parser.currentLocation().getLineNr() + ": ";
         }
 
+        /** Whether the file anchors {@code name} anywhere, on a single value too (which the parser does not pass on). */
+        private boolean anchorNamed(String name) {
+            try {
+                return java.util.regex.Pattern.compile("&" + java.util.regex.Pattern.quote(name) + "(\\s|$)", java.util.regex.Pattern.MULTILINE)
+                        .matcher(Files.readString(file)).find();
+            } catch (IOException e) {
+                return true; // read a moment ago: say no more than before
+            }
+        }
+
         /** The value at the parser's current token; sets {@link #size}. */
         Object value() throws IOException {
             if (parser.isCurrentAlias()) {
@@ -145,7 +158,8 @@ public final class JobFile {
                     throw new JobException(at() + "alias *" + name + " names no mapping or list anchored before it"
                             + (anchors.isEmpty() ? "" : " (those anchored: " + String.join(", ", new java.util.TreeSet<>(anchors.keySet())) + ")")
                             + "; an anchor on a single value (&" + name + " /some/path) is not seen by the YAML reader, so"
-                            + " give the value itself there, or anchor a mapping (&" + name + " {...}) or a list");
+                            + " give the value itself there, or anchor a mapping (&" + name + " {...}) or a list"
+                            + (anchorNamed(name) ? "" : "; if *" + name + " is text (a glob), quote it: \"*" + name + "\""));
                 }
                 size = anchorSizes.get(name);
                 count(size);

@@ -135,9 +135,10 @@ public final class Pipeline {
                 timed(() -> step.process(doc, out));
             } catch (StepFailure f) {
                 throw f; // a later step's, which named itself and the document
-            } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 throwIfLaterStepsFailure(e);
-                String reason = StepFailure.reason(e);
+                // a writer's failure on one document (before, a 24 KB Jackson message naming no document or file)
+                String reason = e instanceof IOException ? FileErrors.describe(e) : StepFailure.reason(e);
                 // a message that already names the document (a metadata parse error, say) is not told it twice
                 throw new StepFailure(stats.name() + (reason.contains(doc.describe()) ? "" : " failed on " + doc.describe())
                         + ": " + reason, e);

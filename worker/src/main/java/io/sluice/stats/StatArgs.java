@@ -44,6 +44,8 @@ final class StatArgs {
 
     /** {@code top_k}: how many keys, by documents, a group of {@link #topKGroups} keeps. */
     static int topK(StepArgs args) {
+        args.refuseNull(", which datatrove fails on (it takes that many keys); give a number, or leave the key out for "
+                + MetricStatsDict.DEFAULT_TOP_K, "top_k");
         long k = args.integer("top_k", MetricStatsDict.DEFAULT_TOP_K);
         if (k < 1 || k > Integer.MAX_VALUE) {
             throw args.error("top_k", "must be a positive integer, got " + k);

@@ -83,6 +83,9 @@ public abstract class StatsStep implements Step {
         }
         // Python's round(x, n) returns x itself past n = 323 and a zero below n = -308 (for an int, below the 19 digits of
         // a long): any integer is a good n, and one past those bounds rounds as they do (the BigDecimal of n = 10^8 hung)
+        args.refuseNull(", which datatrove passes to round() as None, so its histogram keys are whole numbers (\"0\","
+                + " \"1\"), a form Sluice does not write; give a number of digits (0 rounds to whole numbers), or leave"
+                + " the key out for 3", "histogram_round_digits");
         roundDigits = Math.clamp(args.integer("histogram_round_digits", 3), -400, 400);
         topK = StatArgs.topK(args);
         topKGroups = StatArgs.topKGroups(args);

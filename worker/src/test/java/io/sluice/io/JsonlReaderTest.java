@@ -193,6 +193,29 @@ class JsonlReaderTest {
         assertTrue(r.skipped().get(2).startsWith("empty_text: mixed.jsonl:4"), r.skipped().get(2));
     }
 
+    /** datatrove skips a text Python reads as false ({@code if not text}) as empty; any other non-string fails. */
+    @Test
+    void aTextThatPythonReadsAsFalseIsSkippedAsEmpty() throws IOException {
+        Path f = TestFiles.write(dir.resolve("falsy.jsonl"), """
+                {"text":0}
+                {"text":false}
+                {"text":[ ]}
+                {"text":{}}
+                {"text":-0.0e3}
+                {"text":null}
+                {"text":"kept"}
+                """);
+        Read r = read(f, JsonlReader.OnError.FAIL, null);
+        assertEquals(List.of("kept"), r.docs().stream().map(Document::text).toList());
+        assertEquals(6, r.skipped().size(), r.skipped().toString());
+        assertTrue(r.skipped().stream().allMatch(s -> s.startsWith("empty_text: falsy.jsonl:")), r.skipped().toString());
+        for (String text : List.of("1", "true", "[0]", "{\"a\":1}")) {
+            Path g = TestFiles.write(dir.resolve("truthy.jsonl"), "{\"text\":" + text + "}\n");
+            IOException e = assertThrows(IOException.class, () -> read(g, JsonlReader.OnError.FAIL, null));
+            assertEquals("truthy.jsonl:1 (byte 0): 'text' is not a string", e.getMessage());
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"t.jsonl.gz", "t.jsonl.zst"})
     void truncatedStreamFailsNamingFileAndOffset(String name) throws IOException {

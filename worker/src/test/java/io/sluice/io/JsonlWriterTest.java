@@ -50,6 +50,27 @@ class JsonlWriterTest {
                 Files.readString(dir.resolve("out.jsonl")));
     }
 
+    /**
+     * A line the reader takes at its deepest nesting is written one level deeper, under "metadata": before, the
+     * writer refused it, and the rank failed on a 24 KB message that named no document.
+     */
+    @Test
+    void metadataAtTheReadersDeepestNestingIsWritten() throws IOException {
+        int depth = com.fasterxml.jackson.core.StreamReadConstraints.defaults().getMaxNestingDepth();
+        String deep = "[".repeat(depth - 1) + "]".repeat(depth - 1);
+        // without an id, the line alone would not give the document back: it is serialised, not copied
+        Path in = TestFiles.write(dir.resolve("in/deep.jsonl"), "{\"text\":\"a\",\"m\":" + deep + "}\n");
+        Document d = JsonlReader.readAll(in).get(0);
+        d.metadata().put("changed", true);
+        try (JsonlWriter w = new JsonlWriter(dir.resolve("out"), "out.jsonl", Compression.NONE, 0, 0)) {
+            w.write(d);
+            w.commit();
+        }
+        String line = Files.readString(dir.resolve("out/out.jsonl"));
+        assertTrue(line.startsWith("{\"text\":\"a\",\"id\":\"deep.jsonl/"), line.substring(0, 60));
+        assertTrue(line.endsWith("\",\"metadata\":{\"m\":" + deep + ",\"changed\":true}}\n"), line.substring(0, 60));
+    }
+
     @Test
     void nothingAppearsUnderTheFinalNameBeforeCommit() throws IOException {
         JsonlWriter w = new JsonlWriter(dir, "${rank}.jsonl.zst", Compression.ZSTD, 0, 1);
@@ -138,5 +159,28 @@ class JsonlWriterTest {
         List<String> files = TestFiles.files(dir).stream().map(p -> dir.relativize(p).toString()).toList();
         assertEquals(List.of("_../x-00000.jsonl", "_./x-00000.jsonl", "_/x-00000.jsonl", "a_b/x-00000.jsonl",
                 "en/x-00000.jsonl", "none/x-00000.jsonl"), files);
+    }
+
+    /** A value that is not a string is named as Python's str() writes it, as datatrove names it (before, Java's). */
+    @Test
+    void metadataValuesAreNamedAsPythonWritesThem() throws IOException {
+        String lines = """
+                {"text":"t","id":"1","v":true}
+                {"text":"t","id":"2","v":1e20}
+                {"text":"t","id":"3","v":2.50}
+                {"text":"t","id":"4","v":12345678901234567890}
+                {"text":"t","id":"5","v":["a",1,null,false]}
+                {"text":"t","id":"6","v":{"k":0.1,"it's":"x\\ty"}}
+                """;
+        List<Document> docs = JsonlReader.readAll(TestFiles.write(dir.resolve("in/v.jsonl"), lines));
+        try (JsonlWriter w = new JsonlWriter(dir.resolve("out"), "${v}.jsonl", Compression.NONE, 0, 0)) {
+            for (Document d : docs) {
+                w.write(d);
+            }
+            w.commit();
+        }
+        List<String> files = TestFiles.files(dir.resolve("out")).stream().map(p -> p.getFileName().toString()).sorted().toList();
+        assertEquals(List.of("12345678901234567890.jsonl", "1e+20.jsonl", "2.5.jsonl", "True.jsonl",
+                "['a', 1, None, False].jsonl", "{'k': 0.1, \"it's\": 'x_ty'}.jsonl" /* repr's \\t, its backslash replaced */), files);
     }
 }

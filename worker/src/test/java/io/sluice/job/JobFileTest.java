@@ -172,6 +172,14 @@ class JobFileTest {
                 assertThrows(JobException.class, () -> JobFile.load(dir.resolve("nope.yaml"))).getMessage());
         assertEquals(dir.resolve("job.yaml") + ":2: not valid YAML: expected the node content, but found '<stream end>'",
                 error("stages: [\n"));
+        // an unquoted glob is a YAML alias: SnakeYAML's words alone did not say so
+        String hint = " (a value starting with * is a YAML alias: quote it, as in glob: \"*.jsonl.gz\")";
+        assertEquals(dir.resolve("job.yaml") + ":3: not valid YAML: unexpected character found .(46)" + hint,
+                error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x, glob: *.jsonl.gz}}]\n"));
+        assertEquals(dir.resolve("job.yaml") + ":3: alias *jsonl names no mapping or list anchored before it; an anchor on"
+                + " a single value (&jsonl /some/path) is not seen by the YAML reader, so give the value itself there, or"
+                + " anchor a mapping (&jsonl {...}) or a list; if *jsonl is text (a glob), quote it: \"*jsonl\"",
+                error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x, glob: *jsonl}}]\n"));
     }
 
     @Test
@@ -460,6 +468,24 @@ class JobFileTest {
                 + filter + ".exclusion_output: 'compression' must be one of zstd, gzip, none, got 'lz5'"
                 + filter + ": 'min_chars' must be an integer, got 'q'",
                 msg);
+        // datatrove reads nothing for a limit below -1; a null histogram_round_digits is round(x, None), keys as
+        // whole numbers; a null top_k fails it: each was read as something else (all, or the default)
+        String stats = "\n  job.yaml: stages[0] (a).steps[1] (doc_stats): ";
+        assertEquals("4 problems:"
+                + read + "'limit' must be -1 (no limit) or a number of documents, got -5"
+                + read + "'skip' must be a number of documents, got -1"
+                + stats + "'histogram_round_digits' is null, which datatrove passes to round() as None, so its histogram"
+                + " keys are whole numbers (\"0\", \"1\"), a form Sluice does not write; give a number of digits (0 rounds"
+                + " to whole numbers), or leave the key out for 3"
+                + stats + "'top_k' is null, which datatrove fails on (it takes that many keys); give a number, or leave the"
+                + " key out for 100000",
+                error("""
+                        stages:
+                          - name: a
+                            steps:
+                              - read_jsonl: {path: x, limit: -5, skip: -1}
+                              - doc_stats: {output: s, histogram_round_digits: null, top_k: null}
+                        """));
         // one problem is still its own message, with no count before it
         assertEquals("job.yaml: stages[0] (a).steps[0] (read_jsonl): 'limit' must be an integer, got 'many'",
                 error("stages: [{name: a, steps: [{read_jsonl: {path: x, limit: many}}]}]\n"));
