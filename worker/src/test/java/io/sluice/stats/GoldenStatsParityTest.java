@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Every stat must agree to 1e-6 relative in every field and under every histogram key: character-based
  * ones (doc, line, paragraph) and, since the spaCy-compatible tokenizer, word- and sentence-based ones too.
- * (All 540 files are in fact byte-identical; the table printed says how many.)
+ * All 540 files must also be byte-identical, as the README says they are.
  */
 class GoldenStatsParityTest {
     static final double CHAR_TOLERANCE = 1e-6;
@@ -61,6 +61,8 @@ class GoldenStatsParityTest {
         table.append(String.format("%-28s %-9s %6s %9s %10s %14s%n", "corpus", "kind", "files", "identical",
                 "within_tol", "worst_mean_rel"));
         TreeMap<String, double[]> perStat = new TreeMap<>();
+        int totalFiles = 0;
+        int totalIdentical = 0;
         for (String corpus : CORPORA) {
             List<Document> docs = StatsRun.readCorpus(inputOf(corpus));
             Path out = tmp.resolve(corpus);
@@ -101,6 +103,8 @@ class GoldenStatsParityTest {
                     }
                 }
             }
+            totalFiles += files[0] + files[1];
+            totalIdentical += identical[0] + identical[1];
             for (int kind = 0; kind < 2; kind++) {
                 table.append(String.format("%-28s %-9s %6d %9d %10d %14.3g%n", corpus, kind == 0 ? "chars" : "tokens",
                         files[kind], identical[kind], within[kind], worst[kind]));
@@ -111,6 +115,10 @@ class GoldenStatsParityTest {
         System.out.println(table);
         assertTrue(failures.isEmpty(), failures.size() + " differences, first: "
                 + failures.subList(0, Math.min(20, failures.size())));
+        // the README's claim, stricter than the tolerance: our files are datatrove's, byte for byte
+        assertEquals(540, totalFiles, "the golden files compared");
+        assertEquals(totalFiles, totalIdentical, "files byte-identical to datatrove's (all within " + CHAR_TOLERANCE
+                + " relative):\n" + table);
     }
 
     static double mean(JsonNode m) {
