@@ -138,12 +138,33 @@ public final class StepArgs {
     }
 
     /**
-     * {@code ~} and {@code ~/...} as the user's home folder, as datatrove's paths (fsspec) and a shell read them: a job
-     * file is read by no shell, and an output {@code ~/out} made a folder named "~" in the current one. Another user's
-     * home ({@code ~bob/x}), which fsspec also expands, is not: Java has no portable way to look it up.
+     * {@code ~}, {@code ~/...} and {@code ~bob/...} as a home folder, as datatrove's paths (fsspec, by Python's
+     * {@code expanduser}) and a shell read them: a job file is read by no shell, and an output {@code ~/out} made a
+     * folder named "~" in the current one. A user the system does not know is left as written, as Python leaves it.
      */
     public static String expandHome(String path) {
-        return path.equals("~") || path.startsWith("~/") ? System.getProperty("user.home") + path.substring(1) : path;
+        if (path.equals("~") || path.startsWith("~/")) {
+            return System.getProperty("user.home") + path.substring(1);
+        }
+        int slash = path.indexOf('/');
+        String user = path.startsWith("~") ? path.substring(1, slash < 0 ? path.length() : slash) : "";
+        String home = user.matches("[A-Za-z0-9._][A-Za-z0-9._-]*") ? homeOf(user) : null;
+        return home == null ? path : home + (slash < 0 ? "" : path.substring(slash));
+    }
+
+    /** A user's home folder by the system's user database (getent: LDAP users too, as on clusters), or null. */
+    private static String homeOf(String user) {
+        try {
+            Process p = new ProcessBuilder("getent", "passwd", user).redirectErrorStream(true).start();
+            String line = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+            String[] fields = line.split(":", -1);
+            return p.waitFor() == 0 && fields.length >= 7 && fields[0].equals(user) && !fields[5].isEmpty() ? fields[5] : null;
+        } catch (java.io.IOException e) {
+            return null; // no getent: the path as written
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     /**

@@ -20,15 +20,20 @@ class StepArgsTest {
         assertThrows(JobException.class, () -> a.number("nan", 0), "not a number a job file means");
     }
 
-    /** A leading ~ is the home folder, as datatrove (fsspec) and a shell read it: before, ~/out made a folder "~" here. */
+    /** A leading ~ or ~user is a home folder, as datatrove (fsspec) and a shell read it: before, ~/out made a folder "~" here. */
     @Test
     void aLeadingTildeIsTheHomeFolder() {
         String home = System.getProperty("user.home");
-        StepArgs a = new StepArgs("read_jsonl", Map.of("path", "~/data/in", "output", "~", "other", "a/~/b", "user", "~bob/x"));
+        StepArgs a = new StepArgs("read_jsonl", Map.of("path", "~/data/in", "output", "~", "other", "a/~/b",
+                "user", "~no-such-user-here/x", "root", "~root/data", "rootHome", "~root"));
         assertEquals(java.nio.file.Path.of(home, "data/in"), a.path("path"));
         assertEquals(java.nio.file.Path.of(home), a.optionalPath("output", null));
         assertEquals(java.nio.file.Path.of("a/~/b"), a.path("other"));
-        assertEquals(java.nio.file.Path.of("~bob/x"), a.path("user"), "another user's home is not looked up");
+        // another user's home, by the system's user database (before, a folder named "~root" in the current one);
+        // a user it does not know is left as written, as Python's expanduser leaves it
+        assertEquals(java.nio.file.Path.of("/root/data"), a.path("root"));
+        assertEquals(java.nio.file.Path.of("/root"), a.path("rootHome"));
+        assertEquals(java.nio.file.Path.of("~no-such-user-here/x"), a.path("user"));
         assertEquals(null, a.optionalPath("absent", null));
         Job job = JobFile.parse("job.yaml", new java.util.HashMap<>(Map.of("logging_dir", "~/logs",
                 "stages", java.util.List.of(Map.of("name", "a", "steps", java.util.List.of(Map.of("read_jsonl", Map.of("path", "~/in"))))))), JobFile.SlurmCheck.NONE);
