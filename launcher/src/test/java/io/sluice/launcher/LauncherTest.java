@@ -434,7 +434,7 @@ class LauncherTest {
         Files.delete(dir.resolve("logs/a/completions/00000"));
         assertEquals(2, Launcher.execute("run", f.toString()), err.toString());
         assertTrue(err.toString().contains("stage 'a': input " + dir.resolve("in/a.jsonl") + " is gone; it was 13 bytes when"
-                + " planned, and the plan lists it (" + dir.resolve("logs/a/shard_plan.json") + ")"), err.toString());
+                + " read, and the plan lists it (" + dir.resolve("logs/a/shard_plan.json") + ")"), err.toString());
         assertEquals(2, Launcher.execute("validate", f.toString()), err.toString());
 
         Files.delete(dir.resolve("logs/a/completions/00001"));

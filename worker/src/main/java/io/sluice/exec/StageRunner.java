@@ -44,9 +44,21 @@ public final class StageRunner {
     private final Job job;
     private final PrintStream console;
 
+    /**
+     * Whether a saved shard plan is held to the input as it is now ({@link Preflight#savedPlan}): by {@code run} and
+     * {@code submit}, once, and not by each array element of a submission, which would stat every input file.
+     */
+    private final boolean checksInput;
+
     public StageRunner(Job job, PrintStream console) {
+        this(job, console, true);
+    }
+
+    /** For a block of ranks of a job whose input {@code run} or {@code submit} has checked: see {@link #checksInput}. */
+    public StageRunner(Job job, PrintStream console, boolean checksInput) {
         this.job = job;
         this.console = console;
+        this.checksInput = checksInput;
     }
 
     /**
@@ -85,9 +97,15 @@ public final class StageRunner {
         if (!(first instanceof DocumentSource source)) {
             return null;
         }
-        ShardPlan saved = Preflight.savedPlan(job, stage, stageDir(stage), source);
+        ShardPlan saved = Preflight.savedPlan(job, stage, stageDir(stage), source, checksInput);
         Path file = stageDir(stage).resolve("shard_plan.json");
+        if (saved != null && checksInput) {
+            saved = withSizesReadNow(stage, saved, source.root(), file);
+        }
         ShardPlan signatures = signaturePlan(stage, source);
+        if (signatures != null && checksInput) {
+            signaturesStillHold(stage, signatures, source.root());
+        }
         if (saved != null && (signatures == null || samePieces(saved, signatures))) {
             savedPlans.add(stage.name());
             return saved;
@@ -148,6 +166,59 @@ public final class StageRunner {
         return new ShardPlan(source.root().toString(), p.worldSize(), p.splitSize(), p.files(), p.ranks());
     }
 
+    /**
+     * The saved plan with the sizes of the changed files its ranks to run will read whole as they are now (Preflight
+     * let them through: read only by ranks not complete), written back: before, the plan kept the old size, and the
+     * run after the one that read a mended file refused it as changed under a completed rank. A stage whose ranks
+     * are all complete keeps its plan, and says that its outputs are of the input as it was.
+     */
+    private ShardPlan withSizesReadNow(Job.Stage stage, ShardPlan saved, Path root, Path file) throws IOException {
+        List<ShardPlan.ChangedFile> changed = saved.changedFiles(root);
+        if (changed.isEmpty()) {
+            return saved;
+        }
+        BitSet done = job.skipCompleted() ? Completions.completedRanks(stageDir(stage)) : new BitSet();
+        if (done.cardinality() >= stage.tasks()) {
+            ShardPlan.ChangedFile c = changed.getFirst();
+            changedUnderCompleteStage.put(stage.name(), c.describe(root) + (changed.size() > 1
+                    ? " (and " + (changed.size() - 1) + " more changed file(s))" : ""));
+            return saved;
+        }
+        Map<String, Long> now = new HashMap<>();
+        for (ShardPlan.ChangedFile c : changed) {
+            if (c.now() >= 0 && saved.ranksReading(c.path()).stream().noneMatch(done::get)) {
+                now.put(c.path(), c.now());
+            }
+        }
+        if (now.isEmpty()) {
+            return saved; // files of stages this job writes, which StageLineage holds to their runs
+        }
+        ShardPlan updated = saved.withSizes(now);
+        updated.write(file);
+        return updated;
+    }
+
+    /** Per stage whose ranks are all complete and whose input changed since, the change, for its note. */
+    private final Map<String, String> changedUnderCompleteStage = new HashMap<>();
+
+    /**
+     * A minhash_filter removes documents by their numbers in what the signature stage read: any change to that
+     * input since, even to a file whose filter rank has not run, would make it remove others than the duplicates.
+     */
+    private void signaturesStillHold(Job.Stage stage, ShardPlan signatures, Path root) throws IOException {
+        List<ShardPlan.ChangedFile> changed = signatures.changedFiles(root);
+        if (changed.isEmpty()) {
+            return;
+        }
+        String signatureStage = signaturePlans.get(stage.name());
+        List<Job.Stage> stages = job.stages();
+        List<String> dirs = stages.subList(stages.indexOf(job.stage(signatureStage)), stages.indexOf(stage) + 1).stream()
+                .map(st -> stageDir(st).toString()).toList();
+        throw new JobException("stage '" + stage.name() + "': input " + changed.getFirst().describe(root) + " by stage '"
+                + signatureStage + "', which made the MinHash signatures from it, so this stage would remove other"
+                + " documents than the duplicates. To deduplicate the input as it is now, delete " + String.join(", ", dirs));
+    }
+
     private static boolean samePieces(ShardPlan a, ShardPlan b) {
         return a.files().equals(b.files()) && a.ranks().equals(b.ranks());
     }
@@ -188,7 +259,8 @@ public final class StageRunner {
 
     /**
      * A re-run keeps the shard plan of the first run, so that every rank reads what it read before; files
-     * that have come into the folder since are not read, which was silent.
+     * that have come into the folder since are not read, which was silent. Also says when the stage is complete
+     * and files of its plan changed since ({@link #withSizesReadNow}).
      */
     public void noteFilesNotInPlan(Job.Stage stage) throws IOException {
         ShardPlan plan = plan(stage);
@@ -205,6 +277,11 @@ public final class StageRunner {
         java.util.Set<String> planned = new java.util.HashSet<>();
         plan.files().forEach(f -> planned.add(f.path()));
         List<String> added = now.stream().filter(f -> !planned.contains(f)).toList();
+        if (changedUnderCompleteStage.containsKey(stage.name())) {
+            console.printf("[%s] note: input %s; the stage's ranks are all complete and skipped, so its outputs are of"
+                    + " the input as it was. To run it over the input as it is now, delete %s%n", stage.name(),
+                    changedUnderCompleteStage.get(stage.name()), stageDir(stage));
+        }
         String signatureStage = signaturePlans.get(stage.name());
         if (!added.isEmpty() && signatureStage != null) {
             console.printf("[%s] note: %d file(s) the reader lists now were not there when stage '%s' made the signatures"

@@ -47,7 +47,7 @@ public final class WorkerMain {
             }
             Job job = JobFile.load(Path.of(jobFile));
             Job.Stage stage = job.stage(stageName);
-            StageRunner.Result r = new StageRunner(job, System.out).runBlock(stage, first, count, workers);
+            StageRunner.Result r = new StageRunner(job, System.out, false).runBlock(stage, first, count, workers);
             for (String f : r.failures()) {
                 System.err.println("sluice worker: stage " + stage.name() + " " + f);
             }

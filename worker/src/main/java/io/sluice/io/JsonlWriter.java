@@ -266,12 +266,14 @@ public final class JsonlWriter implements Closeable {
         List<String> missing = null;
         while (m.find()) {
             String key = m.group(1);
-            Object v = key.equals("id") ? doc.id() : doc.metadata().get(key);
-            if (v == null) {
+            // a key given as null is there, as str(None) in datatrove's name; one not there is "none" (datatrove fails)
+            boolean present = key.equals("id") || doc.metadata().containsKey(key);
+            if (!present) {
                 missing = missing == null ? new ArrayList<>() : missing;
                 missing.add(key);
             }
-            m.appendReplacement(sb, Matcher.quoteReplacement(pathSegment(v)));
+            m.appendReplacement(sb, Matcher.quoteReplacement(pathSegment(present
+                    ? PyJson.str(key.equals("id") ? doc.id() : doc.metadata().get(key)) : null)));
         }
         m.appendTail(sb);
         if (missing != null) {
@@ -281,13 +283,12 @@ public final class JsonlWriter implements Closeable {
     }
 
     /**
-     * A metadata value as one piece of a file name: as Python's str() writes it, as datatrove's does (True, 1e+20,
-     * ['a', 'b']; before, Java's true, 1.0E20, [a, b]), "none" for a missing value (where datatrove fails), path
-     * separators replaced, and "", "." and ".." prefixed with "_", so a value never leaves the output folder or
-     * names it.
+     * A metadata value, as Python's str() writes it ({@link PyJson#str}), as one piece of a file name: "none" for a
+     * missing key, path separators replaced, and "", "." and ".." prefixed with "_", so a value never leaves the
+     * output folder or names it.
      */
-    static String pathSegment(Object value) {
-        String s = value == null ? "none" : PyJson.str(value).replace('/', '_').replace('\\', '_').replace('\0', '_');
+    static String pathSegment(String value) {
+        String s = value == null ? "none" : value.replace('/', '_').replace('\\', '_').replace('\0', '_');
         return s.isEmpty() || s.equals(".") || s.equals("..") ? "_" + s : s;
     }
 

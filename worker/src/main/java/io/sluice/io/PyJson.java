@@ -50,12 +50,17 @@ public final class PyJson {
         return sb;
     }
 
-    /** Python's repr of a str: single quotes unless it holds one and no double quote; escapes for controls. */
+    /**
+     * Python's repr of a str: single quotes unless it holds one and no double quote; escapes for the characters
+     * Python does not print (str.isprintable: controls, format characters, separators other than the space,
+     * surrogates, private use, unassigned), as \\xNN, \\uNNNN or \\UNNNNNNNN.
+     */
     private static void stringRepr(String s, StringBuilder sb) {
         char quote = s.indexOf('\'') >= 0 && s.indexOf('"') < 0 ? '"' : '\'';
         sb.append(quote);
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            i += Character.charCount(c);
             switch (c) {
                 case '\\' -> sb.append("\\\\");
                 case '\n' -> sb.append("\\n");
@@ -63,16 +68,25 @@ public final class PyJson {
                 case '\t' -> sb.append("\\t");
                 default -> {
                     if (c == quote) {
-                        sb.append('\\').append(c);
-                    } else if (c < 0x20 || (c >= 0x7f && c < 0xa0)) {
-                        sb.append(String.format("\\x%02x", (int) c));
+                        sb.append('\\').append((char) c);
+                    } else if (printable(c)) {
+                        sb.appendCodePoint(c);
                     } else {
-                        sb.append(c);
+                        sb.append(c < 0x100 ? String.format("\\x%02x", c)
+                                : c < 0x10000 ? String.format("\\u%04x", c) : String.format("\\U%08x", c));
                     }
                 }
             }
         }
         sb.append(quote);
+    }
+
+    private static boolean printable(int c) {
+        return c == ' ' || switch (Character.getType(c)) {
+            case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.PRIVATE_USE, Character.UNASSIGNED,
+                 Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.SPACE_SEPARATOR -> false;
+            default -> true;
+        };
     }
 
     /** Python {@code repr(float(d))}; json.dumps spells the non-finite ones NaN, Infinity, -Infinity. */
@@ -110,6 +124,21 @@ public final class PyJson {
             end--;
         }
         digits = digits.substring(0, end);
+        if (digits.length() == 2) {
+            // Java writes two digits where one would do if a two-digit number is nearer (4.9E-324, Python's
+            // 5e-324; only the widely spaced subnormals): the one digit, nearest first, if it reads back as d
+            int first = digits.charAt(0) - '0';
+            int[] oneDigit = digits.charAt(1) >= '5' ? new int[] {first + 1, first} : new int[] {first, first + 1};
+            for (int c : oneDigit) {
+                int p = c == 10 ? point + 1 : point;
+                int digit = c == 10 ? 1 : c;
+                if (digit > 0 && Double.parseDouble(digit + "e" + (p - 1)) == d) {
+                    digits = String.valueOf(digit);
+                    point = p;
+                    break;
+                }
+            }
+        }
         if (point > -4 && point <= 16) {
             if (point <= 0) {
                 sb.append("0.").append("0".repeat(-point)).append(digits);

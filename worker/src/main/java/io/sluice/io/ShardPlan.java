@@ -28,7 +28,7 @@ public record ShardPlan(String root, int worldSize, long splitSize, List<FileEnt
     public record ChangedFile(String path, long planned, long now) {
         public String describe(Path root) {
             return root.resolve(path) + (now < 0 ? " is gone" : " is " + now + " bytes now") + "; it was " + planned
-                    + " bytes when planned";
+                    + " bytes when read";
         }
     }
 
@@ -52,6 +52,13 @@ public record ShardPlan(String root, int worldSize, long splitSize, List<FileEnt
             }
         }
         return changed;
+    }
+
+    /** This plan with the sizes of some of its files as given (file to size), the pieces unchanged. */
+    public ShardPlan withSizes(java.util.Map<String, Long> sizes) {
+        List<FileEntry> updated = files.stream()
+                .map(f -> sizes.containsKey(f.path()) ? new FileEntry(f.path(), sizes.get(f.path())) : f).toList();
+        return new ShardPlan(root, worldSize, splitSize, updated, ranks);
     }
 
     /** The ranks that read some of {@code file}, in order. */

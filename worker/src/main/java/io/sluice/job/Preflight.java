@@ -46,7 +46,7 @@ public final class Preflight {
                 Step step = StepRegistry.create(spec);
                 if (step instanceof DocumentSource src) {
                     if (spec == stage.steps().get(0)) {
-                        savedPlan(job, stage, job.loggingDir().resolve(stage.name()), src);
+                        savedPlan(job, stage, job.loggingDir().resolve(stage.name()), src, true);
                     }
                     String statsWriter = written.statsWriterReadBy(src);
                     if (statsWriter != null) {
@@ -506,9 +506,11 @@ public final class Preflight {
                 Path dir = output.toAbsolutePath().normalize();
                 Path read = r.source().root().normalize();
                 boolean same = DocumentSource.realPathOf(dir).equals(DocumentSource.realPathOf(read)); // maybe through a link
+                boolean inside = DocumentSource.realPathOf(dir).startsWith(DocumentSource.realPathOf(read));
                 throw new JobException(spec.where() + ": writes into " + dir + (same
                         ? ", the folder that " + sameFile(r.where(), spec) + " reads"
-                        : ", inside " + read + ", which " + sameFile(r.where(), spec) + " reads with recursive: true")
+                        : inside ? ", inside " + read + ", which " + sameFile(r.where(), spec) + " reads with recursive: true"
+                        : ", which " + sameFile(r.where(), spec) + " reads through a symbolic link to it in " + read)
                         + ", so running the job again (with a new logging_dir, say) would read this output back as input;"
                         + " write elsewhere, or leave it out of the reader with a glob" + (same ? "" : " or recursive: false"));
             }
@@ -526,8 +528,9 @@ public final class Preflight {
         for (Path own : List.of(logs.resolve("job.json"), stageDir.resolve("run_id"), stageDir.resolve("stats/00000.json"),
                 stageDir.resolve("logs/task_00000.log"), stageDir.resolve("completions/00000"))) {
             if (src.lists(own)) {
+                boolean inside = DocumentSource.realPathOf(own).startsWith(DocumentSource.realPathOf(src.root()));
                 throw new JobException(spec.where() + ": reads " + src.root().toAbsolutePath().normalize() + ", which holds"
-                        + " the job's logging_dir " + logs + ", so the ranks would read its files (" + logs.relativize(own)
+                        + (inside ? "" : ", through a symbolic link,") + " the job's logging_dir " + logs + ", so the ranks would read its files (" + logs.relativize(own)
                         + ", the task logs) as documents; put logging_dir elsewhere, or leave it out of the reader with"
                         + " a glob");
             }
@@ -573,10 +576,12 @@ public final class Preflight {
 
     /**
      * The shard plan an earlier run of the stage saved in {@code stageDir}, or null when the stage is to be planned
-     * again; a job error when it was made for another task count or input, or a file it lists has changed since,
-     * and completed ranks that read by it are to be skipped: those ranks would hold other input than the rest.
+     * again; a job error when it was made for another task count or input, or, with {@code checkInput}, a file it
+     * lists has changed since in a way its ranks to run cannot take ({@link #changedInput}). {@code run} and
+     * {@code submit} check the input, once, so the array elements of a submission do not stat every input file.
      */
-    public static ShardPlan savedPlan(Job job, Job.Stage stage, Path stageDir, DocumentSource source) throws IOException {
+    public static ShardPlan savedPlan(Job job, Job.Stage stage, Path stageDir, DocumentSource source, boolean checkInput)
+            throws IOException {
         Path file = stageDir.resolve("shard_plan.json");
         if (!Files.exists(file)) {
             return null;
@@ -584,7 +589,7 @@ public final class Preflight {
         ShardPlan p = ShardPlan.read(file);
         boolean samePlan = p.worldSize() == stage.tasks() && p.root().equals(source.root().toString());
         java.util.BitSet done = job.skipCompleted() ? io.sluice.io.Completions.completedRanks(stageDir) : new java.util.BitSet();
-        String changed = samePlan ? changedInput(job, p, stage, source, done) : null;
+        String changed = samePlan && checkInput ? changedInput(job, p, stage, source, done) : null;
         if (samePlan && changed == null) {
             return p;
         }
@@ -595,8 +600,8 @@ public final class Preflight {
             return null;
         }
         if (changed != null) {
-            throw new JobException("stage '" + stage.name() + "': input " + changed + " (" + file + "). Put the input"
-                    + " back as it was, or delete " + stageDir + " to run the stage again over the input as it is now");
+            throw new JobException("stage '" + stage.name() + "': input " + changed + " (" + file + "). Delete "
+                    + stageDir + " to run the stage again over the input as it is now");
         }
         throw new JobException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
                 + "; this job has " + stage.tasks() + " tasks over " + source.root()
@@ -604,14 +609,19 @@ public final class Preflight {
     }
 
     /**
-     * What makes the saved plan wrong for the input as it is now, or null. A changed file that ranks yet to run
-     * read whole is read as it is now (a damaged file mended after its rank failed); one a completed rank read
-     * (which holds the old content), one the plan cuts by its old size (lines cut in two or read twice), or one
-     * gone is not. Before, all three went on without a word, or failed the rank on "no such file". The outputs of
-     * the job's own stages are left to StageLineage, which names the stage that changed them.
+     * What makes the saved plan wrong for the ranks to run, given the input as it is now, or null. A changed file
+     * that only ranks yet to run read, whole, is read as it is now (a damaged file mended after its rank failed;
+     * StageRunner then records its new size). One a completed rank read beside ranks yet to run (the stage would
+     * hold old and new content), one the plan cuts by its old size (lines cut in two or read twice), or one gone,
+     * is not. Before, all three went on without a word, or failed the rank on "no such file". A stage whose ranks
+     * are all complete runs nothing, and its outputs stay those of the input as it was (said in a note). The
+     * outputs of the job's own stages are left to StageLineage, which names the stage that changed them.
      */
     private static String changedInput(Job job, ShardPlan plan, Job.Stage stage, DocumentSource source,
                                        java.util.BitSet done) throws IOException {
+        if (done.cardinality() >= stage.tasks()) {
+            return null;
+        }
         List<ShardPlan.ChangedFile> changed = plan.changedFiles(source.root());
         if (changed.isEmpty() || !WrittenFolders.before(job, stage).stagesWriting(source.root()).isEmpty()) {
             return null;
@@ -619,7 +629,8 @@ public final class Preflight {
         for (ShardPlan.ChangedFile c : changed) {
             List<Integer> completedReaders = plan.ranksReading(c.path()).stream().filter(done::get).toList();
             String why = !completedReaders.isEmpty() ? "rank(s) " + completedReaders.stream().map(String::valueOf)
-                            .collect(java.util.stream.Collectors.joining(", ")) + " that read it have completed"
+                            .collect(java.util.stream.Collectors.joining(", ")) + " that read it have completed, and"
+                            + " others are still to run"
                     : plan.cuts(c.path()) ? "the plan cuts it into byte ranges by that size"
                     : c.now() < 0 ? "the plan lists it" : null;
             if (why != null) {

@@ -16,7 +16,6 @@ import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * {@code read_jsonl}: JSON lines from a folder (or one file), plain or compressed. Keys: {@code path},
@@ -47,6 +46,7 @@ public final class ReadJsonl implements DocumentSource {
         String textKey = args.string("text_key", "text");
         String idKey = args.string("id_key", "id");
         Map<String, Object> defaults = args.map("default_metadata");
+        args.refuseNull(StepArgs.NUMBER_NOT_NULL, "limit", "skip"); // before, null read every document
         limit = args.readOn(() -> atLeast(args, "limit", -1, "-1 (no limit) or a number of documents"), -1L);
         skip = args.readOn(() -> atLeast(args, "skip", 0, "a number of documents"), 0L);
         splitSize = args.size("split_size", 256L << 20);
@@ -130,45 +130,31 @@ public final class ReadJsonl implements DocumentSource {
 
     /**
      * Lists the files the glob matches into {@code files} (sorted), those of them it leaves out into
-     * {@code leftOut}: hidden ones, and unfinished outputs of another step ({@code *.tmp}). Returns the files in
-     * subfolders whose name alone matches, which a glob not starting with a double star misses.
+     * {@code leftOut}: hidden ones, and unfinished outputs of another step ({@code *.tmp}). Returns, when none
+     * matches, the files in subfolders whose name alone matches, which a glob not starting with a double star misses.
      */
     private int walk(List<String> files, List<String> leftOut) throws IOException {
         PathMatcher matcher = matcher();
-        int[] deeperByName = {0};
         // a folder given as a symbolic link (common for shared data on clusters) is listed where it points:
         // walking the link itself, which is not followed, found nothing
         Path listed = root.toRealPath();
         // subfolders that are links are walked too, as fsspec's find does; a matching link to nothing is an
         // error, as opening it is in datatrove (before, both were left out without a word)
         List<Path> dangling = new ArrayList<>();
-        try (Stream<Path> s = recursive ? Files.walk(listed, FileVisitOption.FOLLOW_LINKS) : Files.list(listed)) {
-            s.forEach(p -> {
-                Path rel = listed.relativize(p);
-                boolean regular = Files.isRegularFile(p);
-                if (!regular && !(Files.isSymbolicLink(p) && !Files.exists(p))) {
-                    return; // a folder, a socket, a device
-                }
-                String name = p.getFileName().toString();
-                if (matches(matcher, rel)) {
-                    boolean hidden = name.startsWith(".") || name.endsWith(AtomicFile.TMP_SUFFIX);
-                    if (!regular && !hidden) {
-                        dangling.add(p);
-                    } else {
-                        (hidden ? leftOut : files).add(rel.toString().replace('\\', '/'));
-                    }
-                } else if (matcher != null && rel.getNameCount() > 1 && matcher.matches(rel.getFileName())) {
-                    deeperByName[0]++;
-                }
-            });
-        } catch (java.io.UncheckedIOException e) {
-            if (e.getCause() instanceof java.nio.file.FileSystemLoopException loop) {
-                throw new JobException("input folder " + root + ": the symbolic link " + loop.getFile() + " leads back"
-                        + " to a folder that holds it, so the walk would never end; remove the link, or give a glob"
-                        + " that does not go through it");
+        List<Path[]> links = new ArrayList<>();
+        visit(listed, recursive ? globDepth() : 1, links, (p, rel, regular) -> {
+            if (!matches(matcher, rel)) {
+                return;
             }
-            throw e;
-        }
+            String name = p.getFileName().toString();
+            boolean hidden = name.startsWith(".") || name.endsWith(AtomicFile.TMP_SUFFIX);
+            if (!regular && !hidden) {
+                dangling.add(p);
+            } else {
+                (hidden ? leftOut : files).add(rel.toString().replace('\\', '/'));
+            }
+        });
+        linkedFolders = links;
         if (!dangling.isEmpty()) {
             throw new JobException("input " + dangling.getFirst() + " is a symbolic link to "
                     + Files.readSymbolicLink(dangling.getFirst()) + ", which does not exist"
@@ -177,8 +163,69 @@ public final class ReadJsonl implements DocumentSource {
         }
         files.sort(null);
         leftOut.sort(null);
+        int[] deeperByName = {0};
+        if (files.isEmpty() && matcher != null && recursive) {
+            // only for the message: the glob's depth left these out of the walk above
+            visit(listed, Integer.MAX_VALUE, new ArrayList<>(), (p, rel, regular) -> {
+                if (rel.getNameCount() > 1 && matcher.matches(rel.getFileName())) {
+                    deeperByName[0]++;
+                }
+            });
+        }
         return deeperByName[0];
     }
+
+    private interface FileFound {
+        void found(Path file, Path relative, boolean regular);
+    }
+
+    /**
+     * Walks {@code listed} down to {@code maxDepth}, following links, and gives each regular file and each link to
+     * nothing; notes the subfolders that are links (link relative to the folder, and where it points). A link
+     * back up the tree is not walked again: its files are found where they are.
+     */
+    private static void visit(Path listed, int maxDepth, List<Path[]> links, FileFound found) throws IOException {
+        Files.walkFileTree(listed, java.util.EnumSet.of(FileVisitOption.FOLLOW_LINKS), maxDepth, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult preVisitDirectory(Path dir, java.nio.file.attribute.BasicFileAttributes attrs)
+                    throws IOException {
+                if (!dir.equals(listed) && Files.isSymbolicLink(dir)) {
+                    links.add(new Path[] {listed.relativize(dir), dir.toRealPath()});
+                }
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                if (attrs.isRegularFile() || attrs.isSymbolicLink()) { // a link here points nowhere (followed otherwise)
+                    found.found(file, listed.relativize(file), attrs.isRegularFile());
+                }
+                return java.nio.file.FileVisitResult.CONTINUE; // a folder below the depth, a socket, a device
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof java.nio.file.FileSystemLoopException) {
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /**
+     * How deep a file the glob can match lies: as fsspec's glob, a pattern without "**" matches paths of as many
+     * parts as it has, so the walk need not go further (through a large linked tree the glob never matches, say).
+     */
+    private int globDepth() {
+        if (glob == null || glob.contains("**") || glob.contains("{")) {
+            return Integer.MAX_VALUE;
+        }
+        return (int) glob.chars().filter(c -> c == '/').count() + 1;
+    }
+
+    /** The subfolders that are links the last listing walked: link relative to the folder read, and its target. */
+    private List<Path[]> linkedFolders = List.of();
 
     @Override
     public boolean lists(Path file) {
@@ -187,10 +234,19 @@ public final class ReadJsonl implements DocumentSource {
         if (singleFile != null) {
             return f.equals(folder.resolve(singleFile));
         }
-        if (!f.startsWith(folder) || f.equals(folder)) {
-            return false;
+        if (f.startsWith(folder) && !f.equals(folder)) {
+            return listsRelative(folder.relativize(f));
         }
-        Path rel = folder.relativize(f);
+        // through a subfolder that is a link: the job's own output or logs there would be read back
+        for (Path[] link : linkedFolders) {
+            if (f.startsWith(link[1]) && !f.equals(link[1]) && listsRelative(link[0].resolve(link[1].relativize(f)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean listsRelative(Path rel) {
         return (recursive || rel.getNameCount() == 1) && matches(matcher(), rel);
     }
 

@@ -174,6 +174,19 @@ class LocalExecutorTest {
         assertEquals(expected, TestFiles.allLines(root.resolve("staged/deduped")).stream().sorted().toList());
         assertTrue(console.toString().contains("[dedup_filter] note: 1 file(s) the reader lists now were not there when stage"
                 + " 'dedup_signatures' made the signatures (part-000a.jsonl.gz), and are not read"), console.toString());
+
+        // a file changed since the signatures were made from it: the filter would remove others than the duplicates
+        TestFiles.deleteRecursively(root.resolve("staged/logs/dedup_filter"));
+        Path part = in.resolve("part-001.jsonl.gz");
+        long before = Files.size(part);
+        TestFiles.write(part, TestFiles.doc("changed", "one document where twelve were"));
+        JobException e = assertThrows(JobException.class, () -> new LocalExecutor(job, new PrintStream(console, true)).run("dedup_filter"));
+        Path logs = root.resolve("staged/logs");
+        assertEquals("stage 'dedup_filter': input " + part + " is " + Files.size(part) + " bytes now; it was " + before
+                + " bytes when read by stage 'dedup_signatures', which made the MinHash signatures from it, so this stage"
+                + " would remove other documents than the duplicates. To deduplicate the input as it is now, delete "
+                + logs.resolve("dedup_signatures") + ", " + logs.resolve("dedup_buckets") + ", " + logs.resolve("dedup_cluster")
+                + ", " + logs.resolve("dedup_filter"), e.getMessage());
     }
 
     /** Cuts the last 20 bytes off a compressed file (a truncated stream); returns its bytes as they were. */
@@ -208,6 +221,11 @@ class LocalExecutorTest {
         assertTrue(run(job));
         assertTrue(console.toString().contains("done: 1 rank(s) run, 2 skipped"), console.toString());
         assertEquals(90, TestFiles.allLines(root.resolve("out")).size());
+        // the plan now holds the mended file's size: before, the next run refused it as changed under rank 1
+        console.reset();
+        assertTrue(run(job), console.toString());
+        assertTrue(console.toString().contains("3 rank(s) already complete, skipped"), console.toString());
+        assertFalse(console.toString().contains("note: input"), console.toString());
     }
 
     /**
@@ -429,22 +447,24 @@ class LocalExecutorTest {
 
     /**
      * The saved plan records each file's size: a re-run after an input file changed or went (a line mended in a
-     * split file, a shard deleted) no longer reads the new bytes by the old ranges beside completed ranks that
-     * hold the old content, exit 0, nor fails a rank on "no such file"; validate tells it too.
+     * split file, a shard deleted) no longer reads the new bytes beside completed ranks that hold the old content,
+     * exit 0, nor fails a rank on "no such file"; validate tells it too. A stage whose ranks are all complete runs
+     * nothing, and says its outputs are of the input as it was.
      */
     @Test
     void aRerunRefusesInputThatChangedUnderItsCompletedRanks() throws IOException {
         JobFixture fx = new JobFixture(root);
         Path in = fx.corpus("in", 3, 40);
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        Completions.unmark(root.resolve("logs/clean"), 0); // as if it had failed
         Path part = in.resolve("part-001.jsonl.gz");
         long before = Files.size(part);
         TestFiles.write(part, TestFiles.doc("mended", "one document where forty were, and longer than five words"));
 
         JobException e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
         assertEquals("stage 'clean': input " + part + " is " + Files.size(part) + " bytes now; it was " + before
-                + " bytes when planned, and rank(s) 1 that read it have completed (" + root.resolve("logs/clean/shard_plan.json")
-                + "). Put the input back as it was, or delete " + root.resolve("logs/clean") + " to run the"
+                + " bytes when read, and rank(s) 1 that read it have completed, and others are still to run ("
+                + root.resolve("logs/clean/shard_plan.json") + "). Delete " + root.resolve("logs/clean") + " to run the"
                 + " stage again over the input as it is now", e.getMessage());
         e = assertThrows(JobException.class, () -> io.sluice.job.Preflight.check(fx.job(JobFixture.CLEAN_JOB)));
         assertTrue(e.getMessage().contains(part + " is " + Files.size(part) + " bytes now"), e.getMessage());
@@ -452,13 +472,24 @@ class LocalExecutorTest {
         Files.delete(part);
         e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB)));
         assertTrue(e.getMessage().startsWith("stage 'clean': input " + part + " is gone; it was " + before + " bytes"
-                + " when planned, and rank(s) 1 that read it have completed"), e.getMessage());
+                + " when read, and rank(s) 1 that read it have completed"), e.getMessage());
 
         // skip_completed: false runs every rank again: planned over the input as it is now
         TestFiles.write(part, TestFiles.doc("mended", "one document where forty were, and longer than five words"));
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("workers: 2", "workers: 2\nskip_completed: false"))));
         assertEquals(81, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
         assertTrue(TestFiles.allLines(root.resolve("out")).stream().anyMatch(l -> l.contains("\"id\":\"mended\"")));
+
+        // every rank complete: nothing runs, so nothing mixes; the note says the outputs are of the input as it was
+        Path other = in.resolve("part-002.jsonl.gz");
+        long otherBefore = Files.size(other);
+        TestFiles.write(other, TestFiles.doc("later", "a document written after the stage ran"));
+        console.reset();
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)), console.toString());
+        assertTrue(console.toString().contains("[clean] note: input " + other + " is " + Files.size(other) + " bytes now; it"
+                + " was " + otherBefore + " bytes when read; the stage's ranks are all complete and skipped, so its outputs"
+                + " are of the input as it was. To run it over the input as it is now, delete " + root.resolve("logs/clean")),
+                console.toString());
     }
 
     /**
@@ -487,7 +518,7 @@ class LocalExecutorTest {
                 java.nio.file.StandardOpenOption.APPEND);
         JobException e = assertThrows(JobException.class, () -> run(fx.job(job)));
         assertTrue(e.getMessage().contains(in.resolve("a.jsonl") + " is " + Files.size(in.resolve("a.jsonl"))
-                + " bytes now; it was " + big.length() + " bytes when planned, and the plan cuts it into byte ranges by"
+                + " bytes now; it was " + big.length() + " bytes when read, and the plan cuts it into byte ranges by"
                 + " that size"), e.getMessage());
     }
 
@@ -560,12 +591,16 @@ class LocalExecutorTest {
                 + " leaves it out"), e.getMessage());
         Files.delete(dangling);
 
-        // a link back up the tree is named, not walked for ever
-        Path loop = Files.createSymbolicLink(root.resolve("in/2024/up"), root.resolve("in"));
-        e = assertThrows(JobException.class, () -> run(fx.job(all)));
-        assertTrue(e.getMessage().endsWith("(read_jsonl): input folder " + root.resolve("in") + ": the symbolic link "
-                + loop + " leads back to a folder that holds it, so the walk would never end; remove the link, or give"
-                + " a glob that does not go through it"), e.getMessage());
+        // a link back up the tree is not walked again (before this round, an error; before the walk followed links,
+        // left alone): its files are read where they are, once
+        Files.createSymbolicLink(root.resolve("in/2024/up"), root.resolve("in"));
+        assertTrue(run(fx.job(all)));
+        assertEquals(15, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+        // a glob without "**" walks no deeper than its parts: a dangling link two levels down is not looked at
+        Files.createSymbolicLink(root.resolve("in/2024/part-009.jsonl.gz"), root.resolve("gone.jsonl.gz"));
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
+        assertEquals(3, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
     }
 
     /** A merge of a folder no step writes and no stats are in: before, a warning in the rank's log, and complete. */
@@ -1001,6 +1036,20 @@ class LocalExecutorTest {
         e = preflightError(noGlob.replace("$ROOT/in}", "$ROOT/in, recursive: false}").replace("$ROOT/removed", "$ROOT/in-link"));
         assertTrue(e.contains("(length_filter): writes into " + root.resolve("in-link") + ", the folder that stages[0]"
                 + " (clean).steps[0] (read_jsonl) reads"), e);
+        // an output, or the logging dir, that a subfolder of the input links to, which the reader walks (before: not
+        // seen, and a run with a new logging_dir read its own output back; the logs failed the ranks as bad JSON)
+        Files.createDirectories(root.resolve("out"));
+        Files.createSymbolicLink(root.resolve("in/mirror"), root.resolve("out"));
+        e = preflightError(noGlob);
+        assertTrue(e.contains("(write_jsonl): writes into " + root.resolve("out") + ", which stages[0] (clean).steps[0]"
+                + " (read_jsonl) reads through a symbolic link to it in " + root.resolve("in")), e);
+        Files.delete(root.resolve("in/mirror"));
+        Files.createDirectories(root.resolve("logs"));
+        Files.createSymbolicLink(root.resolve("in/lg"), root.resolve("logs"));
+        e = preflightError(noGlob);
+        assertTrue(e.contains("(read_jsonl): reads " + root.resolve("in") + ", which holds, through a symbolic link, the"
+                + " job's logging_dir " + root.resolve("logs")), e);
+        Files.delete(root.resolve("in/lg"));
         // a later stage writing where an earlier stage reads
         e = preflightError(noGlob + """
                   - name: sample

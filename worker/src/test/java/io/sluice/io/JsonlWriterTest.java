@@ -171,6 +171,8 @@ class JsonlWriterTest {
                 {"text":"t","id":"4","v":12345678901234567890}
                 {"text":"t","id":"5","v":["a",1,null,false]}
                 {"text":"t","id":"6","v":{"k":0.1,"it's":"x\\ty"}}
+                {"text":"t","id":"7","v":null}
+                {"text":"t","id":"8","v":["\\u00a0\\u200b\\udbff\\udfff\\u00e9",5e-324]}
                 """;
         List<Document> docs = JsonlReader.readAll(TestFiles.write(dir.resolve("in/v.jsonl"), lines));
         try (JsonlWriter w = new JsonlWriter(dir.resolve("out"), "${v}.jsonl", Compression.NONE, 0, 0)) {
@@ -180,7 +182,9 @@ class JsonlWriterTest {
             w.commit();
         }
         List<String> files = TestFiles.files(dir.resolve("out")).stream().map(p -> p.getFileName().toString()).sorted().toList();
-        assertEquals(List.of("12345678901234567890.jsonl", "1e+20.jsonl", "2.5.jsonl", "True.jsonl",
+        assertEquals(List.of("12345678901234567890.jsonl", "1e+20.jsonl", "2.5.jsonl",
+                "None.jsonl" /* a key given as null is there, as in datatrove; one not there is "none" */, "True.jsonl",
+                "['_xa0_u200b_U0010ffffé', 5e-324].jsonl" /* Python's escapes for what it does not print */,
                 "['a', 1, None, False].jsonl", "{'k': 0.1, \"it's\": 'x_ty'}.jsonl" /* repr's \\t, its backslash replaced */), files);
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Python's float repr and round(x, 3), checked against values printed by CPython 3.11. */
@@ -49,6 +50,10 @@ class PyJsonTest {
         }
         assertEquals("0.0", PyJson.floatRepr(0.0));
         assertEquals("-2.5", PyJson.floatRepr(-2.5));
+        // subnormals, where Java writes two digits when a nearer two-digit number exists (4.9E-324, 9.9E-324)
+        for (String py : List.of("5e-324", "1e-323", "1.5e-323", "2.5e-323", "4.4e-323", "1e-320", "-5e-324")) {
+            assertEquals(py, PyJson.floatRepr(Double.parseDouble(py)), py);
+        }
         assertEquals("Infinity", PyJson.floatRepr(Double.POSITIVE_INFINITY));
         assertEquals("12", PyJson.number(12, true));
         assertEquals("12.0", PyJson.number(12, false));

@@ -470,10 +470,11 @@ class JobFileTest {
                 msg);
         // datatrove reads nothing for a limit below -1; a null histogram_round_digits is round(x, None), keys as
         // whole numbers; a null top_k fails it: each was read as something else (all, or the default)
-        String stats = "\n  job.yaml: stages[0] (a).steps[1] (doc_stats): ";
-        assertEquals("4 problems:"
+        String stats = "\n  job.yaml: stages[0] (a).steps[2] (doc_stats): ";
+        assertEquals("5 problems:"
                 + read + "'limit' must be -1 (no limit) or a number of documents, got -5"
                 + read + "'skip' must be a number of documents, got -1"
+                + "\n  job.yaml: stages[0] (a).steps[1] (read_jsonl): 'limit' is null" + StepArgs.NUMBER_NOT_NULL
                 + stats + "'histogram_round_digits' is null, which datatrove passes to round() as None, so its histogram"
                 + " keys are whole numbers (\"0\", \"1\"), a form Sluice does not write; give a number of digits (0 rounds"
                 + " to whole numbers), or leave the key out for 3"
@@ -484,6 +485,7 @@ class JobFileTest {
                           - name: a
                             steps:
                               - read_jsonl: {path: x, limit: -5, skip: -1}
+                              - read_jsonl: {path: x, limit: null}
                               - doc_stats: {output: s, histogram_round_digits: null, top_k: null}
                         """));
         // one problem is still its own message, with no count before it
