@@ -267,6 +267,11 @@ public final class StageRunner {
         if (plan == null || !savedPlans.contains(stage.name())) {
             return;
         }
+        if (changedUnderCompleteStage.containsKey(stage.name())) {
+            console.printf("[%s] note: input %s; the stage's ranks are all complete and skipped, so its outputs are of"
+                    + " the input as it was. To run it over the input as it is now, delete %s%n", stage.name(),
+                    changedUnderCompleteStage.get(stage.name()), stageDir(stage));
+        }
         DocumentSource source = (DocumentSource) StepRegistry.create(stage.steps().get(0));
         List<String> now;
         try {
@@ -277,11 +282,6 @@ public final class StageRunner {
         java.util.Set<String> planned = new java.util.HashSet<>();
         plan.files().forEach(f -> planned.add(f.path()));
         List<String> added = now.stream().filter(f -> !planned.contains(f)).toList();
-        if (changedUnderCompleteStage.containsKey(stage.name())) {
-            console.printf("[%s] note: input %s; the stage's ranks are all complete and skipped, so its outputs are of"
-                    + " the input as it was. To run it over the input as it is now, delete %s%n", stage.name(),
-                    changedUnderCompleteStage.get(stage.name()), stageDir(stage));
-        }
         String signatureStage = signaturePlans.get(stage.name());
         if (!added.isEmpty() && signatureStage != null) {
             console.printf("[%s] note: %d file(s) the reader lists now were not there when stage '%s' made the signatures"
