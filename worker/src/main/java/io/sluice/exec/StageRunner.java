@@ -102,10 +102,10 @@ public final class StageRunner {
         if (saved != null && checksInput) {
             saved = withSizesReadNow(stage, saved, source.root(), file);
         }
-        ShardPlan signatures = signaturePlan(stage, source);
-        if (signatures != null && checksInput) {
-            signaturesStillHold(stage, signatures, source.root());
+        if (checksInput) {
+            Preflight.signaturesStillHold(job, stage, source);
         }
+        ShardPlan signatures = signaturePlan(stage, source);
         if (saved != null && (signatures == null || samePieces(saved, signatures))) {
             savedPlans.add(stage.name());
             return saved;
@@ -202,21 +202,34 @@ public final class StageRunner {
     private final Map<String, String> changedUnderCompleteStage = new HashMap<>();
 
     /**
-     * A minhash_filter removes documents by their numbers in what the signature stage read: any change to that
-     * input since, even to a file whose filter rank has not run, would make it remove others than the duplicates.
+     * What an array element checks of the input, in place of {@code run}'s and {@code submit}'s whole check
+     * ({@link #checksInput}): the files its own ranks read, which may have changed since the plan was made (by
+     * another element, or before this stage's submit). The rules are Preflight's: a change to a minhash_filter's
+     * input, a file gone, one the plan cuts, or one a completed rank read is refused; a file read whole by ranks
+     * still to run alone is read as it is now. Before, elements checked nothing, and a filter removed other
+     * documents than the duplicates.
      */
-    private void signaturesStillHold(Job.Stage stage, ShardPlan signatures, Path root) throws IOException {
-        List<ShardPlan.ChangedFile> changed = signatures.changedFiles(root);
-        if (changed.isEmpty()) {
-            return;
+    private void ownInputStillHolds(Job.Stage stage, ShardPlan plan, List<Integer> todo, BitSet done) throws IOException {
+        DocumentSource source = (DocumentSource) StepRegistry.create(stage.steps().get(0));
+        if (!WrittenFolders.before(job, stage).stagesWriting(source.root()).isEmpty()) {
+            return; // the job's own outputs: StageLineage holds them to the runs that made them
         }
+        java.util.Set<String> mine = new java.util.HashSet<>();
+        todo.forEach(r -> plan.piecesFor(r).forEach(piece -> mine.add(piece.file())));
+        ShardPlan own = new ShardPlan(plan.root(), plan.worldSize(), plan.splitSize(),
+                plan.files().stream().filter(f -> mine.contains(f.path())).toList(), plan.ranks());
         String signatureStage = signaturePlans.get(stage.name());
-        List<Job.Stage> stages = job.stages();
-        List<String> dirs = stages.subList(stages.indexOf(job.stage(signatureStage)), stages.indexOf(stage) + 1).stream()
-                .map(st -> stageDir(st).toString()).toList();
-        throw new JobException("stage '" + stage.name() + "': input " + changed.getFirst().describe(root) + " by stage '"
-                + signatureStage + "', which made the MinHash signatures from it, so this stage would remove other"
-                + " documents than the duplicates. To deduplicate the input as it is now, delete " + String.join(", ", dirs));
+        for (ShardPlan.ChangedFile c : own.changedFiles(source.root())) {
+            if (signatureStage != null) {
+                throw Preflight.signaturesChanged(job, stage, job.stage(signatureStage), c.describe(source.root()));
+            }
+            if (c.now() < 0 || plan.cuts(c.path()) || plan.ranksReading(c.path()).stream().anyMatch(done::get)) {
+                throw new JobException("stage '" + stage.name() + "': input " + c.describe(source.root()) + ", which"
+                        + (c.now() < 0 ? " its plan lists" : plan.cuts(c.path()) ? " its plan cuts into byte ranges by that size"
+                        : " completed ranks read") + ". Delete " + stageDir(stage) + " to run the stage again over the"
+                        + " input as it is now");
+            }
+        }
     }
 
     private static boolean samePieces(ShardPlan a, ShardPlan b) {
@@ -510,6 +523,9 @@ public final class StageRunner {
         }
         if (skipped > 0) {
             console.printf("[%s] %d rank(s) already complete, skipped%n", stage.name(), skipped);
+        }
+        if (!checksInput && plan != null && !todo.isEmpty()) {
+            ownInputStillHolds(stage, plan, todo, job.skipCompleted() ? done : new BitSet());
         }
         if (!todo.isEmpty() && (done.isEmpty() || !job.skipCompleted())) {
             new StageLineage(job).recordInputs(stage); // what the outputs about to be made are made from

@@ -46,6 +46,7 @@ public final class Preflight {
                 Step step = StepRegistry.create(spec);
                 if (step instanceof DocumentSource src) {
                     if (spec == stage.steps().get(0)) {
+                        signaturesStillHold(job, stage, src); // first: it names every MinHash folder to delete
                         savedPlan(job, stage, job.loggingDir().resolve(stage.name()), src, true);
                     }
                     String statsWriter = written.statsWriterReadBy(src);
@@ -606,6 +607,39 @@ public final class Preflight {
         throw new JobException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
                 + "; this job has " + stage.tasks() + " tasks over " + source.root()
                 + ". Use a new logging_dir, or delete " + stageDir + ", to run the changed stage");
+    }
+
+    /**
+     * A minhash_filter stage with ranks still to run removes documents by their numbers in what its signature stage
+     * read: any change to that input since, even to a file whose filter rank has not run, would make it remove
+     * others than the duplicates. Refused, naming every MinHash stage's folder to delete; a complete filter stage
+     * runs nothing and is let be.
+     */
+    public static void signaturesStillHold(Job job, Job.Stage stage, DocumentSource source) throws IOException {
+        if (stage.steps().stream().noneMatch(s -> s.type().equals("minhash_filter"))) {
+            return;
+        }
+        Job.Stage signatureStage = signatureStageOf(job, stage);
+        Path file = signatureStage == null ? null : job.loggingDir().resolve(signatureStage.name()).resolve("shard_plan.json");
+        if (file == null || signatureStage == stage || !Files.exists(file)
+                || io.sluice.io.Completions.allComplete(job.loggingDir().resolve(stage.name()), stage.tasks())) {
+            return;
+        }
+        List<ShardPlan.ChangedFile> changed = ShardPlan.read(file).changedFiles(source.root());
+        if (changed.isEmpty()) {
+            return;
+        }
+        throw signaturesChanged(job, stage, signatureStage, changed.getFirst().describe(source.root()));
+    }
+
+    /** The refusal of {@link #signaturesStillHold}, for {@code change} (a planned file's, described). */
+    public static JobException signaturesChanged(Job job, Job.Stage stage, Job.Stage signatureStage, String change) {
+        List<Job.Stage> stages = job.stages();
+        List<String> dirs = stages.subList(stages.indexOf(signatureStage), stages.indexOf(stage) + 1).stream()
+                .map(st -> job.loggingDir().resolve(st.name()).toString()).toList();
+        return new JobException("stage '" + stage.name() + "': input " + change + " by stage '" + signatureStage.name()
+                + "', which made the MinHash signatures from it, so this stage would remove other documents than the"
+                + " duplicates. To deduplicate the input as it is now, delete " + String.join(", ", dirs));
     }
 
     /**

@@ -182,11 +182,26 @@ class LocalExecutorTest {
         TestFiles.write(part, TestFiles.doc("changed", "one document where twelve were"));
         JobException e = assertThrows(JobException.class, () -> new LocalExecutor(job, new PrintStream(console, true)).run("dedup_filter"));
         Path logs = root.resolve("staged/logs");
-        assertEquals("stage 'dedup_filter': input " + part + " is " + Files.size(part) + " bytes now; it was " + before
+        String refusal = "stage 'dedup_filter': input " + part + " is " + Files.size(part) + " bytes now; it was " + before
                 + " bytes when read by stage 'dedup_signatures', which made the MinHash signatures from it, so this stage"
                 + " would remove other documents than the duplicates. To deduplicate the input as it is now, delete "
                 + logs.resolve("dedup_signatures") + ", " + logs.resolve("dedup_buckets") + ", " + logs.resolve("dedup_cluster")
-                + ", " + logs.resolve("dedup_filter"), e.getMessage());
+                + ", " + logs.resolve("dedup_filter");
+        assertEquals(refusal, e.getMessage());
+        // validate says so too, and so does a Slurm array element, which checks the files of its own ranks
+        assertEquals(refusal, assertThrows(JobException.class, () -> io.sluice.job.Preflight.check(job)).getMessage());
+        assertEquals(refusal, assertThrows(JobException.class, () -> new StageRunner(job, new PrintStream(console, true), false)
+                .runBlock(job.stage("dedup_filter"), 1, 1, 1)).getMessage());
+        assertEquals(expected, TestFiles.allLines(root.resolve("staged/deduped")).stream().sorted().toList(),
+                "the earlier run's output, not filtered again");
+
+        // a complete MinHash chain runs nothing, so its input changing since is a note, not a refusal (which kept
+        // later stages from resuming)
+        Path wholePart = root.resolve("whole/in/part-001.jsonl.gz");
+        TestFiles.write(wholePart, TestFiles.doc("changed", "one document where twelve were"));
+        console.reset();
+        assertTrue(run(whole.job(yaml)), console.toString());
+        assertTrue(console.toString().contains("[dedup_signatures] note: input " + wholePart + " is"), console.toString());
     }
 
     /** Cuts the last 20 bytes off a compressed file (a truncated stream); returns its bytes as they were. */
