@@ -196,8 +196,15 @@ public final class ReadJsonl implements DocumentSource {
             }
 
             @Override
-            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
-                if (attrs.isRegularFile() || attrs.isSymbolicLink()) { // a link here points nowhere (followed otherwise)
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs)
+                    throws IOException {
+                if (attrs.isSymbolicLink()) {
+                    // a link here points nowhere (it is followed otherwise), or nowhere yet: a folder the job makes
+                    // (its logs, an output) would be read through it once there
+                    links.add(new Path[] {listed.relativize(file),
+                            DocumentSource.realPathOf(file.resolveSibling(Files.readSymbolicLink(file)))});
+                }
+                if (attrs.isRegularFile() || attrs.isSymbolicLink()) {
                     found.found(file, listed.relativize(file), attrs.isRegularFile());
                 }
                 return java.nio.file.FileVisitResult.CONTINUE; // a folder below the depth, a socket, a device

@@ -1065,6 +1065,13 @@ class LocalExecutorTest {
         assertTrue(e.contains("(read_jsonl): reads " + root.resolve("in") + ", which holds, through a symbolic link, the"
                 + " job's logging_dir " + root.resolve("logs")), e);
         Files.delete(root.resolve("in/lg"));
+        // and a link to the logging dir before it exists (the first run makes it, and its ranks read job.json)
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        Files.createSymbolicLink(root.resolve("in/lg"), root.resolve("logs"));
+        e = preflightError(noGlob.replace("$ROOT/in}", "$ROOT/in, glob: \"**/*.json*\"}"));
+        assertTrue(e.contains("(read_jsonl): reads " + root.resolve("in") + ", which holds, through a symbolic link, the"
+                + " job's logging_dir " + root.resolve("logs")), e);
+        Files.delete(root.resolve("in/lg"));
         // a later stage writing where an earlier stage reads
         e = preflightError(noGlob + """
                   - name: sample
