@@ -1,5 +1,7 @@
 package io.sluice.job;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -205,6 +207,10 @@ public final class StepArgs {
             return dflt;
         }
         if (v instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) {
+            // a BigInteger's longValue() wraps and a double's saturates: 2^64 was read as 0, 1e30 as 2^63 - 1
+            if (!fitsInLong(n)) {
+                return bad(key, "must be an integer from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE + ", got " + describe(v), dflt);
+            }
             return n.longValue();
         }
         if (v instanceof String s) {
@@ -413,9 +419,20 @@ public final class StepArgs {
             }
         }
         try {
-            return Long.parseLong(t.trim()) * mult;
-        } catch (NumberFormatException e) {
+            return Math.multiplyExact(Long.parseLong(t.trim()), mult);
+        } catch (NumberFormatException | ArithmeticException e) {
             return null;
         }
+    }
+
+    private static boolean fitsInLong(Number n) {
+        if (n instanceof BigInteger b) {
+            return b.bitLength() < 64;
+        }
+        if (n instanceof Double || n instanceof Float || n instanceof BigDecimal) {
+            double d = n.doubleValue();
+            return d >= -0x1p63 && d < 0x1p63;
+        }
+        return true;
     }
 }

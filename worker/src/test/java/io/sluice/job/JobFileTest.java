@@ -488,6 +488,14 @@ class JobFileTest {
                               - read_jsonl: {path: x, limit: null}
                               - doc_stats: {output: s, histogram_round_digits: null, top_k: null}
                         """));
+        // beyond 64 bits: 2^64 was read as 0 (a BigInteger's long value wraps), 1e30 as 2^63 - 1, 1e7T as negative
+        String range = "must be an integer from -9223372036854775808 to 9223372036854775807, got ";
+        assertEquals("3 problems:"
+                + read + "'limit' " + range + "'18446744073709551616'"
+                + read + "'skip' " + range + "'1.0E30'"
+                + read + "'split_size' must be a size such as 512M or 1G (a whole number, with K, M, G or T), got '10000000T'",
+                error("stages: [{name: a, steps: [{read_jsonl: {path: x, limit: 18446744073709551616, skip: 1e30,"
+                        + " split_size: 10000000T}}]}]\n"));
         // one problem is still its own message, with no count before it
         assertEquals("job.yaml: stages[0] (a).steps[0] (read_jsonl): 'limit' must be an integer, got 'many'",
                 error("stages: [{name: a, steps: [{read_jsonl: {path: x, limit: many}}]}]\n"));
