@@ -508,12 +508,15 @@ public final class Preflight {
                 Path read = r.source().root().normalize();
                 boolean same = DocumentSource.realPathOf(dir).equals(DocumentSource.realPathOf(read)); // maybe through a link
                 boolean inside = DocumentSource.realPathOf(dir).startsWith(DocumentSource.realPathOf(read));
+                boolean byRecursion = r.source() instanceof io.sluice.pipeline.ReadJsonl rj && rj.readsSubfoldersByRecursion();
                 throw new JobException(spec.where() + ": writes into " + dir + (same
                         ? ", the folder that " + sameFile(r.where(), spec) + " reads"
-                        : inside ? ", inside " + read + ", which " + sameFile(r.where(), spec) + " reads with recursive: true"
+                        : inside ? ", inside " + read + ", which " + sameFile(r.where(), spec) + " reads"
+                                + (byRecursion ? " with recursive: true" : " through its glob")
                         : ", which " + sameFile(r.where(), spec) + " reads through a symbolic link to it in " + read)
                         + ", so running the job again (with a new logging_dir, say) would read this output back as input;"
-                        + " write elsewhere, or leave it out of the reader with a glob" + (same ? "" : " or recursive: false"));
+                        + " write elsewhere, or leave it out of the reader with a glob"
+                        + (same || !byRecursion ? "" : " or recursive: false"));
             }
         }
     }

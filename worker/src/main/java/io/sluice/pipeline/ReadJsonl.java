@@ -95,6 +95,11 @@ public final class ReadJsonl implements DocumentSource {
         return splitSize;
     }
 
+    /** Whether {@code recursive: true} is what takes files in subfolders (a glob without "**" reaches them either way). */
+    public boolean readsSubfoldersByRecursion() {
+        return recursive && (glob == null || glob.contains("**"));
+    }
+
     @Override
     public List<String> listFiles() throws IOException {
         if (singleFile != null) {
@@ -142,7 +147,7 @@ public final class ReadJsonl implements DocumentSource {
         // error, as opening it is in datatrove (before, both were left out without a word)
         List<Path> dangling = new ArrayList<>();
         List<Path[]> links = new ArrayList<>();
-        visit(listed, recursive ? globDepth() : 1, links, (p, rel, regular) -> {
+        visit(listed, walkDepth(), links, (p, rel, regular) -> {
             if (!matches(matcher, rel)) {
                 return;
             }
@@ -221,14 +226,28 @@ public final class ReadJsonl implements DocumentSource {
     }
 
     /**
-     * How deep a file the glob can match lies: as fsspec's glob, a pattern without "**" matches paths of as many
-     * parts as it has, so the walk need not go further (through a large linked tree the glob never matches, say).
+     * How deep a file the listing can find lies, as datatrove's listing through fsspec: without a glob, any depth,
+     * or the folder's own files for {@code recursive: false}. A glob without "**" matches paths of as many parts as
+     * it has, whatever {@code recursive} says (fsspec's maxdepth only bounds "**"), so the walk need not go
+     * further (through a large linked tree the glob never matches, say). With "**" and {@code recursive: false},
+     * the "**" stands for no folder at all: "a/**&#47;*.jsonl" reads a/x.jsonl, not a/b/x.jsonl.
      */
-    private int globDepth() {
-        if (glob == null || glob.contains("**") || glob.contains("{")) {
-            return Integer.MAX_VALUE;
+    private int walkDepth() {
+        if (glob == null) {
+            return recursive ? Integer.MAX_VALUE : 1;
         }
-        return (int) glob.chars().filter(c -> c == '/').count() + 1;
+        if (glob.contains("{")) {
+            return Integer.MAX_VALUE; // alternatives of different depths
+        }
+        int stars = glob.indexOf("**");
+        if (stars < 0) {
+            return slashes(glob) + 1;
+        }
+        return recursive ? Integer.MAX_VALUE : slashes(glob.substring(0, stars)) + 1;
+    }
+
+    private static int slashes(String s) {
+        return (int) s.chars().filter(c -> c == '/').count();
     }
 
     /** The subfolders that are links the last listing walked: link relative to the folder read, and its target. */
@@ -254,7 +273,7 @@ public final class ReadJsonl implements DocumentSource {
     }
 
     private boolean listsRelative(Path rel) {
-        return (recursive || rel.getNameCount() == 1) && matches(matcher(), rel);
+        return rel.getNameCount() <= walkDepth() && matches(matcher(), rel);
     }
 
     private PathMatcher matcher() {

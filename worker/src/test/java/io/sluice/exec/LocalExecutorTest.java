@@ -588,6 +588,18 @@ class LocalExecutorTest {
         TestFiles.deleteRecursively(root.resolve("logs"));
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB.replace("glob: \"*.jsonl.gz\"", "glob: \"**/2024/*.jsonl.gz\""))));
         assertEquals(6, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+        // recursive: false bounds "**" alone (datatrove passes fsspec's glob maxdepth=1): a glob naming the subfolder
+        // still reads it (it was refused: no file matched), and "**/" stands for no folder at all
+        String flat = JobFixture.CLEAN_JOB.replace("glob: \"*.jsonl.gz\"", "glob: \"2024/*.jsonl.gz\", recursive: false");
+        e = assertThrows(JobException.class, () -> run(fx.job(flat.replace("2024/*.jsonl.gz", "**/2024/*.jsonl.gz"))));
+        assertTrue(e.getMessage().endsWith("no file in " + root.resolve("in") + " matches glob '**/2024/*.jsonl.gz'"
+                + " (recursive: false)"), e.getMessage());
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(flat)));
+        assertEquals(6, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(flat.replace("2024/*.jsonl.gz", "**/*.jsonl.gz"))));
+        assertEquals(3, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
 
         // a subfolder that is a link is walked, as fsspec's find does (before, its 6 documents were left out)
         fx.corpus("elsewhere/2025", 2, 3);
