@@ -34,6 +34,8 @@ public final class JsonLineScanner {
     public boolean idIsString;
     public String error;
     public int errorPos;
+    /** Whether a '\r' stood between the line's tokens: where it is not before '\n', Python's reader ends a line there. */
+    public boolean carriageReturn;
 
     private byte[] b;
     private int end;
@@ -67,7 +69,7 @@ public final class JsonLineScanner {
         this.b = b;
         this.end = off + len;
         textStart = idStart = -1;
-        textPresent = textIsString = textEscaped = idIsString = idEscaped = mayHoldTokenCount = false;
+        textPresent = textIsString = textEscaped = idIsString = idEscaped = mayHoldTokenCount = carriageReturn = false;
         error = null;
         int p = skipWs(off);
         if (p >= end || b[p] != '{') {
@@ -167,6 +169,7 @@ public final class JsonLineScanner {
             if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
                 break;
             }
+            carriageReturn |= c == '\r';
             p++;
         }
         return p;

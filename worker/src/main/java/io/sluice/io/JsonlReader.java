@@ -268,21 +268,58 @@ public final class JsonlReader {
                 len--;
             }
             total += nl - lineStart + (nl < filled ? 1 : 0);
-            if (isBlank(buf, lineStart, len)) {
-                handler.blankLine();
-            } else {
-                Document doc = parse(piece, split, lineIndex, lineOffset, buf, lineStart, len, handler);
-                if (doc != null && !handler.document(doc)) {
+            boolean blank = isBlank(buf, lineStart, len);
+            boolean scanned = !blank && scanner.scan(buf, lineStart, len);
+            if ((blank || !scanned || scanner.carriageReturn) && Bytes.indexOf(buf, lineStart, lineStart + len, (byte) '\r') >= 0) {
+                long lines = linesEndingInCarriageReturns(piece, split, lineIndex, lineOffset, lineStart, len, handler);
+                if (lines < 0) {
                     return total;
                 }
+                lineIndex += lines;
+            } else {
+                if (blank) {
+                    handler.blankLine();
+                } else {
+                    Document doc = parse(piece, split, lineIndex, lineOffset, buf, lineStart, len, scanned, handler);
+                    if (doc != null && !handler.document(doc)) {
+                        return total;
+                    }
+                }
+                lineIndex++;
             }
-            lineIndex++;
             lineStart = nl + 1;
             scanFrom = lineStart;
             if (nl >= filled) {
                 return total;
             }
         }
+    }
+
+    /**
+     * The lines of {@code buf[off:off+len]}, a line up to '\n' that holds a '\r' not before it: Python's reader
+     * (universal newlines, as datatrove opens a file) ends a line at every such '\r' too, so a file written with
+     * old Mac line ends is one document per line there, as here, and a document's number and default id count
+     * those lines. Returns how many lines, or -1 when the handler wants no more documents.
+     */
+    private long linesEndingInCarriageReturns(InputPiece piece, boolean split, long lineIndex, long lineOffset, int off,
+                                              int len, Handler handler) throws IOException {
+        int end = off + len;
+        long lines = 0;
+        for (int start = off; start <= end; lines++) {
+            int cr = Bytes.indexOf(buf, start, end, (byte) '\r');
+            int stop = cr < 0 ? end : cr;
+            if (isBlank(buf, start, stop - start)) {
+                handler.blankLine();
+            } else {
+                boolean scanned = scanner.scan(buf, start, stop - start);
+                Document doc = parse(piece, split, lineIndex + lines, lineOffset + (start - off), buf, start, stop - start, scanned, handler);
+                if (doc != null && !handler.document(doc)) {
+                    return -1;
+                }
+            }
+            start = stop + 1;
+        }
+        return lines;
     }
 
     /** The longest array HotSpot allocates: a line longer than it cannot be held. */
@@ -324,10 +361,11 @@ public final class JsonlReader {
         return true;
     }
 
+    /** The document of a line {@link #scanner} has just scanned ({@code scanned}: without a problem), or null when skipped. */
     private Document parse(InputPiece piece, boolean split, long lineIndex, long lineOffset,
-                           byte[] b, int off, int len, Handler handler) throws IOException {
+                           byte[] b, int off, int len, boolean scanned, Handler handler) throws IOException {
         JsonLineScanner sc = scanner;
-        if (!sc.scan(b, off, len)) {
+        if (!scanned) {
             String where = where(piece, split, lineIndex, lineOffset + (sc.errorPos - off));
             String reason = sc.error.contains("UTF-8") ? "invalid_utf8" : "malformed";
             Compression c = Compression.fromFileName(piece.file());

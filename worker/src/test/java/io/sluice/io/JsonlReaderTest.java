@@ -157,6 +157,30 @@ class JsonlReaderTest {
         assertEquals("bad.jsonl:2 (byte 30): malformed JSON: unterminated string", e.getMessage());
     }
 
+    /**
+     * A '\r' not before '\n' ends a line, as in Python's universal newlines, with which datatrove opens a file: old Mac
+     * line ends give a document per line (the file was one malformed line), and the line numbers, default ids and
+     * messages count those lines. "\r\n" ends one line, as before.
+     */
+    @Test
+    void aCarriageReturnAloneEndsALineAsInPython() throws IOException {
+        Path f = TestFiles.write(dir.resolve("mac.jsonl"), "{\"text\":\"a\"}\r{\"text\":\"b\"}\r\r\n{\"text\":\"c\"}\r"
+                + " \r{\"text\":\"d\",\"id\":\"x\"}");
+        Read r = read(f, JsonlReader.OnError.FAIL, null);
+        assertEquals(List.of("a", "b", "c", "d"), r.docs().stream().map(Document::text).toList());
+        // lines: a, b, "" (then "\r\n"), c, " ", d
+        assertEquals(List.of("mac.jsonl/0", "mac.jsonl/1", "mac.jsonl/3", "x"), r.docs().stream().map(Document::id).toList());
+        Files.writeString(f, "{\"text\":\"a\"}\r{\"text\": \"b\r\n");
+        IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
+        assertEquals("mac.jsonl:2 (byte 24): malformed JSON: unterminated string", e.getMessage());
+        // a '\r' between a line's tokens is a line end too: Python reads two broken lines, skipped here with on_error: skip
+        Files.writeString(f, "{\"text\":\r\"a\"}\n{\"text\":\"b\"}\n");
+        r = read(f, JsonlReader.OnError.SKIP, null);
+        assertEquals(List.of("b"), r.docs().stream().map(Document::text).toList());
+        assertEquals(2, r.skipped().size(), r.skipped().toString());
+        assertEquals("mac.jsonl/2", r.docs().getFirst().id());
+    }
+
     /** A line without the text key is skipped and counted even with on_error: fail, as datatrove skips it (it failed the rank). */
     @Test
     void missingTextKeyIsSkippedAsDatatroveDoes() throws IOException {
