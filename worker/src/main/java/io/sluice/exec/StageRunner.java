@@ -219,6 +219,7 @@ public final class StageRunner {
         ShardPlan own = new ShardPlan(plan.root(), plan.worldSize(), plan.splitSize(),
                 plan.files().stream().filter(f -> mine.contains(f.path())).toList(), plan.ranks());
         String signatureStage = signaturePlans.get(stage.name());
+        Map<String, Long> readNow = new HashMap<>();
         for (ShardPlan.ChangedFile c : own.changedFiles(source.root())) {
             if (signatureStage != null) {
                 throw Preflight.signaturesChanged(job, stage, job.stage(signatureStage), c.describe(source.root()));
@@ -228,6 +229,16 @@ public final class StageRunner {
                         + (c.now() < 0 ? " its plan lists" : plan.cuts(c.path()) ? " its plan cuts into byte ranges by that size"
                         : " completed ranks read") + ". Delete " + stageDir(stage) + " to run the stage again over the"
                         + " input as it is now");
+            }
+            readNow.put(c.path(), c.now());
+        }
+        if (!readNow.isEmpty()) {
+            // as withSizesReadNow: kept at the old size, the next submit refused the file as changed under the
+            // rank that read it now. Other elements may write sizes of their own files at the same time, so the
+            // plan is read again under the job's lock; its pieces are the same, only sizes change.
+            try (ProcessLock lock = jobLock()) {
+                Path file = stageDir(stage).resolve("shard_plan.json");
+                ShardPlan.read(file).withSizes(readNow).write(file);
             }
         }
     }

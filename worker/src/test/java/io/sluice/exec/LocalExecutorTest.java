@@ -229,6 +229,28 @@ class LocalExecutorTest {
         mendAndRunAgain(bad, good, job);
     }
 
+    /**
+     * As {@link #aFailingRankLeavesNoMarkerAndTheOthersComplete}, the failed rank run again as a Slurm array element
+     * runs it after the file is mended: the element writes the file's new size into the plan, where it kept the old
+     * one and the next submit refused the file as changed under the rank that had just read it.
+     */
+    @Test
+    void anArrayElementRecordsTheSizeOfAFileItsRankReadAfterAMend() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        Path in = fx.corpus("in", 3, 40);
+        Path bad = in.resolve("part-001.jsonl.gz");
+        byte[] good = truncate(bad);
+        Job job = fx.job(JobFixture.CLEAN_JOB);
+        assertFalse(run(job));
+        Files.write(bad, good);
+        Completions.unmark(root.resolve("logs/clean"), 2); // a rank still to run: a complete stage is let be
+        StageRunner.Result r = new StageRunner(job, new PrintStream(console, true), false).runBlock(job.stage("clean"), 1, 1, 1);
+        assertTrue(r.ok(), r.failures().toString());
+        io.sluice.job.Preflight.check(job); // what submit checks: before, "part-001.jsonl.gz is ... bytes now"
+        assertEquals(good.length, io.sluice.io.ShardPlan.read(root.resolve("logs/clean/shard_plan.json")).files().stream()
+                .filter(f -> f.path().equals("part-001.jsonl.gz")).findFirst().orElseThrow().size());
+    }
+
     /** Puts {@code bad}'s bytes back and runs {@code job} again: only its rank 1 runs, and the output is whole. */
     private void mendAndRunAgain(Path bad, byte[] good, Job job) throws IOException {
         Files.write(bad, good);
