@@ -34,8 +34,11 @@ public final class ReadJsonl implements DocumentSource {
     private final long limit;
     private final long skip;
     private final long splitSize;
-    /** For a glob "**{@literal /}rest": "rest", which a path with no folder before "rest" must match. */
-    private final PathMatcher topLevel;
+    /**
+     * The glob with some of its "**{@literal /}" parts left out ("sub/**{@literal /}*.jsonl": "sub/*.jsonl"): as in
+     * fsspec's glob, a "**" part also stands for no folder, where Java's glob wants at least one.
+     */
+    private final List<PathMatcher> withoutFolders;
     private final JsonlReader.Options options;
     private StepContext ctx;
 
@@ -67,8 +70,27 @@ public final class ReadJsonl implements DocumentSource {
                 throw args.error("glob", "is not a valid glob: " + e.getMessage());
             }
         }
-        topLevel = glob != null && glob.startsWith("**/") && glob.length() > 3
-                ? FileSystems.getDefault().getPathMatcher("glob:" + glob.substring(3)) : null;
+        List<PathMatcher> variants = new ArrayList<>();
+        if (glob != null) {
+            for (String g : withoutDoubleStarParts(glob)) {
+                variants.add(FileSystems.getDefault().getPathMatcher("glob:" + g));
+            }
+        }
+        withoutFolders = variants;
+    }
+
+    /** The non-empty globs {@code glob} becomes with one or more of its whole "**{@literal /}" parts taken out. */
+    static java.util.Set<String> withoutDoubleStarParts(String glob) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (int i = glob.indexOf("**/"); i >= 0; i = glob.indexOf("**/", i + 1)) {
+            if (i == 0 || glob.charAt(i - 1) == '/') {
+                String shorter = glob.substring(0, i) + glob.substring(i + 3);
+                if (!shorter.isEmpty() && out.add(shorter)) {
+                    out.addAll(withoutDoubleStarParts(shorter));
+                }
+            }
+        }
+        return out;
     }
 
     /** datatrove's reader reads nothing for a limit below -1 (and skips none for a negative skip): a slip either way. */
@@ -114,7 +136,7 @@ public final class ReadJsonl implements DocumentSource {
         this.leftOut = leftOut;
         if (files.isEmpty()) {
             throw new JobException("no file in " + root + (glob == null ? "" : " matches glob '" + glob + "'")
-                    + (recursive ? "" : " (recursive: false)")
+                    + (recursive || glob != null && !glob.contains("**") ? "" : " (recursive: false)")
                     + (leftOut.isEmpty() ? "" : " but " + leftOutNote(leftOut))
                     + (deeperByName == 0 ? "" : "; " + deeperByName + " file(s) in its subfolders have such a name:"
                             + " glob '**/" + glob + "' reads them"));
@@ -236,14 +258,11 @@ public final class ReadJsonl implements DocumentSource {
         if (glob == null) {
             return recursive ? Integer.MAX_VALUE : 1;
         }
-        if (glob.contains("{")) {
-            return Integer.MAX_VALUE; // alternatives of different depths
-        }
         int stars = glob.indexOf("**");
-        if (stars < 0) {
-            return slashes(glob) + 1;
+        if (stars >= 0) {
+            return recursive ? Integer.MAX_VALUE : slashes(glob.substring(0, stars)) + 1;
         }
-        return recursive ? Integer.MAX_VALUE : slashes(glob.substring(0, stars)) + 1;
+        return glob.contains("{") ? Integer.MAX_VALUE : slashes(glob) + 1; // alternatives of different depths
     }
 
     private static int slashes(String s) {
@@ -285,9 +304,10 @@ public final class ReadJsonl implements DocumentSource {
         if (matcher == null || matcher.matches(rel)) {
             return true;
         }
-        // "**/rest" also matches with no folder before "rest", as fsspec's does (Java's "**/" wants one)
-        if (topLevel != null && topLevel.matches(rel)) {
-            return true;
+        for (PathMatcher m : withoutFolders) {
+            if (m.matches(rel)) {
+                return true;
+            }
         }
         // a glob of a name alone matches a file at the top by its name
         return !glob.contains("/") && rel.getNameCount() == 1 && matcher.matches(rel.getFileName());

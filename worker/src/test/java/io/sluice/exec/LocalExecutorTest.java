@@ -622,6 +622,16 @@ class LocalExecutorTest {
         TestFiles.deleteRecursively(root.resolve("logs"));
         assertTrue(run(fx.job(flat.replace("2024/*.jsonl.gz", "**/*.jsonl.gz"))));
         assertEquals(3, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+        // braces too (they read the whole tree), and a "**/" inside a glob stands for no folder as well, recursive or
+        // not (Java's glob wants one: "2024/**/*.jsonl.gz" read nothing where fsspec reads 2024's files)
+        TestFiles.deleteRecursively(root.resolve("logs"));
+        assertTrue(run(fx.job(flat.replace("2024/*.jsonl.gz", "**/*.{jsonl.gz,json}"))));
+        assertEquals(3, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+        for (String recursive : List.of("false", "true")) {
+            TestFiles.deleteRecursively(root.resolve("logs"));
+            assertTrue(run(fx.job(flat.replace("2024/*.jsonl.gz", "2024/**/*.jsonl.gz").replace("false", recursive))));
+            assertEquals(6, PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents"));
+        }
 
         // a subfolder that is a link is walked, as fsspec's find does (before, its 6 documents were left out)
         fx.corpus("elsewhere/2025", 2, 3);
