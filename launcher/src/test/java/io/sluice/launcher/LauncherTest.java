@@ -298,6 +298,10 @@ class LauncherTest {
         assertEquals(2, Launcher.execute("validate", number.toString()));
         assertTrue(err.toString().contains(number.getFileName() + ": slurm: 'time' is a number (3600), which sbatch reads as minutes;"
                 + " write it as Slurm does, quoted: \"01:00:00\" for an hour, or \"3600\" if you mean 3600 minutes"), err.toString());
+        // beyond 64 bits: its long value wrapped to 0, "which sbatch reads as no time limit"
+        Path huge = job("slurm: {time: 18446744073709551616}\n" + stages);
+        assertEquals(2, Launcher.execute("validate", huge.toString()));
+        assertTrue(err.toString().contains("'time' is a number (18446744073709551616), which sbatch reads as minutes;"), err.toString());
         for (String time : new String[] {"90", "30:00", "2:00:00", "1-0", "1-12:00", "1-12:00:00", "UNLIMITED"}) {
             assertEquals(0, Launcher.execute("validate", job("slurm: {time: '" + time + "'}\n" + stages).toString()), time);
         }

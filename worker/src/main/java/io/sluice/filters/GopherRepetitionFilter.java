@@ -67,11 +67,12 @@ public final class GopherRepetitionFilter extends Filter {
         for (Object o : list) {
             if (!(o instanceof List<?> p) || p.size() != 2 || !(p.get(0) instanceof Number n)
                     || !(p.get(1) instanceof Number f) || n.doubleValue() != Math.rint(n.doubleValue())
-                    || n.intValue() < 1) {
+                    || n.doubleValue() < 1) {
                 throw args.error(key, "must be a list of [n, fraction] pairs with n a positive integer, got "
                         + o);
             }
-            out.add(new double[] {n.intValue(), f.doubleValue()});
+            // n as a double, which (int) saturates: intValue() wrapped 2^32 + 2 to 2, where datatrove finds no such n-grams
+            out.add(new double[] {n.doubleValue(), f.doubleValue()});
         }
         return out;
     }

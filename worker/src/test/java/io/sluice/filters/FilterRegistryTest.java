@@ -70,6 +70,12 @@ class FilterRegistryTest {
                 "top_n_grams", List.of(List.of(2, 0.05)), "dup_n_grams", List.of(),
                 "dup_line_frac", 0.99, "dup_para_frac", 0.99, "dup_line_char_frac", 0.99, "dup_para_char_frac", 0.99)));
         assertEquals("top_2_gram", onlyTop2.filter(new Document("d", "a b a b a b c d e f g h", null)).reason());
+        // an n beyond 32 bits finds no n-grams, as in datatrove (it wrapped: 2^32 + 2 dropped this as top_2_gram)
+        for (Object huge : List.of(4294967298L, new java.math.BigInteger("18446744073709551618"))) {
+            assertTrue(new GopherRepetitionFilter(StepArgs.of(Map.of("top_n_grams", List.of(List.of(huge, 0.05)),
+                    "dup_n_grams", List.of(), "dup_line_frac", 0.99, "dup_para_frac", 0.99, "dup_line_char_frac", 0.99,
+                    "dup_para_char_frac", 0.99))).filter(new Document("d", "a b a b a b c d e f g h", null)).keep());
+        }
         JobException bad = assertThrows(JobException.class,
                 () -> new GopherRepetitionFilter(StepArgs.of(Map.of("top_n_grams", List.of(List.of("two", 0.2))))));
         assertTrue(bad.getMessage().contains("top_n_grams"), bad.getMessage());

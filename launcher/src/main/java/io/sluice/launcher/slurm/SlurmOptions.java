@@ -203,7 +203,7 @@ public record SlurmOptions(String partition, String time, int cpusPerTask, Strin
         if (raw instanceof Number n) {
             boolean minutes = n.doubleValue() >= 0 && n.doubleValue() == Math.rint(n.doubleValue()) && !(raw instanceof Double);
             throw a.error(a.raw().get("time") == raw ? "time" : "sbatch_args.time", "is a number (" + raw + "), " + (minutes
-                    && n.longValue() == 0 ? "which sbatch reads as no time limit; write it quoted, \"0\", if that is meant" : minutes
+                    && n.doubleValue() == 0 ? "which sbatch reads as no time limit; write it quoted, \"0\", if that is meant" : minutes
                     ? "which sbatch reads as minutes; write it as Slurm does, quoted: \"01:00:00\" for an hour, or \"" + raw
                             + "\" if you mean " + raw + " minutes"
                     : "not a Slurm time limit; write one, quoted: \"01:00:00\" for an hour, \"90\" for 90 minutes"));
