@@ -73,7 +73,7 @@ public class ReadPathBench {
     private int countLines(ByteScanKernel k) {
         int lines = 0;
         int p = 0;
-        while ((p = k.indexOfNewline(data, p, length)) >= 0) {
+        while ((p = k.indexOfLineEnd(data, p, length)) >= 0) {
             p++;
             lines++;
         }
@@ -95,7 +95,7 @@ public class ReadPathBench {
         long total = 0;
         int p = 0;
         int nl;
-        while ((nl = panama.indexOfNewline(data, p, length)) >= 0) {
+        while ((nl = panama.indexOfLineEnd(data, p, length)) >= 0) {
             if (scanner.scan(data, p, nl - p)) {
                 total += scanner.textEnd - scanner.textStart;
             }
@@ -109,7 +109,7 @@ public class ReadPathBench {
         long total = 0;
         int p = 0;
         int nl;
-        while ((nl = panama.indexOfNewline(data, p, length)) >= 0) {
+        while ((nl = panama.indexOfLineEnd(data, p, length)) >= 0) {
             try (JsonParser jp = jackson.createParser(data, p, nl - p)) {
                 jp.nextToken();
                 while (jp.nextToken() == JsonToken.FIELD_NAME) {

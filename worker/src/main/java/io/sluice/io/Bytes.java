@@ -11,8 +11,8 @@ public final class Bytes {
     }
 
     /** Index of the first {@code '\n'} in [from, to), or -1. */
-    public static int indexOfNewline(byte[] b, int from, int to) {
-        return KERNEL.indexOfNewline(b, from, to);
+    public static int indexOfLineEnd(byte[] b, int from, int to) {
+        return KERNEL.indexOfLineEnd(b, from, to);
     }
 
     /** Index of the first {@code value} in [from, to), or -1. */

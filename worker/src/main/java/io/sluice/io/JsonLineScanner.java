@@ -34,8 +34,6 @@ public final class JsonLineScanner {
     public boolean idIsString;
     public String error;
     public int errorPos;
-    /** Whether a '\r' stood between the line's tokens: where it is not before '\n', Python's reader ends a line there. */
-    public boolean carriageReturn;
 
     private byte[] b;
     private int end;
@@ -69,7 +67,7 @@ public final class JsonLineScanner {
         this.b = b;
         this.end = off + len;
         textStart = idStart = -1;
-        textPresent = textIsString = textEscaped = idIsString = idEscaped = mayHoldTokenCount = carriageReturn = false;
+        textPresent = textIsString = textEscaped = idIsString = idEscaped = mayHoldTokenCount = false;
         error = null;
         int p = skipWs(off);
         if (p >= end || b[p] != '{') {
@@ -169,7 +167,6 @@ public final class JsonLineScanner {
             if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
                 break;
             }
-            carriageReturn |= c == '\r';
             p++;
         }
         return p;

@@ -189,13 +189,17 @@ public final class JsonlReader {
         }
     }
 
-    /** The first line starting at or after {@code pos}: a line belongs to the range holding its first byte. */
+    /**
+     * The first line starting at or after {@code pos}: a line belongs to the range holding its first byte. Lines
+     * end as {@link #frame} ends them: at '\n', "\r\n" or a lone '\r'.
+     */
     private static long alignToLineStart(FileChannel ch, long pos) throws IOException {
         if (pos == 0) {
             return 0;
         }
         ByteBuffer b = ByteBuffer.allocate(1 << 16);
         long p = pos - 1;
+        boolean afterReturn = false;
         while (true) {
             b.clear();
             int n = ch.read(b, p);
@@ -203,9 +207,14 @@ public final class JsonlReader {
                 return ch.size();
             }
             for (int i = 0; i < n; i++) {
-                if (b.get(i) == '\n') {
+                byte c = b.get(i);
+                if (afterReturn) {
+                    return c == '\n' ? p + i + 1 : p + i;
+                }
+                if (c == '\n') {
                     return p + i + 1;
                 }
+                afterReturn = c == '\r';
             }
             p += n;
         }
@@ -221,10 +230,13 @@ public final class JsonlReader {
         long lineIndex = 0;
         long total = 0;
         boolean eof = false;
-        int scanFrom = 0;    // bytes before it (in the current line) are known to hold no newline
+        int scanFrom = 0;    // bytes before it (in the current line) are known to hold no line end
         while (true) {
-            int nl = Bytes.indexOfNewline(buf, scanFrom, filled);
-            if (nl < 0) {
+            // a line ends at '\n', "\r\n" or a lone '\r', as in Python's universal newlines, with which datatrove
+            // opens a file; a '\r' last in the buffer waits for the next byte
+            int nl = Bytes.indexOfLineEnd(buf, scanFrom, filled);
+            boolean waitForByte = nl >= 0 && nl == filled - 1 && buf[nl] == '\r' && !eof;
+            if (nl < 0 || waitForByte) {
                 if (eof) {
                     if (lineStart < filled) {
                         nl = filled; // last line without a final newline
@@ -233,7 +245,7 @@ public final class JsonlReader {
                     }
                 } else {
                     // move the partial line to the front, grow when one line fills the buffer, refill
-                    scanFrom = filled - lineStart;
+                    scanFrom = (waitForByte ? nl : filled) - lineStart;
                     if (lineStart > 0) {
                         System.arraycopy(buf, lineStart, buf, 0, filled - lineStart);
                         filled -= lineStart;
@@ -264,62 +276,23 @@ public final class JsonlReader {
                 return total;
             }
             int len = nl - lineStart;
-            if (len > 0 && buf[lineStart + len - 1] == '\r') {
-                len--;
-            }
-            total += nl - lineStart + (nl < filled ? 1 : 0);
-            boolean blank = isBlank(buf, lineStart, len);
-            boolean scanned = !blank && scanner.scan(buf, lineStart, len);
-            if ((blank || !scanned || scanner.carriageReturn) && Bytes.indexOf(buf, lineStart, lineStart + len, (byte) '\r') >= 0) {
-                long lines = linesEndingInCarriageReturns(piece, split, lineIndex, lineOffset, lineStart, len, handler);
-                if (lines < 0) {
+            int endLength = nl == filled ? 0 : buf[nl] == '\r' && nl + 1 < filled && buf[nl + 1] == '\n' ? 2 : 1;
+            total += len + endLength;
+            if (isBlank(buf, lineStart, len)) {
+                handler.blankLine();
+            } else {
+                Document doc = parse(piece, split, lineIndex, lineOffset, buf, lineStart, len, handler);
+                if (doc != null && !handler.document(doc)) {
                     return total;
                 }
-                lineIndex += lines;
-            } else {
-                if (blank) {
-                    handler.blankLine();
-                } else {
-                    Document doc = parse(piece, split, lineIndex, lineOffset, buf, lineStart, len, scanned, handler);
-                    if (doc != null && !handler.document(doc)) {
-                        return total;
-                    }
-                }
-                lineIndex++;
             }
-            lineStart = nl + 1;
+            lineIndex++;
+            lineStart = nl + endLength;
             scanFrom = lineStart;
             if (nl >= filled) {
                 return total;
             }
         }
-    }
-
-    /**
-     * The lines of {@code buf[off:off+len]}, a line up to '\n' that holds a '\r' not before it: Python's reader
-     * (universal newlines, as datatrove opens a file) ends a line at every such '\r' too, so a file written with
-     * old Mac line ends is one document per line there, as here, and a document's number and default id count
-     * those lines. Returns how many lines, or -1 when the handler wants no more documents.
-     */
-    private long linesEndingInCarriageReturns(InputPiece piece, boolean split, long lineIndex, long lineOffset, int off,
-                                              int len, Handler handler) throws IOException {
-        int end = off + len;
-        long lines = 0;
-        for (int start = off; start <= end; lines++) {
-            int cr = Bytes.indexOf(buf, start, end, (byte) '\r');
-            int stop = cr < 0 ? end : cr;
-            if (isBlank(buf, start, stop - start)) {
-                handler.blankLine();
-            } else {
-                boolean scanned = scanner.scan(buf, start, stop - start);
-                Document doc = parse(piece, split, lineIndex + lines, lineOffset + (start - off), buf, start, stop - start, scanned, handler);
-                if (doc != null && !handler.document(doc)) {
-                    return -1;
-                }
-            }
-            start = stop + 1;
-        }
-        return lines;
     }
 
     /** The longest array HotSpot allocates: a line longer than it cannot be held. */
@@ -361,11 +334,10 @@ public final class JsonlReader {
         return true;
     }
 
-    /** The document of a line {@link #scanner} has just scanned ({@code scanned}: without a problem), or null when skipped. */
     private Document parse(InputPiece piece, boolean split, long lineIndex, long lineOffset,
-                           byte[] b, int off, int len, boolean scanned, Handler handler) throws IOException {
+                           byte[] b, int off, int len, Handler handler) throws IOException {
         JsonLineScanner sc = scanner;
-        if (!scanned) {
+        if (!sc.scan(b, off, len)) {
             String where = where(piece, split, lineIndex, lineOffset + (sc.errorPos - off));
             String reason = sc.error.contains("UTF-8") ? "invalid_utf8" : "malformed";
             Compression c = Compression.fromFileName(piece.file());

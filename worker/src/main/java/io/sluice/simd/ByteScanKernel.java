@@ -7,10 +7,8 @@ package io.sluice.simd;
 public interface ByteScanKernel {
     String name();
 
-    /** Index of the first {@code '\n'} in [from, to), or -1. */
-    default int indexOfNewline(byte[] b, int from, int to) {
-        return indexOf(b, from, to, (byte) '\n');
-    }
+    /** Index of the first {@code '\n'} or {@code '\r'} in [from, to), or -1: where a line ends, as Python reads lines. */
+    int indexOfLineEnd(byte[] b, int from, int to);
 
     /** Index of the first byte equal to {@code value} in [from, to), or -1. */
     int indexOf(byte[] b, int from, int to, byte value);

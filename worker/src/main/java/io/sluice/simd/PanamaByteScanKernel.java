@@ -32,6 +32,19 @@ public final class PanamaByteScanKernel implements ByteScanKernel {
     }
 
     @Override
+    public int indexOfLineEnd(byte[] b, int from, int to) {
+        int i = from;
+        for (; i + LANES <= to; i += LANES) {
+            ByteVector v = ByteVector.fromArray(SPECIES, b, i);
+            var hit = v.eq((byte) '\n').or(v.eq((byte) '\r'));
+            if (hit.anyTrue()) {
+                return i + hit.firstTrue();
+            }
+        }
+        return tail.indexOfLineEnd(b, i, to);
+    }
+
+    @Override
     public int indexOfStringSpecial(byte[] b, int from, int to) {
         int i = from;
         for (; i + LANES <= to; i += LANES) {

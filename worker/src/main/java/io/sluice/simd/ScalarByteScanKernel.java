@@ -16,6 +16,8 @@ public final class ScalarByteScanKernel implements ByteScanKernel {
     private static final long QUOTES = 0x2222222222222222L;
     private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
     private static final long SPACES = 0x2020202020202020L;
+    private static final long NEWLINES = ONES * '\n';
+    private static final long RETURNS = ONES * '\r';
 
     @Override
     public String name() {
@@ -38,6 +40,23 @@ public final class ScalarByteScanKernel implements ByteScanKernel {
         }
         for (; i < to; i++) {
             if (b[i] == value) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public int indexOfLineEnd(byte[] b, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long v = (long) LONGS.get(b, i);
+            if ((hasZero(v ^ NEWLINES) | hasZero(v ^ RETURNS)) != 0) {
+                break;
+            }
+        }
+        for (; i < to; i++) {
+            if (b[i] == '\n' || b[i] == '\r') {
                 return i;
             }
         }

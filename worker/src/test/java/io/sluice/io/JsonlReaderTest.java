@@ -170,6 +170,14 @@ class JsonlReaderTest {
         assertEquals(List.of("a", "b", "c", "d"), r.docs().stream().map(Document::text).toList());
         // lines: a, b, "" (then "\r\n"), c, " ", d
         assertEquals(List.of("mac.jsonl/0", "mac.jsonl/1", "mac.jsonl/3", "x"), r.docs().stream().map(Document::id).toList());
+        // "\r\n" across two reads into the reader's buffer (1 MiB) is one line end, not a '\r' and then a blank line
+        String first = "{\"text\":\"" + "y".repeat((1 << 20) - 1 - "{\"text\":\"\"}".length()) + "\"}";
+        Files.writeString(f, first + "\r\n{\"text\":\"z\"}\r\n");
+        r = read(f, JsonlReader.OnError.FAIL, null);
+        assertEquals(List.of("mac.jsonl/0", "mac.jsonl/1"), r.docs().stream().map(Document::id).toList());
+        Files.writeString(f, first + "\r{\"text\":\"z\"}\r");
+        r = read(f, JsonlReader.OnError.FAIL, null);
+        assertEquals(List.of("mac.jsonl/0", "mac.jsonl/1"), r.docs().stream().map(Document::id).toList());
         Files.writeString(f, "{\"text\":\"a\"}\r{\"text\": \"b\r\n");
         IOException e = assertThrows(IOException.class, () -> read(f, JsonlReader.OnError.FAIL, null));
         assertEquals("mac.jsonl:2 (byte 24): malformed JSON: unterminated string", e.getMessage());
@@ -281,11 +289,13 @@ class JsonlReaderTest {
                 + " the file name, so rename it to end in .gz", e.getMessage());
     }
 
+    /** With every kind of line end: '\n', "\r\n" and a lone '\r' (a range may start between '\r' and '\n'). */
     @Test
     void byteRangesCoverEveryLineExactlyOnce() throws IOException {
         StringBuilder sb = new StringBuilder();
+        String[] ends = {"\n", "\r\n", "\r"};
         for (int i = 0; i < 300; i++) {
-            sb.append(TestFiles.doc("d" + i, "x".repeat(1 + i % 37)));
+            sb.append(TestFiles.doc("d" + i, "x".repeat(1 + i % 37)).replace("\n", ends[i % 3]));
         }
         Path f = TestFiles.write(dir.resolve("big.jsonl"), sb.toString());
         long size = Files.size(f);

@@ -19,7 +19,7 @@ class ByteScanKernelTest {
     @Test
     void bothKernelsAgreeOnRandomBytes() {
         Random r = new Random(5);
-        byte[] alphabet = {'a', 'b', ' ', '"', '\\', '\n', '\t', 0x1f, 0x20, 0x7f, (byte) 0x80, (byte) 0xc3, (byte) 0xff, '{'};
+        byte[] alphabet = {'a', 'b', ' ', '"', '\\', '\n', '\r', '\t', 0x1f, 0x20, 0x7f, (byte) 0x80, (byte) 0xc3, (byte) 0xff, '{'};
         for (int round = 0; round < 3000; round++) {
             byte[] b = new byte[r.nextInt(200)];
             int density = 1 + r.nextInt(60); // from dense to very sparse special bytes
@@ -28,8 +28,8 @@ class ByteScanKernelTest {
             }
             int from = b.length == 0 ? 0 : r.nextInt(b.length);
             int to = from + (b.length == from ? 0 : r.nextInt(b.length - from + 1));
-            assertEquals(naiveNewline(b, from, to), scalar.indexOfNewline(b, from, to));
-            assertEquals(naiveNewline(b, from, to), panama.indexOfNewline(b, from, to));
+            assertEquals(naiveLineEnd(b, from, to), scalar.indexOfLineEnd(b, from, to));
+            assertEquals(naiveLineEnd(b, from, to), panama.indexOfLineEnd(b, from, to));
             byte value = alphabet[r.nextInt(alphabet.length)]; // the backslash and bytes above 0x7F among them
             assertEquals(naiveIndexOf(b, from, to, value), scalar.indexOf(b, from, to, value), "value " + value);
             assertEquals(naiveIndexOf(b, from, to, value), panama.indexOf(b, from, to, value), "value " + value);
@@ -47,9 +47,9 @@ class ByteScanKernelTest {
         return -1;
     }
 
-    private static int naiveNewline(byte[] b, int from, int to) {
+    private static int naiveLineEnd(byte[] b, int from, int to) {
         for (int i = from; i < to; i++) {
-            if (b[i] == '\n') {
+            if (b[i] == '\n' || b[i] == '\r') {
                 return i;
             }
         }
