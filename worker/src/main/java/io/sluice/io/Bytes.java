@@ -10,7 +10,7 @@ public final class Bytes {
     private Bytes() {
     }
 
-    /** Index of the first {@code '\n'} in [from, to), or -1. */
+    /** Index of the first {@code '\n'} or {@code '\r'} in [from, to), or -1. */
     public static int indexOfLineEnd(byte[] b, int from, int to) {
         return KERNEL.indexOfLineEnd(b, from, to);
     }

@@ -266,6 +266,7 @@ public final class JsonlReader {
                         filled += n;
                         if (bufBase == 0 && lineStart == 0 && startsWithByteOrderMark(filled)) {
                             lineStart = scanFrom = 3; // a file may start with the UTF-8 signature; it is not JSON
+                            total += 3; // but it is bytes of the file, counted in the step's "bytes"
                         }
                     }
                     continue;

@@ -426,6 +426,19 @@ class JsonlReaderTest {
         List<Document> docs = read(f, JsonlReader.OnError.FAIL, null).docs();
         assertEquals(3, docs.size());
         assertEquals("first doc", docs.get(0).text());
+        // its bytes count in what the reader says it read (the step's "bytes"): they were left out
+        long read = new JsonlReader(new JsonlReader.Options("text", "id", null, JsonlReader.OnError.FAIL)).read(dir,
+                new InputPiece("bom.jsonl", 0, -1), new JsonlReader.Handler() {
+                    @Override
+                    public boolean document(Document doc) {
+                        return true;
+                    }
+
+                    @Override
+                    public void skipped(String reason, String message) {
+                    }
+                });
+        assertEquals(Files.size(f), read);
     }
 
     @Test
