@@ -14,8 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code read_jsonl}: JSON lines from a folder (or one file), plain or compressed. Keys: {@code path},
@@ -80,8 +82,8 @@ public final class ReadJsonl implements DocumentSource {
     }
 
     /** The non-empty globs {@code glob} becomes with one or more of its whole "**{@literal /}" parts taken out. */
-    static java.util.Set<String> withoutDoubleStarParts(String glob) {
-        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+    static Set<String> withoutDoubleStarParts(String glob) {
+        Set<String> out = new LinkedHashSet<>();
         for (int i = glob.indexOf("**/"); i >= 0; i = glob.indexOf("**/", i + 1)) {
             if (i == 0 || glob.charAt(i - 1) == '/') {
                 String shorter = glob.substring(0, i) + glob.substring(i + 3);
