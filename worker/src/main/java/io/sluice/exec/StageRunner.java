@@ -193,9 +193,13 @@ public final class StageRunner {
         if (now.isEmpty()) {
             return saved; // files of stages this job writes, which StageLineage holds to their runs
         }
-        ShardPlan updated = saved.withSizes(now);
-        updated.write(file);
-        return updated;
+        // under the job's lock, the plan read again: array elements of the stage may be writing the sizes of their
+        // own mended files (ownInputStillHolds) at the same time, which a write of the plan read before would undo
+        try (ProcessLock lock = jobLock()) {
+            ShardPlan updated = ShardPlan.read(file).withSizes(now);
+            updated.write(file);
+            return updated;
+        }
     }
 
     /** Per stage whose ranks are all complete and whose input changed since, the change, for its note. */
