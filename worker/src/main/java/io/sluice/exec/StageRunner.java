@@ -100,7 +100,7 @@ public final class StageRunner {
         ShardPlan saved = Preflight.savedPlan(job, stage, stageDir(stage), source, checksInput);
         Path file = stageDir(stage).resolve("shard_plan.json");
         if (saved != null && checksInput) {
-            saved = withSizesReadNow(stage, saved, source.root(), file);
+            saved = withSizesReadNow(stage, saved, source.root());
         }
         if (checksInput) {
             Preflight.signaturesStillHold(job, stage, source);
@@ -172,7 +172,7 @@ public final class StageRunner {
      * run after the one that read a mended file refused it as changed under a completed rank. A stage whose ranks
      * are all complete keeps its plan, and says that its outputs are of the input as it was.
      */
-    private ShardPlan withSizesReadNow(Job.Stage stage, ShardPlan saved, Path root, Path file) throws IOException {
+    private ShardPlan withSizesReadNow(Job.Stage stage, ShardPlan saved, Path root) throws IOException {
         List<ShardPlan.ChangedFile> changed = saved.changedFiles(root);
         if (changed.isEmpty()) {
             return saved;
@@ -193,10 +193,18 @@ public final class StageRunner {
         if (now.isEmpty()) {
             return saved; // files of stages this job writes, which StageLineage holds to their runs
         }
-        // under the job's lock, the plan read again: array elements of the stage may be writing the sizes of their
-        // own mended files (ownInputStillHolds) at the same time, which a write of the plan read before would undo
+        return recordSizes(stage, now);
+    }
+
+    /**
+     * Writes {@code sizes} (file to size) into the stage's saved plan, under the job's lock and reading the plan
+     * again: array elements of the stage may be writing the sizes of their own mended files at the same time, which a
+     * write of a plan read before would undo. Only sizes change, never pieces.
+     */
+    private ShardPlan recordSizes(Job.Stage stage, Map<String, Long> sizes) throws IOException {
         try (ProcessLock lock = jobLock()) {
-            ShardPlan updated = ShardPlan.read(file).withSizes(now);
+            Path file = stageDir(stage).resolve("shard_plan.json");
+            ShardPlan updated = ShardPlan.read(file).withSizes(sizes);
             updated.write(file);
             return updated;
         }
@@ -228,22 +236,14 @@ public final class StageRunner {
             if (signatureStage != null) {
                 throw Preflight.signaturesChanged(job, stage, job.stage(signatureStage), c.describe(source.root()));
             }
-            if (c.now() < 0 || plan.cuts(c.path()) || plan.ranksReading(c.path()).stream().anyMatch(done::get)) {
-                throw new JobException("stage '" + stage.name() + "': input " + c.describe(source.root()) + ", which"
-                        + (c.now() < 0 ? " its plan lists" : plan.cuts(c.path()) ? " its plan cuts into byte ranges by that size"
-                        : " completed ranks read") + ". Delete " + stageDir(stage) + " to run the stage again over the"
-                        + " input as it is now");
+            String why = Preflight.whyChangeStops(plan, c, done);
+            if (why != null) {
+                throw Preflight.changedInputRefused(stage, stageDir(stage), c.describe(source.root()) + ", and " + why);
             }
             readNow.put(c.path(), c.now());
         }
         if (!readNow.isEmpty()) {
-            // as withSizesReadNow: kept at the old size, the next submit refused the file as changed under the
-            // rank that read it now. Other elements may write sizes of their own files at the same time, so the
-            // plan is read again under the job's lock; its pieces are the same, only sizes change.
-            try (ProcessLock lock = jobLock()) {
-                Path file = stageDir(stage).resolve("shard_plan.json");
-                ShardPlan.read(file).withSizes(readNow).write(file);
-            }
+            recordSizes(stage, readNow); // as withSizesReadNow: kept old, the next submit refused the file just read
         }
     }
 

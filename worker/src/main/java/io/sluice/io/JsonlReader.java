@@ -328,7 +328,7 @@ public final class JsonlReader {
     private static boolean isBlank(byte[] b, int off, int len) {
         for (int i = off; i < off + len; i++) {
             byte c = b[i];
-            if (c != ' ' && c != '\t' && c != '\r') {
+            if (c != ' ' && c != '\t') { // no '\r': every one ends a line
                 return false;
             }
         }

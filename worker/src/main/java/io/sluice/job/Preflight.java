@@ -604,8 +604,7 @@ public final class Preflight {
             return null;
         }
         if (changed != null) {
-            throw new JobException("stage '" + stage.name() + "': input " + changed + " (" + file + "). Delete "
-                    + stageDir + " to run the stage again over the input as it is now");
+            throw changedInputRefused(stage, stageDir, changed);
         }
         throw new JobException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
                 + "; this job has " + stage.tasks() + " tasks over " + source.root()
@@ -664,16 +663,31 @@ public final class Preflight {
             return null;
         }
         for (ShardPlan.ChangedFile c : changed) {
-            List<Integer> completedReaders = plan.ranksReading(c.path()).stream().filter(done::get).toList();
-            String why = !completedReaders.isEmpty() ? "rank(s) " + completedReaders.stream().map(String::valueOf)
-                            .collect(java.util.stream.Collectors.joining(", ")) + " that read it have completed, and"
-                            + " others are still to run"
-                    : plan.cuts(c.path()) ? "the plan cuts it into byte ranges by that size"
-                    : c.now() < 0 ? "the plan lists it" : null;
+            String why = whyChangeStops(plan, c, done);
             if (why != null) {
                 return c.describe(source.root()) + ", and " + why;
             }
         }
         return null;
+    }
+
+    /**
+     * Why the change {@code c} to a planned file stops the stage's ranks still to run ({@code done}: those complete),
+     * or null when they read it whole, as it is now: the rule of {@link #changedInput}, which array elements apply to
+     * the files of their own ranks.
+     */
+    public static String whyChangeStops(ShardPlan plan, ShardPlan.ChangedFile c, java.util.BitSet done) {
+        List<Integer> completedReaders = plan.ranksReading(c.path()).stream().filter(done::get).toList();
+        return !completedReaders.isEmpty() ? "rank(s) " + completedReaders.stream().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(", ")) + " that read it have completed, and"
+                        + " others are still to run"
+                : plan.cuts(c.path()) ? "the plan cuts it into byte ranges by that size"
+                : c.now() < 0 ? "the plan lists it" : null;
+    }
+
+    /** The refusal of a saved plan for {@code change}: a planned file's, described, with why it stops the stage. */
+    public static JobException changedInputRefused(Job.Stage stage, Path stageDir, String change) {
+        return new JobException("stage '" + stage.name() + "': input " + change + " (" + stageDir.resolve("shard_plan.json")
+                + "). Delete " + stageDir + " to run the stage again over the input as it is now");
     }
 }

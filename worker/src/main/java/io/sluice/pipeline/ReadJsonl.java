@@ -8,12 +8,17 @@ import io.sluice.io.JsonlReader;
 import io.sluice.job.JobException;
 import io.sluice.job.StepArgs;
 import java.io.IOException;
+import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileSystems;
 import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +41,8 @@ public final class ReadJsonl implements DocumentSource {
     private final long limit;
     private final long skip;
     private final long splitSize;
+    /** The glob's matcher, null without a glob (every file). */
+    private final PathMatcher matcher;
     /**
      * The glob with some of its "**{@literal /}" parts left out ("sub/**{@literal /}*.jsonl": "sub/*.jsonl"): as in
      * fsspec's glob, a "**" part also stands for no folder, where Java's glob wants at least one.
@@ -65,13 +72,15 @@ public final class ReadJsonl implements DocumentSource {
             root = path.toAbsolutePath();
             singleFile = null;
         }
+        PathMatcher globMatcher = null;
         if (glob != null) {
             try {
-                FileSystems.getDefault().getPathMatcher("glob:" + glob);
+                globMatcher = FileSystems.getDefault().getPathMatcher("glob:" + glob);
             } catch (IllegalArgumentException e) {
                 throw args.error("glob", "is not a valid glob: " + e.getMessage());
             }
         }
+        matcher = globMatcher;
         List<PathMatcher> variants = new ArrayList<>();
         if (glob != null) {
             for (String g : withoutDoubleStarParts(glob)) {
@@ -163,7 +172,6 @@ public final class ReadJsonl implements DocumentSource {
      * matches, the files in subfolders whose name alone matches, which a glob not starting with a double star misses.
      */
     private int walk(List<String> files, List<String> leftOut) throws IOException {
-        PathMatcher matcher = matcher();
         // a folder given as a symbolic link (common for shared data on clusters) is listed where it points:
         // walking the link itself, which is not followed, found nothing
         Path listed = root.toRealPath();
@@ -172,7 +180,7 @@ public final class ReadJsonl implements DocumentSource {
         List<Path> dangling = new ArrayList<>();
         List<Path[]> links = new ArrayList<>();
         visit(listed, walkDepth(), links, (p, rel, regular) -> {
-            if (!matches(matcher, rel)) {
+            if (!matches(rel)) {
                 return;
             }
             String name = p.getFileName().toString();
@@ -214,18 +222,18 @@ public final class ReadJsonl implements DocumentSource {
      * back up the tree is not walked again: its files are found where they are.
      */
     private static void visit(Path listed, int maxDepth, List<Path[]> links, FileFound found) throws IOException {
-        Files.walkFileTree(listed, java.util.EnumSet.of(FileVisitOption.FOLLOW_LINKS), maxDepth, new java.nio.file.SimpleFileVisitor<>() {
+        Files.walkFileTree(listed, EnumSet.of(FileVisitOption.FOLLOW_LINKS), maxDepth, new SimpleFileVisitor<>() {
             @Override
-            public java.nio.file.FileVisitResult preVisitDirectory(Path dir, java.nio.file.attribute.BasicFileAttributes attrs)
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
                     throws IOException {
                 if (!dir.equals(listed) && Files.isSymbolicLink(dir)) {
                     links.add(new Path[] {listed.relativize(dir), dir.toRealPath()});
                 }
-                return java.nio.file.FileVisitResult.CONTINUE;
+                return FileVisitResult.CONTINUE;
             }
 
             @Override
-            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs)
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
                     throws IOException {
                 if (attrs.isSymbolicLink()) {
                     // a link here points nowhere (it is followed otherwise), or nowhere yet: a folder the job makes
@@ -236,13 +244,13 @@ public final class ReadJsonl implements DocumentSource {
                 if (attrs.isRegularFile() || attrs.isSymbolicLink()) {
                     found.found(file, listed.relativize(file), attrs.isRegularFile());
                 }
-                return java.nio.file.FileVisitResult.CONTINUE; // a folder below the depth, a socket, a device
+                return FileVisitResult.CONTINUE; // a folder below the depth, a socket, a device
             }
 
             @Override
-            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof java.nio.file.FileSystemLoopException) {
-                    return java.nio.file.FileVisitResult.CONTINUE;
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof FileSystemLoopException) {
+                    return FileVisitResult.CONTINUE;
                 }
                 throw e;
             }
@@ -294,15 +302,11 @@ public final class ReadJsonl implements DocumentSource {
     }
 
     private boolean listsRelative(Path rel) {
-        return rel.getNameCount() <= walkDepth() && matches(matcher(), rel);
-    }
-
-    private PathMatcher matcher() {
-        return glob == null ? null : FileSystems.getDefault().getPathMatcher("glob:" + glob);
+        return rel.getNameCount() <= walkDepth() && matches(rel);
     }
 
     /** Whether a file at {@code rel} (relative to the folder read) matches the glob. */
-    private boolean matches(PathMatcher matcher, Path rel) {
+    private boolean matches(Path rel) {
         if (matcher == null || matcher.matches(rel)) {
             return true;
         }
@@ -311,8 +315,7 @@ public final class ReadJsonl implements DocumentSource {
                 return true;
             }
         }
-        // a glob of a name alone matches a file at the top by its name
-        return !glob.contains("/") && rel.getNameCount() == 1 && matcher.matches(rel.getFileName());
+        return false;
     }
 
     /** True when a file may be cut into byte ranges (plain text only). */

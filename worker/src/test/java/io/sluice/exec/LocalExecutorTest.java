@@ -211,14 +211,23 @@ class LocalExecutorTest {
         return whole;
     }
 
-    @Test
-    void aFailingRankLeavesNoMarkerAndTheOthersComplete() throws IOException {
+    /** A run of the clean job that failed on rank 1's file, truncated; {@code good} is that file's whole bytes. */
+    private record FailedRun(Job job, Path bad, byte[] good) {
+    }
+
+    /** Runs the clean job over three files, part-001 truncated: rank 1 fails. */
+    private FailedRun runWithPartOneTruncated() throws IOException {
         JobFixture fx = new JobFixture(root);
-        Path in = fx.corpus("in", 3, 40);
-        Path bad = in.resolve("part-001.jsonl.gz");
+        Path bad = fx.corpus("in", 3, 40).resolve("part-001.jsonl.gz");
         byte[] good = truncate(bad);
         Job job = fx.job(JobFixture.CLEAN_JOB);
         assertFalse(run(job));
+        return new FailedRun(job, bad, good);
+    }
+
+    @Test
+    void aFailingRankLeavesNoMarkerAndTheOthersComplete() throws IOException {
+        FailedRun failed = runWithPartOneTruncated();
         Path stage = root.resolve("logs/clean");
         assertFalse(Completions.isComplete(stage, 1));
         assertTrue(Completions.isComplete(stage, 0) && Completions.isComplete(stage, 2));
@@ -226,7 +235,7 @@ class LocalExecutorTest {
         assertTrue(Files.readString(stage.resolve("logs/task_00001.log")).contains("corrupt or truncated gzip stream"));
         assertFalse(Files.exists(root.resolve("out/00001.jsonl.zst")), "a failed rank publishes no output");
 
-        mendAndRunAgain(bad, good, job);
+        mendAndRunAgain(failed.bad(), failed.good(), failed.job());
     }
 
     /**
@@ -236,13 +245,10 @@ class LocalExecutorTest {
      */
     @Test
     void anArrayElementRecordsTheSizeOfAFileItsRankReadAfterAMend() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        Path in = fx.corpus("in", 3, 40);
-        Path bad = in.resolve("part-001.jsonl.gz");
-        byte[] good = truncate(bad);
-        Job job = fx.job(JobFixture.CLEAN_JOB);
-        assertFalse(run(job));
-        Files.write(bad, good);
+        FailedRun failed = runWithPartOneTruncated();
+        Job job = failed.job();
+        byte[] good = failed.good();
+        Files.write(failed.bad(), good);
         Completions.unmark(root.resolve("logs/clean"), 2); // a rank still to run: a complete stage is let be
         StageRunner.Result r = new StageRunner(job, new PrintStream(console, true), false).runBlock(job.stage("clean"), 1, 1, 1);
         assertTrue(r.ok(), r.failures().toString());
