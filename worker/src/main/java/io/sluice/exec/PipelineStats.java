@@ -24,7 +24,9 @@ import java.util.TreeSet;
  * counters as numbers, {@code doc_len} and {@code doc_len_tokens} in datatrove's MetricStats form.
  */
 public final class PipelineStats {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** Reads Python's NaN and Infinity, which doc_len_tokens holds once token counts pass about 1e154 (as datatrove's files). */
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.ALLOW_NON_NUMERIC_NUMBERS);
     private final List<StepStats> steps;
 
     public PipelineStats(List<StepStats> steps) {

@@ -228,12 +228,14 @@ public final class MetricStats {
     /**
      * Reads datatrove's {@code to_dict()} form back: a dict, or a bare number (one sample of that value,
      * as datatrove's {@code from_dict} reads it; an all-zero metric written by datatrove thus loses its count).
+     * NaN and the infinities are read as Python reads them: both tools write them once values pass about 1e154
+     * (the variance overflows to Infinity, then NaN), and refusing them left such a job's merge failing on every run.
      *
      * @throws IllegalArgumentException when the node is neither
      */
     public static MetricStats fromJson(JsonNode node) {
         if (node.isNumber()) {
-            double v = finite(node.asDouble(), "the value");
+            double v = node.asDouble();
             return new MetricStats(1, v, v, 0.0, v, v, node.isIntegralNumber(), UNIT_TASK);
         }
         if (!node.isObject()) {
@@ -243,7 +245,7 @@ public final class MetricStats {
         if (totalNode == null || !totalNode.isNumber()) {
             throw new IllegalArgumentException("a metric object needs a numeric 'total'");
         }
-        double total = finite(totalNode.asDouble(), "'total'");
+        double total = totalNode.asDouble();
         double mean = numberOr(node, "mean", 1);
         // datatrove's to_dict leaves n out when it equals total or is 1; then total / mean gives it back.
         // (datatrove's own from_dict guesses total or 1 instead, which is wrong for single samples.)
@@ -251,7 +253,8 @@ public final class MetricStats {
         if (node.has("n")) {
             double nValue = numberOr(node, "n", 1);
             if (nValue < 0 || nValue != Math.rint(nValue) || nValue >= 0x1p63) {
-                throw new IllegalArgumentException("'n' must be a count (an integer >= 0), got " + node.get("n"));
+                throw new IllegalArgumentException("'n' must be a count (an integer >= 0), got "
+                        + (Double.isFinite(nValue) ? node.get("n").toString() : PyJson.floatRepr(nValue))); // NaN, not "NaN"
             }
             n = (long) nValue;
             if (n == 0) {
@@ -261,7 +264,8 @@ public final class MetricStats {
                 return new MetricStats();
             }
         } else {
-            n = Math.round(mean == 0 ? 1 : Math.max(1, total / mean));
+            double guess = mean == 0 ? 1 : total / mean;
+            n = Double.isFinite(guess) ? Math.max(1, Math.round(guess)) : 1; // NaN or infinite values: one sample
         }
         double min = numberOr(node, "min", mean);
         double max = numberOr(node, "max", mean);
@@ -288,15 +292,7 @@ public final class MetricStats {
         if (!v.isNumber()) {
             throw new IllegalArgumentException("'" + key + "' must be a number, got " + v.getNodeType());
         }
-        return finite(v.asDouble(), "'" + key + "'");
-    }
-
-    /** {@code v}, unless NaN or infinite (a value out of double's range reads as infinite). */
-    private static double finite(double v, String what) {
-        if (!Double.isFinite(v)) {
-            throw new IllegalArgumentException(what + " must be a finite number, got " + v);
-        }
-        return v;
+        return v.asDouble();
     }
 
     @Override

@@ -76,6 +76,40 @@ class DocumentLengthsTest {
                 Files.readString(statsJson));
     }
 
+    /**
+     * Token counts past about 1e154 overflow doc_len_tokens' variance to Infinity or NaN, which stats.json then holds, as
+     * datatrove's would. The ranks' files were refused when merged into the stage's stats.json, on every run of the job.
+     */
+    @Test
+    void hugeTokenCountsMergeIntoTheStagesStats() throws IOException {
+        Files.createDirectories(root.resolve("in"));
+        Files.writeString(root.resolve("in/a.jsonl"), """
+                {"text": "one", "metadata": {"token_count": 1e300}}
+                {"text": "two", "metadata": {"token_count": 3e300}}
+                """);
+        Files.writeString(root.resolve("in/b.jsonl"), """
+                {"text": "three", "metadata": {"token_count": 2e300}}
+                """);
+        Path job = root.resolve("job.yaml");
+        Files.writeString(job, """
+                logging_dir: ROOT/logs
+                tasks: 2
+                stages:
+                  - name: read
+                    steps:
+                      - read_jsonl: {path: ROOT/in}
+                """.replace("ROOT", root.toString()));
+        for (int run = 0; run < 2; run++) { // the second run finds every rank complete and merges again
+            assertTrue(new LocalExecutor(io.sluice.job.JobFile.load(job), new PrintStream(OutputStream.nullOutputStream())).run(null));
+            MetricStats tokens = PipelineStats.read(root.resolve("logs/read/stats.json")).step("read_jsonl").lengths()
+                    .get(StepStats.DOC_LEN_TOKENS);
+            assertEquals(3, tokens.n());
+            assertEquals(6e300, tokens.total(), 1e286);
+            assertEquals(3e300, tokens.max());
+            assertTrue(!Double.isFinite(tokens.variance()), tokens.toString());
+        }
+    }
+
     /** A token_count of true is Python's int 1, truthy: datatrove counts it (it was left out); false is 0, left out. */
     @Test
     void aTokenCountOfTrueCountsOne() {
