@@ -55,7 +55,7 @@ public final class GopherQualityFilter extends Filter {
         maxEllipsisLinesRatio = Thresholds.number(args, "max_ellipsis_lines_ratio", 0.3);
         maxNonAlphaWordsRatio = Thresholds.number(args, "max_non_alpha_words_ratio", 0.8);
         minStopWords = Thresholds.integer(args, "min_stop_words", 2);
-        stopWords = new WordSet(args.strings("stop_words", STOP_WORDS));
+        stopWords = new WordSet(args.words("stop_words", STOP_WORDS, "the set of its letters"));
     }
 
     @Override

@@ -296,6 +296,19 @@ public final class StepArgs {
         return bad(key, "must be true or false, got " + describe(v), dflt);
     }
 
+    /**
+     * A list of words, as {@link #strings}, but a single string is refused: where datatrove tests {@code word in
+     * stop_words}, a string is not one word but {@code pythonReads} (its substrings, or its letters once made a set).
+     */
+    public List<String> words(String key, List<String> dflt, String pythonReads) {
+        if (values.get(key) instanceof String s) {
+            known.add(key);
+            return bad(key, "must be a list of words, such as [" + s + "]: datatrove would read the string '" + s + "' as "
+                    + pythonReads, dflt);
+        }
+        return strings(key, dflt);
+    }
+
     /** A string, or a list of strings (a single string becomes a one-element list). */
     public List<String> strings(String key, List<String> dflt) {
         known.add(key);

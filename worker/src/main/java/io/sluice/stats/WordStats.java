@@ -50,8 +50,17 @@ public final class WordStats extends StatsStep {
     /** A document's distinct words that {@link #shortWords} does not count: short ones it had no room for, and long ones. */
     private final PackedWordSet distinctTaken = new PackedWordSet();
     private final TextRegionSet distinctLong = new TextRegionSet();
-    /** Words per length, those longer than every threshold sharing the last slot (cleared per document). */
+    /**
+     * Words per length, those longer than every threshold sharing the last slot (cleared per document). Thresholds
+     * go up to any int, as datatrove's: the slots stop at {@link #MAX_LENGTH_SLOTS}, and the lengths of the words in the
+     * last slot are then kept in {@link #lengthsBeyond} (a threshold of 2^31 - 1 made an array of that size, or overflowed).
+     */
     private final int[] wordsByLength;
+    private static final int MAX_LENGTH_SLOTS = 256;
+    /** Whether a threshold reaches past the slots. */
+    private final boolean thresholdBeyondSlots;
+    private int[] lengthsBeyond = new int[16];
+    private int wordsBeyond;
     /** The current document's counts (see {@link #startDocument}). */
     private long n;
     private long totalLength;
@@ -70,7 +79,10 @@ public final class WordStats extends StatsStep {
 
     public WordStats(StepArgs args) {
         super(args);
-        List<String> stopList = args.strings("stop_words", GOPHER_STOP_WORDS);
+        // datatrove's WordStats fails on None here (gopher_quality takes it for its default list)
+        args.refuseNull(": datatrove's word_stats fails on None; leave the key out for the 8 Gopher stop words, or give a"
+                + " list ([] for none)", "stop_words");
+        List<String> stopList = args.words("stop_words", GOPHER_STOP_WORDS, "its substrings (\"he\" in \"the\" is true)");
         stopWords = new WordSet(stopList);
         stopShort = PackedWordSet.of(stopList);
         shortThresholds = StatArgs.ints(args, "short_word_max_chars_threshold", new int[] {3}, true);
@@ -82,7 +94,8 @@ public final class WordStats extends StatsStep {
         for (int k : longThresholds) {
             maxThreshold = Math.max(maxThreshold, k);
         }
-        wordsByLength = new int[maxThreshold + 2];
+        wordsByLength = new int[Math.min(maxThreshold, MAX_LENGTH_SLOTS) + 2];
+        thresholdBeyondSlots = maxThreshold > MAX_LENGTH_SLOTS;
         EnglishText.requireEnglish(args);
         List<String> names = new ArrayList<>(List.of("n_words", "avg_word_length", "avg_words_per_line"));
         for (int k : shortThresholds) {
@@ -110,29 +123,36 @@ public final class WordStats extends StatsStep {
         }
         int textLength = text.length();
         int lines = lineBreaks + (textLength > 0 && !PyText.isLineBreak(chars[textLength - 1]) ? 1 : 0);
-        int[] byLength = wordsByLength;
         int i = 0;
         out[i++] = n;
         out[i++] = ratio(totalLength, n);
         out[i++] = ratio(n, lines);
         for (int k : shortThresholds) {
-            long c = 0;
-            for (int len = 0; len <= Math.min(k, byLength.length - 1); len++) {
-                c += byLength[len];
-            }
-            out[i++] = ratio(c, n);
+            out[i++] = ratio(wordsUpTo(k), n);
         }
         for (int k : longThresholds) {
-            long c = 0;
-            for (int len = Math.max(k, 0); len < byLength.length; len++) {
-                c += byLength[len];
-            }
-            out[i++] = ratio(c, n);
+            out[i++] = ratio(n - wordsUpTo(k - 1L), n);
         }
         out[i++] = ratio(distinct, n);
         out[i++] = ratio(upper, n);
         out[i++] = ratio(title, n);
         out[i] = ratio(stop, n);
+    }
+
+    /** The document's words of at most {@code k} code points. */
+    private long wordsUpTo(long k) {
+        int[] byLength = wordsByLength;
+        int last = byLength.length - 1;
+        long c = 0;
+        for (int len = 0; len <= Math.min(k, last - 1); len++) {
+            c += byLength[len];
+        }
+        // the last slot holds the words of its length and longer; only a threshold past the slots asks for some of them,
+        // and then their lengths are kept
+        for (int w = 0; k >= last && w < wordsBeyond; w++) {
+            c += lengthsBeyond[w] <= k ? 1 : 0;
+        }
+        return c;
     }
 
     /** Empties the counts and the per-document sets for a document of {@code textLength} characters. */
@@ -145,6 +165,7 @@ public final class WordStats extends StatsStep {
         distinct = 0;
         lineBreaks = 0;
         Arrays.fill(wordsByLength, 0);
+        wordsBeyond = 0;
         shortWords.nextDocument();
         distinctTaken.clear(textLength >> 6); // a few per cent of the words, in large documents
         distinctLong.clear(chars, textLength / (PackedChars.MAX_CHARS + 1) + 1); // room for every long word
@@ -287,7 +308,14 @@ public final class WordStats extends StatsStep {
         n++;
         long length = f >>> 32;
         totalLength += length;
-        wordsByLength[(int) Math.min(length, wordsByLength.length - 1)]++;
+        int slot = (int) Math.min(length, wordsByLength.length - 1);
+        wordsByLength[slot]++;
+        if (thresholdBeyondSlots && slot == wordsByLength.length - 1) {
+            if (wordsBeyond == lengthsBeyond.length) {
+                lengthsBeyond = Arrays.copyOf(lengthsBeyond, 2 * wordsBeyond);
+            }
+            lengthsBeyond[wordsBeyond++] = (int) length; // a word's length is an int: it is part of a String
+        }
         upper += f & UPPER;
         title += f >>> 1 & 1;
         stop += f >>> 2 & 1;

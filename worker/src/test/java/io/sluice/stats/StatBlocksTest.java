@@ -103,6 +103,35 @@ class StatBlocksTest {
     }
 
     /**
+     * Thresholds reach any int, as datatrove's: 2^31 - 1 failed with "-2147483647" and 10^9 ran out of memory, as the
+     * step made an array of that size. Words longer than the largest ones it keeps slots for count exactly too.
+     */
+    @Test
+    void wordLengthThresholdsUpToTheLargestInt() throws IOException {
+        String text = "a " + "x".repeat(300) + " " + "y".repeat(2000) + " " + "z".repeat(257);
+        Step s = StatsRun.create("word_stats", Map.of("output", tmp.resolve("out").toString(), "groups", List.of("summary"),
+                "short_word_max_chars_threshold", List.of(3, 256, 257, 300, 2147483647),
+                "long_word_max_chars_threshold", List.of(257, 301, 2000, 1000000000, 2147483646)));
+        s.open(StatsRun.context(0, 1, tmp));
+        for (int doc = 0; doc < 2; doc++) { // the second document starts from cleared counts
+            Document d = new Document("d" + doc, text, new LinkedHashMap<>());
+            s.process(d, x -> { });
+            Map<String, Object> m = d.metadata();
+            assertEquals(4L, m.get("n_words"));
+            assertEquals(1.0 / 4, m.get("short_word_ratio_3"));
+            assertEquals(1.0 / 4, m.get("short_word_ratio_256"));
+            assertEquals(2.0 / 4, m.get("short_word_ratio_257"));
+            assertEquals(3.0 / 4, m.get("short_word_ratio_300"));
+            assertEquals(1.0, m.get("short_word_ratio_2147483647"));
+            assertEquals(3.0 / 4, m.get("long_word_ratio_257"));
+            assertEquals(1.0 / 4, m.get("long_word_ratio_301"));
+            assertEquals(1.0 / 4, m.get("long_word_ratio_2000"));
+            assertEquals(0.0, m.get("long_word_ratio_1000000000"));
+            assertEquals(0.0, m.get("long_word_ratio_2147483646"));
+        }
+    }
+
+    /**
      * word_stats counts splitlines()' lines from the whitespace tokens; every kind of break, "\r\n" as one,
      * breaks at either end and beside spaces must give what counting the text itself gives.
      */
@@ -387,6 +416,32 @@ class StatBlocksTest {
         }
         org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
                 () -> StatsRun.create("word_stats", Map.of("output", tmp.toString(), "language", "fra_Latn")));
+    }
+
+    /**
+     * stop_words is a list: datatrove tests {@code word in stop_words}, so its WordStats would take the string "the" as
+     * its substrings ("he" a stop word) and gopher_quality as its letters; Sluice took it as ["the"] without a word.
+     * null: datatrove's WordStats fails on it, gopher_quality takes its default list.
+     */
+    @Test
+    void stopWordsAreAListAndNullIsDatatroves() {
+        Map<String, Object> asString = Map.of("output", tmp.toString(), "stop_words", "the");
+        io.sluice.job.JobException e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> StatsRun.create("word_stats", asString));
+        assertTrue(e.getMessage().contains("stop_words") && e.getMessage().contains("must be a list of words, such as [the]:"
+                + " datatrove would read the string 'the' as its substrings"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> StatsRun.create("gopher_quality", Map.of("stop_words", "the")));
+        assertTrue(e.getMessage().contains("datatrove would read the string 'the' as the set of its letters"), e.getMessage());
+        Map<String, Object> withNull = new java.util.HashMap<>(Map.of("output", tmp.toString()));
+        withNull.put("stop_words", null);
+        e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class, () -> StatsRun.create("word_stats", withNull));
+        assertTrue(e.getMessage().contains("stop_words") && e.getMessage().contains("is null: datatrove's word_stats fails on None"),
+                e.getMessage());
+        Map<String, Object> gopherNull = new java.util.HashMap<>();
+        gopherNull.put("stop_words", null);
+        StatsRun.create("gopher_quality", gopherNull);
+        StatsRun.create("word_stats", Map.of("output", tmp.toString(), "stop_words", List.of("the")));
     }
 
     @Test
