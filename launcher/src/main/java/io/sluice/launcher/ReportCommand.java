@@ -9,8 +9,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code launcher report <stats folder>}: one self-contained HTML page from merged statistics. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Render merged statistics (the output of merge_stats) as one static HTML page: "
-                + "summary table with p50/p90/p99, a histogram per metric, top domains and suffixes.")
+        description = {"Render merged statistics (the output of merge_stats) as one static HTML page: "
+                + "summary table with p50/p90/p99, a histogram per metric, top domains and suffixes.",
+                "Exit code 1 when a file could not be read: the page is still written, without what that file holds."})
 public final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FOLDER", description = "merged stats folder (<group>/<stat>/metric.json)")
     Path folder;
@@ -23,17 +24,27 @@ public final class ReportCommand implements Callable<Integer> {
         Path out = output != null ? output : folder.resolve("report.html");
         // with -o /dev/stdout the page goes down a pipe: what is said about it goes to stderr
         java.io.PrintStream say = StatsReport.isDevice(out) ? System.err : System.out;
-        int unmerged;
+        StatsReport.Written written;
         try {
-            unmerged = StatsReport.write(folder, out).size();
+            written = StatsReport.write(folder, out);
         } catch (StatsReport.NotAStatsFolder e) {
             System.err.println("error: " + e.getMessage());
             return 2; // the command line is wrong (launcher --help's exit codes)
         }
         say.println("report written to " + out);
+        int unmerged = written.unmerged().size();
         if (unmerged > 0) {
             say.println("note: " + unmerged + " stat folder(s) hold per-rank files but no metric.json and are"
                     + " left out of the report; run merge_stats (the page lists them)");
+        }
+        // one bad file no longer costs the whole page: the rest is written, the bad file named here and on the page
+        for (String problem : written.unreadable()) {
+            System.err.println("error: " + problem);
+        }
+        if (!written.unreadable().isEmpty()) {
+            System.err.println("error: " + written.unreadable().size() + " file(s) could not be read; the report leaves out"
+                    + " what they hold and says so where it would be");
+            return 1;
         }
         return 0;
     }

@@ -61,7 +61,7 @@ class ReportCommandTest {
         assertTrue(html.contains("long_line_ratio_chars_10000</a></td><td>700</td>"),
                 "an all-zero metric still counts its 700 documents");
         assertTrue(html.contains("<h2>Top domains</h2>") && html.contains("<h2>Top suffixes</h2>"));
-        assertTrue(html.contains("<td>com</td>"), "the .com suffix is among the top suffixes");
+        assertTrue(html.contains("<td class=\"key\">com</td>"), "the .com suffix is among the top suffixes");
         assertTrue(html.split("<svg ").length == 26 + 1, "one inline SVG per metric (7 + 9 + 10)");
         assertTrue(!html.contains("http://") || html.indexOf("http://") == html.indexOf("http://www.w3.org/2000/svg"),
                 "no external resources");
@@ -112,7 +112,7 @@ class ReportCommandTest {
                 "{\"a.example.org\": {\"total\": 30, \"n\": 3, \"mean\": 10.0, \"unit\": \"task\"}}");
         assertEquals(0, new CommandLine(new ReportCommand()).execute(stats.toString()));
         String html = Files.readString(stats.resolve("report.html"));
-        assertTrue(html.contains("<h2>Top domains</h2>") && html.contains("<td>a.example.org</td>"), html);
+        assertTrue(html.contains("<h2>Top domains</h2>") && html.contains("<td class=\"key\">a.example.org</td>"), html);
         assertTrue(!html.contains("<h2>Summary</h2>"), html);
 
         // a folder that is not one of merged stats is a mistake in the command line: exit 2, as --help says
@@ -127,6 +127,26 @@ class ReportCommandTest {
         Files.writeString(dir.resolve("ranks/summary/length/00000.json"), "{\"total\": 3}");
         assertTrue(reportErrors(2, dir.resolve("ranks").toString()).contains("(its output, which is its input unless the step"
                 + " sets one), or run merge_stats on these per-rank stats first\n"));
+    }
+
+    /**
+     * A file that cannot be read is named, on stderr and on the page, which is still written with the rest: exit 1.
+     * Before, one truncated metric.json (or a NaN datatrove wrote) cost the whole page.
+     */
+    @Test
+    void anUnreadableFileIsNamedAndThePageHasTheRest() throws IOException {
+        Path stats = dir.resolve("partly");
+        Files.createDirectories(stats.resolve("fqdn/length"));
+        Files.createDirectories(stats.resolve("summary/length"));
+        Files.writeString(stats.resolve("fqdn/length/metric.json"), "{\"a.example.org\": {\"total\": 30, \"n\": 3}}");
+        Files.writeString(stats.resolve("summary/length/metric.json"), "{\"summary\": {\"total\": 30, \"n\"");
+        String err = reportErrors(1, stats.toString());
+        assertTrue(err.startsWith("error: " + stats.resolve("summary/length/metric.json") + ": malformed stats file (truncated or"
+                + " not JSON)"), err);
+        assertTrue(err.endsWith("error: 1 file(s) could not be read; the report leaves out what they hold and says so where it"
+                + " would be\n"), err);
+        String html = Files.readString(stats.resolve("report.html"));
+        assertTrue(html.contains("<td class=\"key\">a.example.org</td>") && html.contains("<b>Unreadable:</b> 1 file(s)"), html);
     }
 
     /** What `launcher report` prints on stderr, and its exit code. */
@@ -163,7 +183,7 @@ class ReportCommandTest {
         assertEquals("error: could not write the report to " + stats.resolve("report.html") + ": it is a folder;"
                 + " choose another file with --output FILE\n", reportErrors(1, stats.toString()));
         assertEquals("", reportErrors(0, stats.toString(), "--output", dir.resolve("r.html").toString()));
-        assertTrue(Files.readString(dir.resolve("r.html")).contains("<td>a.example.org</td>"));
+        assertTrue(Files.readString(dir.resolve("r.html")).contains("<td class=\"key\">a.example.org</td>"));
     }
 
     /**
@@ -179,7 +199,7 @@ class ReportCommandTest {
         Path link = Files.createSymbolicLink(dir.resolve("link.html"), real.getFileName());
         assertEquals("", reportErrors(0, stats.toString(), "--output", link.toString()));
         assertTrue(Files.isSymbolicLink(link));
-        assertTrue(Files.readString(real).contains("<td>a.example.org</td>"));
+        assertTrue(Files.readString(real).contains("<td class=\"key\">a.example.org</td>"));
 
         Path devNull = Path.of("/dev/null");
         Assumptions.assumeTrue(Files.exists(devNull) && !Files.isRegularFile(devNull));

@@ -9,6 +9,7 @@ import io.sluice.io.AtomicFile;
 import io.sluice.io.PyJson;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
+import io.sluice.pipeline.MetricStats;
 import io.sluice.pipeline.Step;
 import io.sluice.pipeline.StepContext;
 import java.io.IOException;
@@ -355,7 +356,8 @@ public final class MergeStats implements Step {
             for (Path file : sketchFiles) {
                 sketch.merge(readRankFile(file, MergeStats::readSketch));
             }
-            writePending(outDir.resolve(MERGED_QUANTILES + PENDING), quantilesJson(sketch), pending);
+            MetricStats summary = stat.getOrNull("summary");
+            writePending(outDir.resolve(MERGED_QUANTILES + PENDING), quantilesJson(sketch, summary != null && summary.integral()), pending);
         } else {
             // The sketch of some ranks only would give their percentiles under the count of all (the report showed
             // 414 documents of 726): none is better, and the report reads the histogram instead. datatrove's files
@@ -442,13 +444,16 @@ public final class MergeStats implements Step {
         }
     }
 
-    /** The merged sketch, preceded by its p50, p90 and p99 for readers that only want those. */
-    static String quantilesJson(QuantileSketch sketch) {
+    /**
+     * The merged sketch, preceded by its p50, p90 and p99 for readers that only want those; {@code integers}: the
+     * metric's values are whole numbers (see {@link QuantileSketch#quantile(double, boolean)}).
+     */
+    static String quantilesJson(QuantileSketch sketch, boolean integers) {
         String body = sketch.toJson();
         StringBuilder sb = new StringBuilder("{\"p50\": ");
-        sb.append(PyJson.floatRepr(sketch.quantile(0.5)));
-        sb.append(", \"p90\": ").append(PyJson.floatRepr(sketch.quantile(0.9)));
-        sb.append(", \"p99\": ").append(PyJson.floatRepr(sketch.quantile(0.99)));
+        sb.append(PyJson.floatRepr(sketch.quantile(0.5, integers)));
+        sb.append(", \"p90\": ").append(PyJson.floatRepr(sketch.quantile(0.9, integers)));
+        sb.append(", \"p99\": ").append(PyJson.floatRepr(sketch.quantile(0.99, integers)));
         sb.append(", ").append(body, 1, body.length());
         return sb.toString();
     }

@@ -83,6 +83,15 @@ public final class QuantileSketch {
      * when the sketch is empty.
      */
     public double quantile(double q) {
+        return quantile(q, false);
+    }
+
+    /**
+     * {@link #quantile(double)}, for values known to be integers ({@code integers}): where the answer's bucket holds
+     * one integer only (all below 50, some up to 100), that integer, exactly. Rounding the estimate instead could
+     * leave the 1% (a p99 of 58 estimated as 58.56 said 59, a value no document had).
+     */
+    public double quantile(double q, boolean integers) {
         if (count == 0) {
             return Double.NaN;
         }
@@ -97,7 +106,8 @@ public final class QuantileSketch {
         for (int i = negative.hi; i >= negative.lo; i--) {
             seen += negative.count(i);
             if (seen > rank) {
-                return clamp(-value(i));
+                double k = integers ? onlyInteger(negative, i) : Double.NaN;
+                return Double.isNaN(k) ? clamp(-value(i)) : -k;
             }
         }
         seen += zeroCount;
@@ -107,7 +117,8 @@ public final class QuantileSketch {
         for (int i = positive.lo; i <= positive.hi; i++) {
             seen += positive.count(i);
             if (seen > rank) {
-                return clamp(value(i));
+                double k = integers ? onlyInteger(positive, i) : Double.NaN;
+                return Double.isNaN(k) ? clamp(value(i)) : k;
             }
         }
         return max;
@@ -115,6 +126,19 @@ public final class QuantileSketch {
 
     private double clamp(double v) {
         return Math.max(min, Math.min(max, v));
+    }
+
+    /**
+     * The one integer magnitude of bucket {@code i}, NaN when it holds several or none, or may hold folded counts (its
+     * lowest bucket, once the span reached {@link #MAX_BUCKETS}). The bucket is an interval: an integer in it whose
+     * neighbours are outside is the only one.
+     */
+    private static double onlyInteger(Buckets buckets, int i) {
+        if (i == buckets.lo && buckets.hi - buckets.lo >= MAX_BUCKETS - 1) {
+            return Double.NaN;
+        }
+        double k = Math.rint(value(i));
+        return k >= 1 && index(k) == i && index(k - 1) != i && index(k + 1) != i ? k : Double.NaN;
     }
 
     private static int index(double v) {

@@ -33,14 +33,22 @@ public final class StatsReport {
     private StatsReport() {
     }
 
-    /** Writes the report atomically; returns the stat folders it left out as not merged (see {@link #unmerged}). */
-    public static List<Path> write(Path folder, Path out) throws IOException {
+    /**
+     * What a written report left out: stat folders not merged (see {@link #unmerged}), and the files it could not read,
+     * each a message naming the file (the page shows it in place of what the file held).
+     */
+    public record Written(List<Path> unmerged, List<String> unreadable) {
+    }
+
+    /** Writes the report atomically. */
+    public static Written write(Path folder, Path out) throws IOException {
         if (Files.isDirectory(out)) {
             throw cannotWrite(out, "it is a folder");
         }
         checkFolder(folder);
         List<Path> unmerged = unmerged(folder);
-        byte[] page = render(folder, unmerged).getBytes(StandardCharsets.UTF_8);
+        List<String> unreadable = new ArrayList<>();
+        byte[] page = render(folder, unmerged, unreadable).getBytes(StandardCharsets.UTF_8);
         try {
             if (isDevice(out)) {
                 // written through, as renaming over it replaced the device itself
@@ -51,7 +59,7 @@ public final class StatsReport {
         } catch (IOException e) {
             throw cannotWrite(out, whyNot(out, e));
         }
-        return unmerged;
+        return new Written(unmerged, unreadable);
     }
 
     /** Whether {@code out} is a device or a pipe ("-o /dev/stdout"), which the page is written into, not renamed over. */
@@ -113,9 +121,14 @@ public final class StatsReport {
         }
     }
 
-    public static String render(Path folder) throws IOException {
+    /** The page, and in {@code unreadable} the files it could not read. */
+    static String render(Path folder, List<String> unreadable) throws IOException {
         checkFolder(folder);
-        return render(folder, unmerged(folder));
+        return render(folder, unmerged(folder), unreadable);
+    }
+
+    public static String render(Path folder) throws IOException {
+        return render(folder, new ArrayList<>());
     }
 
     private static void checkFolder(Path folder) throws IOException {
@@ -127,7 +140,7 @@ public final class StatsReport {
         }
     }
 
-    private static String render(Path folder, List<Path> unmerged) throws IOException {
+    private static String render(Path folder, List<Path> unmerged, List<String> unreadable) throws IOException {
         TreeSet<String> stats = new TreeSet<>();
         stats.addAll(statsIn(folder.resolve("summary")));
         for (String s : statsIn(folder.resolve("histogram"))) {
@@ -154,92 +167,60 @@ public final class StatsReport {
                     .append(esc(unmerged.subList(0, Math.min(3, unmerged.size())).toString()))
                     .append("); run merge_stats.</p>\n");
         }
-        MetricStats lengths = summary(folder, "length");
-        if (lengths != null) {
-            h.append("<p class=\"sub\">").append(fmt(lengths.n())).append(" documents, ")
-                    .append(fmt(lengths.total())).append(" characters</p>\n");
-        }
+        int headerAt = h.length();
         if (!stats.isEmpty()) {
-            summaryAndHistograms(h, folder, stats);
+            summaryAndHistograms(h, folder, stats, unreadable);
         }
-        topKeys(h, folder, "fqdn", fqdnStats, "Top domains");
-        topKeys(h, folder, "suffix", suffixStats, "Top suffixes");
+        topKeys(h, folder, "fqdn", fqdnStats, "Top domains", unreadable);
+        topKeys(h, folder, "suffix", suffixStats, "Top suffixes", unreadable);
+        if (!unreadable.isEmpty()) {
+            h.insert(headerAt, "<p class=\"bad\"><b>Unreadable:</b> " + unreadable.size() + " file(s) could not be read and"
+                    + " what they hold is left out (marked below): " + esc(unreadable.get(0)) + "</p>\n");
+        }
+        h.insert(headerAt, corpusSize(folder));
         h.append("</body></html>\n");
         return h.toString();
     }
 
-    private static void summaryAndHistograms(StringBuilder h, Path folder, TreeSet<String> stats) throws IOException {
+    private static void summaryAndHistograms(StringBuilder h, Path folder, TreeSet<String> stats, List<String> unreadable)
+            throws IOException {
         h.append("<h2>Summary</h2>\n<table class=\"num\"><tr><th>metric</th><th>docs</th><th>mean</th><th>std</th>")
                 .append("<th>min</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>\n");
+        boolean fromSketch = false;
         boolean fromHistogram = false;
         Map<String, double[]> percentiles = new java.util.HashMap<>(); // read once, for the table and the figures
         List<Path> unmergedSummaries = MergeStats.foldersWithRankFiles(folder.resolve("summary"));
         for (String stat : stats) {
-            MetricStats s = summary(folder, stat);
-            QuantileSketch sketch = sketch(folder, stat);
-            // a sketch that counts other documents than the summary (merged while a rank's sketch was missing, by a
-            // version that merged the others) would give their percentiles: the histogram's are read instead
-            if (sketch != null && s != null && sketch.count() != s.n() && !summaryIsBareNumber(folder, stat)) {
-                sketch = null;
-            }
-            double[] q = sketch == null ? new double[] {Double.NaN, Double.NaN, Double.NaN}
-                    : new double[] {sketch.quantile(0.5), sketch.quantile(0.9), sketch.quantile(0.99)};
             h.append("<tr><td><a href=\"#").append(esc(stat)).append("\" title=\"").append(esc(MetricDescriptions.of(stat)))
                     .append("\">").append(esc(stat)).append("</a>");
-            if (Double.isNaN(q[0])) {
-                q = histogramQuantiles(folder, stat);
-                if (!Double.isNaN(q[0])) {
-                    fromHistogram = true;
-                    h.append(" &dagger;");
-                }
+            StringBuilder row = new StringBuilder();
+            try {
+                // a row is made whole before it is added: a file of the stat that cannot be read leaves it out alone
+                int source = summaryRow(row, folder, stat, unmergedSummaries, percentiles);
+                fromSketch |= source == FROM_SKETCH;
+                fromHistogram |= source == FROM_HISTOGRAM;
+                h.append(source == FROM_HISTOGRAM ? " &dagger;" : "").append("</td>").append(row);
+            } catch (IOException e) {
+                unreadable.add(e.getMessage());
+                h.append("</td><td colspan=\"8\" class=\"bad\">").append(esc(e.getMessage())).append("</td></tr>\n");
             }
-            percentiles.put(stat, q);
-            h.append("</td>");
-            if (s == null) {
-                boolean perRank = unmergedSummaries.stream().anyMatch(f -> f.getFileName().toString().equals(stat));
-                long docs = histogramCount(folder, stat);
-                if (perRank || docs < 0) {
-                    h.append("<td colspan=\"8\">").append(perRank ? "(summary not merged)" : "(no summary group)")
-                            .append("</td></tr>\n");
-                    continue;
-                }
-                // no summary group: the histogram's documents and percentiles, its mean and spread unknown
-                h.append(td(fmt(docs))).append("<td colspan=\"3\" class=\"note\">(no summary group)</td>");
-                for (double v : q) {
-                    h.append(td(fmt(v)));
-                }
-                h.append(td("")).append("</tr>\n");
-                continue;
-            }
-            // the sketch counts exactly; so does the histogram group. datatrove's metric.json stores an all-zero
-            // metric as a bare 0, which has no count (the report said 1 document of 700)
-            long docs = sketch == null ? -1 : sketch.count();
-            if (docs < 0) {
-                docs = histogramCount(folder, stat);
-            }
-            if (docs < 0 && summaryIsBareNumber(folder, stat)) {
-                h.append(UNKNOWN_DOCS);
-            } else {
-                h.append(td(fmt(docs < 0 ? s.n() : docs)));
-            }
-            h.append(td(fmt(s.mean()))).append(td(fmt(s.stdDev())))
-                    .append(td(fmt(s.min())));
-            for (double v : q) {
-                // the sketch's estimate, within its error of a value the metric took: inside [min, max], and
-                // whole for an integer metric
-                double shown = Math.min(s.max(), Math.max(s.min(), s.integral() ? Math.rint(v) : v));
-                h.append(td(Double.isNaN(v) ? "n/a" : fmt(shown)));
-            }
-            h.append(td(fmt(s.max()))).append("</tr>\n");
         }
-        h.append("</table>\n<p class=\"note\">p50/p90/p99 come from a mergeable quantile sketch: exact rank, value within ")
-                .append(fmt(QuantileSketch.RELATIVE_ACCURACY * 100)).append("% relative.");
-        if (fromHistogram) {
-            // datatrove writes no sketch; its histogram group still counts the documents per rounded value
-            h.append(" &dagger; No sketch (stats written by datatrove, say), or one that does not count the summary's"
-                    + " documents: read from the histogram group, exact but for its rounding of the values.");
+        h.append("</table>\n");
+        if (fromSketch || fromHistogram) {
+            h.append("<p class=\"note\">");
+            if (fromSketch) {
+                h.append("p50/p90/p99 come from a mergeable quantile sketch: exact rank, value within ")
+                        .append(fmt(QuantileSketch.RELATIVE_ACCURACY * 100)).append("% relative (exact for the small whole"
+                                + " numbers of a count).");
+            }
+            if (fromHistogram) {
+                // datatrove writes no sketch; its histogram group still counts the documents per rounded value
+                h.append(fromSketch ? " " : "").append("&dagger; No sketch (stats written by datatrove, say), or one that"
+                        + " does not count the summary's documents: p50/p90/p99 read from the histogram group, exact but for"
+                        + " its rounding of the values.");
+            }
+            h.append("</p>\n");
         }
-        h.append("</p>\n");
 
         h.append("<h2>Histograms</h2>\n<div class=\"grid\">\n");
         for (String stat : stats) {
@@ -249,14 +230,84 @@ public final class StatsReport {
                 h.append("<p class=\"desc\">").append(esc(description)).append("</p>");
             }
             Path hist = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
-            if (Files.exists(hist)) {
-                h.append(histogramSvg(MergeStats.readDict(hist), percentiles.get(stat)[2]));
-            } else {
-                h.append("<p class=\"note\">no histogram group</p>");
+            double[] q = percentiles.get(stat);
+            try {
+                h.append(!Files.exists(hist) ? "<p class=\"note\">no histogram group</p>"
+                        : histogramSvg(MergeStats.readDict(hist), q == null ? Double.NaN : q[2]));
+            } catch (IOException e) {
+                if (!unreadable.contains(e.getMessage())) {
+                    unreadable.add(e.getMessage());
+                }
+                h.append("<p class=\"bad\">").append(esc(e.getMessage())).append("</p>");
             }
             h.append("</figure>\n");
         }
         h.append("</div>\n");
+    }
+
+    /** Where a row's p50/p90/p99 came from. */
+    private static final int FROM_NOWHERE = 0;
+    private static final int FROM_SKETCH = 1;
+    private static final int FROM_HISTOGRAM = 2;
+
+    /** The cells of a stat's row after its name; puts its p50/p90/p99 in {@code percentiles}; says where they came from. */
+    private static int summaryRow(StringBuilder h, Path folder, String stat, List<Path> unmergedSummaries,
+                                  Map<String, double[]> percentiles) throws IOException {
+        MetricStats s = summary(folder, stat);
+        boolean bare = s != null && summaryIsBareNumber(folder, stat);
+        QuantileSketch sketch = sketch(folder, stat);
+        // a sketch that counts other documents than the summary (merged while a rank's sketch was missing, by a
+        // version that merged the others) would give their percentiles: the histogram's are read instead
+        if (sketch != null && s != null && sketch.count() != s.n() && !bare) {
+            sketch = null;
+        }
+        boolean integers = s != null && s.integral();
+        double[] q = sketch == null ? new double[] {Double.NaN, Double.NaN, Double.NaN}
+                : new double[] {sketch.quantile(0.5, integers), sketch.quantile(0.9, integers), sketch.quantile(0.99, integers)};
+        int source = Double.isNaN(q[0]) ? FROM_NOWHERE : FROM_SKETCH;
+        if (source == FROM_NOWHERE) {
+            q = histogramQuantiles(folder, stat);
+            source = Double.isNaN(q[0]) ? FROM_NOWHERE : FROM_HISTOGRAM;
+        }
+        percentiles.put(stat, q);
+        if (s == null) {
+            boolean perRank = unmergedSummaries.stream().anyMatch(f -> f.getFileName().toString().equals(stat));
+            long docs = histogramCount(folder, stat);
+            if (perRank || docs < 0) {
+                h.append("<td colspan=\"8\">").append(perRank ? "(summary not merged)" : "(no summary group)")
+                        .append("</td></tr>\n");
+                return FROM_NOWHERE;
+            }
+            // no summary group: the histogram's documents, percentiles and extremes (its keys, the values rounded as
+            // the group rounds them), its mean and spread unknown
+            double[] range = histogramRange(folder, stat);
+            h.append(td(fmt(docs))).append("<td colspan=\"2\" class=\"note\">(no summary group)</td>").append(td(fmt(range[0])));
+            for (double v : q) {
+                h.append(td(Double.isNaN(v) ? "n/a" : fmt(v)));
+            }
+            h.append(td(fmt(range[1]))).append("</tr>\n");
+            return source;
+        }
+        // the sketch counts exactly; so does the histogram group. datatrove's metric.json stores an all-zero
+        // metric as a bare 0, which has no count (the report said 1 document of 700)
+        long docs = sketch == null ? -1 : sketch.count();
+        if (docs < 0) {
+            docs = histogramCount(folder, stat);
+        }
+        if (docs < 0 && bare) {
+            h.append(UNKNOWN_DOCS);
+        } else {
+            h.append(td(fmt(docs < 0 ? s.n() : docs)));
+        }
+        h.append(td(fmt(s.mean()))).append(td(fmt(s.stdDev()))).append(td(fmt(s.min())));
+        for (double v : q) {
+            // a value the metric took lies within [min, max]; a bare 0 (datatrove's form when the values sum to 0,
+            // -1 and 1 say) has no extremes, and clamping to them said 0 beside a histogram of -1 and 1
+            double shown = bare || !(s.min() <= s.max()) ? v : Math.min(s.max(), Math.max(s.min(), v));
+            h.append(td(Double.isNaN(v) ? "n/a" : fmt(shown)));
+        }
+        h.append(td(fmt(s.max()))).append("</tr>\n");
+        return source;
     }
 
     private static List<String> statsIn(Path group) throws IOException {
@@ -303,6 +354,43 @@ public final class StatsReport {
             count += (long) p[1];
         }
         return count;
+    }
+
+    /** The smallest and largest key of the stat's merged histogram (its values as the group rounded them); NaN without one. */
+    private static double[] histogramRange(Path folder, String stat) throws IOException {
+        Path f = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
+        List<double[]> points = Files.exists(f) ? histogramPoints(MergeStats.readDict(f)) : List.of();
+        return points.isEmpty() ? new double[] {Double.NaN, Double.NaN}
+                : new double[] {points.get(0)[0], points.get(points.size() - 1)[0]};
+    }
+
+    /**
+     * "N documents, M characters": from the summary of {@code length}, else from its histogram group (documents per
+     * length, and {@code length__chars}, the characters per length); empty when neither can be read.
+     */
+    private static String corpusSize(Path folder) {
+        try {
+            MetricStats lengths = summary(folder, "length");
+            long documents;
+            double characters;
+            if (lengths != null && !summaryIsBareNumber(folder, "length")) {
+                documents = lengths.n();
+                characters = lengths.total();
+            } else {
+                documents = histogramCount(folder, "length");
+                Path chars = folder.resolve("histogram/length__chars").resolve(MergeStats.MERGED_NAME);
+                if (documents < 0 || !Files.exists(chars)) {
+                    return "";
+                }
+                characters = 0;
+                for (MetricStats bin : MergeStats.readDict(chars).entries().values()) {
+                    characters += bin.total();
+                }
+            }
+            return "<p class=\"sub\">" + fmt(documents) + " documents, " + fmt(characters) + " characters</p>\n";
+        } catch (IOException e) {
+            return ""; // the table says why its row is missing
+        }
     }
 
     /**
@@ -358,10 +446,20 @@ public final class StatsReport {
         double lo = points.get(0)[0];
         double top = points.get(points.size() - 1)[0];
         double hi = !Double.isNaN(p99) && p99 > lo && p99 < top ? p99 : top;
-        boolean integers = points.stream().allMatch(p -> p[0] == Math.rint(p[0]));
-        int bins = integers && hi - lo + 1 <= BINS ? (int) (hi - lo + 1) : BINS;
-        double width = integers && bins == (int) (hi - lo + 1) ? 1 : (hi - lo) / bins;
-        if (width <= 0) {
+        // whole-number keys get bins of whole numbers: 40 bins of 2.5 over 100 values alternated 2 and 3 of them, and a
+        // flat distribution looked like a comb
+        boolean integers = hi - lo < 1e15 && points.stream().allMatch(p -> p[0] == Math.rint(p[0]));
+        int bins;
+        double width;
+        if (integers) {
+            double values = Math.floor(hi) - lo + 1; // hi may be the sketch's p99, between two whole numbers
+            width = Math.ceil(values / BINS);
+            bins = (int) Math.ceil(values / width);
+        } else {
+            bins = BINS;
+            width = (hi - lo) / bins;
+        }
+        if (!(width > 0) || !Double.isFinite(width)) {
             width = 1;
             bins = 1;
         }
@@ -388,8 +486,9 @@ public final class StatsReport {
             }
             double bh = Math.max(1, counts[b] / maxCount * (plotH - 12));
             double from = lo + b * width;
-            String label = (b == bins - 1 && hi < top ? "≥ " + fmt(from) : fmt(from) + " – " + fmt(from + width))
-                    + ": " + fmt(counts[b]) + " docs";
+            String range = integers && width == 1 ? fmt(from) // a whole number and the next are not both in it
+                    : fmt(from) + " – " + fmt(integers ? from + width - 1 : from + width);
+            String label = (b == bins - 1 && hi < top ? "≥ " + fmt(from) : range) + ": " + fmt(counts[b]) + " docs";
             s.append(String.format(Locale.ROOT, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>%s</title></rect>",
                     b * barW + 0.5, plotH - bh, Math.max(0.5, barW - 1), bh, esc(label)));
         }
@@ -401,8 +500,8 @@ public final class StatsReport {
     }
 
     /** The most frequent keys of a domain group, by documents, with the mean of the first stat found. */
-    private static void topKeys(StringBuilder h, Path folder, String group, List<String> stats, String title)
-            throws IOException {
+    private static void topKeys(StringBuilder h, Path folder, String group, List<String> stats, String title,
+                                List<String> unreadable) throws IOException {
         if (stats.isEmpty()) {
             return;
         }
@@ -411,15 +510,29 @@ public final class StatsReport {
         Map<String, Long> docs = new LinkedHashMap<>();
         String meanOf = stats.contains("length") ? "length" : stats.get(0);
         MetricStatsDict means = null;
+        int read = 0;
         for (String stat : stats) {
             Path f = folder.resolve(group).resolve(stat).resolve(MergeStats.MERGED_NAME);
-            JsonNode raw = MergeStats.readJson(f);
-            MetricStatsDict d = MergeStats.dictOf(f, raw);
+            JsonNode raw;
+            MetricStatsDict d;
+            try {
+                raw = MergeStats.readJson(f);
+                d = MergeStats.dictOf(f, raw);
+            } catch (IOException e) {
+                unreadable.add(e.getMessage()); // the other stats count the keys' documents too
+                continue;
+            }
             for (String key : d.entries().keySet()) {
                 long n = raw.get(key).isNumber() ? UNKNOWN_COUNT : d.get(key).n();
                 docs.merge(key, n, Math::max);
             }
             means = stat.equals(meanOf) ? d : means;
+            read++;
+        }
+        if (read == 0) {
+            h.append("<h2>").append(title).append("</h2>\n<p class=\"bad\">No file of the ").append(group)
+                    .append(" group could be read (listed at the top).</p>\n");
+            return;
         }
         h.append("<h2>").append(title).append("</h2>\n<table class=\"num\"><tr><th>").append(group)
                 .append("</th><th>docs</th><th>mean ").append(esc(meanOf)).append("</th></tr>\n");
@@ -427,8 +540,8 @@ public final class StatsReport {
         keys.sort(Comparator.comparingLong((String k) -> docs.get(k)).reversed()); // stable: ties in the files' order
         for (String key : keys.subList(0, Math.min(TOP_DOMAINS, keys.size()))) {
             long n = docs.get(key);
-            MetricStats mean = means.getOrNull(key);
-            h.append("<tr><td>").append(key.isEmpty() ? "<i>(none)</i>" : esc(key)).append("</td>")
+            MetricStats mean = means == null ? null : means.getOrNull(key);
+            h.append("<tr><td class=\"key\">").append(key.isEmpty() ? "<i>(none)</i>" : esc(key)).append("</td>")
                     .append(n == UNKNOWN_COUNT ? UNKNOWN_DOCS : td(fmt(n)))
                     .append(mean == null ? "<td></td>" : td(fmt(mean.mean()))).append("</tr>\n");
         }
@@ -456,15 +569,24 @@ public final class StatsReport {
         return "<td>" + esc(s) + "</td>";
     }
 
-    /** Short human form: integers as such, otherwise 4 significant digits. */
+    /**
+     * Short human form: integers as such, otherwise 4 significant digits; from 1e15 on in exponent form (a 1e150 filled
+     * a table cell with 151 digits); NaN and the infinities as Python prints them (a variance past about 1e308 is one).
+     */
     static String fmt(double v) {
-        if (Double.isNaN(v) || Double.isInfinite(v)) {
-            return "";
+        if (Double.isNaN(v)) {
+            return "nan";
         }
-        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "inf" : "-inf";
+        }
+        if (Math.abs(v) >= 1e15) {
+            return String.format(Locale.ROOT, "%.3e", v);
+        }
+        if (v == Math.rint(v)) {
             return String.format(Locale.ROOT, "%,d", (long) v);
         }
-        if (Math.abs(v) >= 1000 && Math.abs(v) < 1e15) {
+        if (Math.abs(v) >= 1000) {
             return String.format(Locale.ROOT, "%,d", Math.round(v)); // as the whole numbers beside it
         }
         if (Math.abs(v) >= 1e-3) {
@@ -483,7 +605,9 @@ public final class StatsReport {
                 case '&' -> b.append("&amp;");
                 case '"' -> b.append("&quot;");
                 case '\'' -> b.append("&#39;");
-                default -> b.append(c);
+                // bidirectional overrides and other invisible characters, shown as their code: "x.\u202eevil.com"
+                // read as "x.moc.live", a domain that is not in the data
+                default -> b.append(Character.getType(c) == Character.FORMAT ? String.format("\\u%04x", (int) c) : String.valueOf(c));
             }
         }
         return b.toString();
@@ -496,6 +620,7 @@ public final class StatsReport {
             table.num{border-collapse:collapse}table.num td,table.num th{padding:3px 10px;border-bottom:1px solid #eee}
             table.num td:not(:first-child){text-align:right;font-variant-numeric:tabular-nums}
             table.num th{text-align:right;background:#f5f5f5}table.num th:first-child{text-align:left}
+            td.key{max-width:40em;overflow-wrap:anywhere}.bad{color:#a11}
             a{color:#1f5fa8;text-decoration:none}
             .grid{display:flex;flex-wrap:wrap;gap:12px}
             figure{margin:0;padding:8px;border:1px solid #e3e3e3;border-radius:6px;width:360px}

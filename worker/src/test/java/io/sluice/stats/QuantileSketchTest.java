@@ -34,6 +34,37 @@ class QuantileSketchTest {
     }
 
     /** Bucket counts add: any split merged in any order gives byte-identical files. */
+    /**
+     * Counts (whole numbers) get their exact value wherever the answer's bucket holds one whole number, all below 50,
+     * and stay within 1% elsewhere, negative ones included.
+     */
+    @Test
+    void quantilesOfWholeNumbersAreExactWhereTheirBucketHoldsOne() {
+        Random rnd = new Random(3);
+        for (int round = 0; round < 20; round++) {
+            QuantileSketch s = new QuantileSketch();
+            long[] values = new long[500 + rnd.nextInt(2000)];
+            int spread = 1 + rnd.nextInt(round < 10 ? 50 : 5000);
+            for (int i = 0; i < values.length; i++) {
+                values[i] = rnd.nextInt(spread) - (round % 4 == 0 ? spread / 2 : 0);
+                s.add(values[i]);
+            }
+            Arrays.sort(values);
+            int exact = 0;
+            for (int r = 0; r <= 100; r++) {
+                double q = r / 100.0;
+                long truth = values[(int) Math.floor(q * (values.length - 1))];
+                double got = s.quantile(q, true);
+                assertTrue(Math.abs(got - truth) <= 0.01 * Math.abs(truth), q + ": " + got + " for " + truth);
+                if (Math.abs(truth) < 50) {
+                    assertEquals(truth, got, q + " of values below 50");
+                }
+                exact += got == truth ? 1 : 0;
+            }
+            assertTrue(round >= 10 || exact == 101, "every quantile exact under 50: " + exact);
+        }
+    }
+
     @Test
     void mergeIsExactAndOrderIndependent() throws Exception {
         Random rnd = new Random(5);

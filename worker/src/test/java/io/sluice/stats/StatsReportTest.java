@@ -18,7 +18,12 @@ class StatsReportTest {
         assertEquals("5.5", StatsReport.fmt(5.5));
         assertEquals("0.1235", StatsReport.fmt(0.123456));
         assertEquals("1.000e-05", StatsReport.fmt(0.00001));
-        assertEquals("", StatsReport.fmt(Double.NaN));
+        assertEquals("nan", StatsReport.fmt(Double.NaN)); // a variance past a double's range, as Python prints it
+        assertEquals("-inf", StatsReport.fmt(Double.NEGATIVE_INFINITY));
+        // not 151 digits across the table
+        assertEquals("1.000e+150", StatsReport.fmt(1e150));
+        assertEquals("999,999,999,999,999", StatsReport.fmt(999_999_999_999_999.0));
+        assertEquals("1.000e+15", StatsReport.fmt(1e15));
     }
 
     @Test
@@ -35,10 +40,126 @@ class StatsReportTest {
         }
         d.put("summary", s);
         Files.writeString(stat.resolve(MergeStats.MERGED_NAME), d.toJson());
-        Files.writeString(stat.resolve(MergeStats.MERGED_QUANTILES), MergeStats.quantilesJson(sketch));
+        Files.writeString(stat.resolve(MergeStats.MERGED_QUANTILES), MergeStats.quantilesJson(sketch, true));
         String html = StatsReport.render(dir);
         // min, p50, p90, p99, max
         assertTrue(html.contains("<td>6</td><td>6</td><td>1,000</td><td>1,000</td><td>1,000</td></tr>"), html);
+    }
+
+    /**
+     * The sketch's estimate of a count is not rounded to a whole number after the fact, which could leave its 1%: the
+     * p90 of 100..199 (189) was estimated 190.59 and shown as 191, and a p99 of 58 as 59, which no document had. Where
+     * the estimate's bucket holds one whole number only, that number is exact.
+     */
+    @Test
+    void quantilesOfACountStayWithinTheSketchsError(@TempDir Path dir) throws IOException {
+        writeSummary(dir, "length", java.util.stream.LongStream.range(100, 200).toArray());
+        long[] paragraphs = new long[1000];
+        for (int i = 0; i < paragraphs.length; i++) {
+            paragraphs[i] = i < 985 ? i % 40 : i < 992 ? 57 : 70; // rank 989 (p99) is 57, estimated 57.4 on its own
+        }
+        writeSummary(dir, "n_paragraphs", paragraphs);
+        String html = StatsReport.render(dir);
+        // min, p50, p90, p99, max of length: exact p50 149, p90 189, p99 198; each within 1%
+        String length = html.substring(html.indexOf("length</a>"));
+        length = length.substring(0, length.indexOf("</tr>"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<td>([0-9.,]+)</td>").matcher(length);
+        java.util.List<Double> cells = new java.util.ArrayList<>();
+        while (m.find()) {
+            cells.add(Double.parseDouble(m.group(1).replace(",", "")));
+        }
+        assertEquals(8, cells.size(), length); // docs, mean, std, min, p50, p90, p99, max
+        double[] exact = {149, 189, 198};
+        for (int i = 0; i < 3; i++) {
+            double shown = cells.get(cells.size() - 4 + i);
+            assertTrue(Math.abs(shown - exact[i]) <= 0.01 * exact[i], "p" + i + ": " + shown + " for " + exact[i] + " in " + length);
+        }
+        assertTrue(html.contains("<td>57</td><td>70</td></tr>"), "p99 of n_paragraphs exactly 57, then the max: " + html);
+    }
+
+    private static void writeSummary(Path dir, String stat, long[] values) throws IOException {
+        Path folder = dir.resolve("summary").resolve(stat);
+        Files.createDirectories(folder);
+        MetricStats s = new MetricStats();
+        QuantileSketch sketch = new QuantileSketch();
+        for (long v : values) {
+            s.add(v);
+            sketch.add(v);
+        }
+        MetricStatsDict d = new MetricStatsDict();
+        d.put("summary", s);
+        Files.writeString(folder.resolve(MergeStats.MERGED_NAME), d.toJson());
+        Files.writeString(folder.resolve(MergeStats.MERGED_QUANTILES), MergeStats.quantilesJson(sketch, true));
+    }
+
+    /** One file that cannot be read is named, on the page and to the caller; the other metrics are still shown. */
+    @Test
+    void anUnreadableFileLeavesTheRestOfThePage(@TempDir Path dir) throws IOException {
+        writeSummary(dir, "length", new long[] {5, 6, 7});
+        writeSummary(dir, "n_words", new long[] {1, 2, 3});
+        Path bad = dir.resolve("summary/n_words").resolve(MergeStats.MERGED_NAME);
+        Files.writeString(bad, "{\"summary\": {\"total\": 6, \"n\": 3");
+        Files.createDirectories(dir.resolve("fqdn/length"));
+        Files.writeString(dir.resolve("fqdn/length").resolve(MergeStats.MERGED_NAME), "");
+        java.util.List<String> unreadable = new java.util.ArrayList<>();
+        String html = StatsReport.render(dir, unreadable);
+        assertEquals(2, unreadable.size(), unreadable.toString());
+        assertTrue(unreadable.get(0).startsWith(bad + ": malformed stats file (truncated or not JSON)"), unreadable.toString());
+        assertTrue(unreadable.get(1).startsWith(dir.resolve("fqdn/length").resolve(MergeStats.MERGED_NAME) + ": malformed stats file: empty"),
+                unreadable.toString());
+        assertTrue(html.contains("<b>Unreadable:</b> 2 file(s)"), html);
+        assertTrue(html.contains("length</a></td><td>3</td><td>6</td>"), "the readable metric's row: " + html);
+        assertTrue(html.contains("n_words</a></td><td colspan=\"8\" class=\"bad\">" + bad), html);
+        assertTrue(html.contains("No file of the fqdn group could be read"), html);
+        assertTrue(html.contains("3 documents, 18 characters"), html);
+    }
+
+    /**
+     * A metric whose values sum to 0 is written by datatrove as a bare 0, with no extremes: its percentiles are the
+     * histogram's, not clamped to 0 (they said 0 beside a histogram of -1 and 1).
+     */
+    @Test
+    void aBareZeroSummaryDoesNotBoundThePercentiles(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("summary/delta"));
+        Files.createDirectories(dir.resolve("histogram/delta"));
+        Files.writeString(dir.resolve("summary/delta").resolve(MergeStats.MERGED_NAME), "{\"summary\": 0}");
+        Files.writeString(dir.resolve("histogram/delta").resolve(MergeStats.MERGED_NAME),
+                "{\"-1\": {\"total\": 50, \"unit\": \"task\"}, \"1\": {\"total\": 50, \"unit\": \"task\"}}");
+        String html = StatsReport.render(dir);
+        assertTrue(html.contains("<td>-1</td><td>1</td><td>1</td>"), html); // p50 (rank 49), p90, p99
+    }
+
+    /** Whole-number values get bins of whole numbers: 100..199 in 40 bins of 2.5 alternated 3 and 2 per bin. */
+    @Test
+    void histogramsOfWholeNumbersHaveWholeBins() {
+        MetricStatsDict bins = new MetricStatsDict();
+        for (int v = 100; v < 200; v++) {
+            bins.get(Integer.toString(v)).add(1);
+        }
+        String svg = StatsReport.histogramSvg(bins, Double.NaN);
+        assertTrue(svg.contains("<title>100 – 102: 3 docs</title>"), svg);
+        assertTrue(svg.contains("<title>196 – 198: 3 docs</title>"), svg);
+        assertTrue(!svg.contains(": 2 docs"), svg);
+        MetricStatsDict few = new MetricStatsDict();
+        few.get("3").add(1);
+        few.get("5").add(1);
+        assertTrue(StatsReport.histogramSvg(few, Double.NaN).contains("<title>3: 1 docs</title>"));
+    }
+
+    /**
+     * Domain names are escaped, and what a browser would not show as written is shown as its code: a right-to-left
+     * override made "x.\u202eevil.com" read "x.moc.live". A long name wraps rather than push the counts off the page.
+     */
+    @Test
+    void domainNamesAreShownAsWritten(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("fqdn/length"));
+        Files.writeString(dir.resolve("fqdn/length").resolve(MergeStats.MERGED_NAME),
+                "{\"x.\\u202eevil.com\": {\"total\": 5, \"unit\": \"task\"}, \"<b>\\\"a\\\"</b>.com\": {\"total\": 3, \"unit\": \"task\"}}");
+        String html = StatsReport.render(dir);
+        assertTrue(html.contains("<td class=\"key\">x.\\u202eevil.com</td>"), html);
+        assertTrue(html.contains("<td class=\"key\">&lt;b&gt;&quot;a&quot;&lt;/b&gt;.com</td>"), html);
+        assertTrue(!html.contains("\u202e"), "no override character on the page");
+        assertTrue(html.contains("td.key{max-width:40em;overflow-wrap:anywhere}"));
     }
 
     /** Counts read as numbers do elsewhere on the page: "15,279 documents", not "15279 documents". */
@@ -55,7 +176,7 @@ class StatsReportTest {
         MetricStatsDict d = new MetricStatsDict();
         d.put("summary", s);
         Files.writeString(stat.resolve(MergeStats.MERGED_NAME), d.toJson());
-        Files.writeString(stat.resolve(MergeStats.MERGED_QUANTILES), MergeStats.quantilesJson(sketch));
+        Files.writeString(stat.resolve(MergeStats.MERGED_QUANTILES), MergeStats.quantilesJson(sketch, true));
         String html = StatsReport.render(dir);
         assertTrue(html.contains("15,279 documents, 1,573,732 characters"), html);
         assertTrue(html.contains("<td>15,279</td>"), "the summary table's docs column: " + html);
@@ -91,7 +212,7 @@ class StatsReportTest {
         for (int i = 0; i < 120; i++) {
             part.add(1000);
         }
-        Files.writeString(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_QUANTILES), MergeStats.quantilesJson(part));
+        Files.writeString(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_QUANTILES), MergeStats.quantilesJson(part, true));
         html = StatsReport.render(dir);
         assertTrue(html.contains("n_lines</a> &dagger;</td><td>200</td>"), html);
         assertTrue(html.contains("<td>3</td><td>3</td><td>7</td><td>40</td><td>40</td></tr>"), html);
@@ -110,8 +231,10 @@ class StatsReportTest {
         // no summary group: the histogram's documents and percentiles, no blank row under a dagger
         Files.delete(dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_NAME));
         html = StatsReport.render(dir);
-        assertTrue(html.contains("n_lines</a> &dagger;</td><td>200</td><td colspan=\"3\" class=\"note\">(no summary group)</td>"
-                + "<td>3</td><td>7</td><td>40</td><td></td></tr>"), html);
+        // (min and max from the histogram's keys: before, blank)
+        assertTrue(html.contains("n_lines</a> &dagger;</td><td>200</td><td colspan=\"2\" class=\"note\">(no summary group)</td>"
+                + "<td>3</td><td>3</td><td>7</td><td>40</td><td>40</td></tr>"), html);
+        assertTrue(!html.contains("quantile sketch: exact rank"), "no sketch, so no note of one: " + html);
 
         // a summary still in per-rank files is said to be so, not to be a group the stats lack
         Files.writeString(dir.resolve("summary/n_lines/00000.json"), d.toJson());
@@ -132,8 +255,8 @@ class StatsReportTest {
                 + " {\"total\": 5.0, \"unit\": \"task\"}, \"dots.example.com\": {\"total\": 20.0, \"unit\": \"task\"}, \"zero.example.com\": 0}");
         String html = StatsReport.render(dir);
         String rows = html.substring(html.indexOf("<h2>Top domains</h2>"));
-        assertTrue(rows.contains("<th>mean avg_words_per_line</th></tr>\n<tr><td>dots.example.com</td><td>20</td><td>1</td></tr>\n"
-                + "<tr><td>full.example.com</td><td>5</td><td>1</td></tr>\n<tr><td>zero.example.com</td><td title="), rows);
+        assertTrue(rows.contains("<th>mean avg_words_per_line</th></tr>\n<tr><td class=\"key\">dots.example.com</td><td>20</td><td>1</td></tr>\n"
+                + "<tr><td class=\"key\">full.example.com</td><td>5</td><td>1</td></tr>\n<tr><td class=\"key\">zero.example.com</td><td title="), rows);
         assertTrue(rows.contains(" which keeps no document count\">?</td><td>0</td></tr>"), rows);
         assertTrue(rows.contains("3 keys in the merged files. Where top_k cuts this group (top_k_groups: fqdn and suffix by default), each rank keeps its top_k keys by documents"), rows);
 
