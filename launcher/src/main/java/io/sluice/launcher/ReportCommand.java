@@ -37,6 +37,11 @@ public final class ReportCommand implements Callable<Integer> {
             say.println("note: " + unmerged + " stat folder(s) hold per-rank files but no metric.json and are"
                     + " left out of the report; run merge_stats (the page lists them)");
         }
+        if (!written.stale().isEmpty()) {
+            say.println("note: " + written.stale().size() + " stat folder(s) hold per-rank files written after their"
+                    + " metric.json (the stats ran again since the merge): the report shows the earlier merge's numbers;"
+                    + " run merge_stats (the page lists them)");
+        }
         // one bad file no longer costs the whole page: the rest is written, the bad file named here and on the page
         for (String problem : written.unreadable()) {
             System.err.println("error: " + problem);

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -90,11 +91,7 @@ public final class MergeStats implements Step {
     @Override
     public void finish(DocumentSink next) throws IOException {
         Path removing = output.resolve(String.format(".merge_stats-%05d.removing", ctx.rank()));
-        if (Files.exists(removing) && finishRemoving(removing)) {
-            // an earlier run merged everything and was killed while removing its inputs: what is left of them
-            // is a part of the sums, removed (even if remove_input was turned off since), not merged
-            return;
-        }
+        finishRemovalLists();
         List<String> folders = leafFolders(input, true);
         if (folders.isEmpty()) {
             long files;
@@ -153,7 +150,7 @@ public final class MergeStats implements Step {
                 list.append(input.relativize(f).toString().replace('\\', '/')).append('\t').append(identity(f)).append('\n');
             }
             AtomicFile.write(removing, list.toString().getBytes(StandardCharsets.UTF_8));
-            finishRemoving(removing);
+            finishRemoving(removing, true);
         } else {
             ctx.stats().add("folders_merged", merged);
         }
@@ -163,6 +160,30 @@ public final class MergeStats implements Step {
                     + " report reads their percentiles from the histogram group. The first: " + foldersWithoutSketch.get(0));
         }
         ctx.log().info("merged " + merged + " stat folders of " + folders.size() + " under " + input);
+    }
+
+    private static final Pattern REMOVAL_LIST = Pattern.compile("\\.merge_stats-(\\d{5})\\.removing");
+
+    /**
+     * Finishes the removal lists that merges killed while removing their inputs left, whichever rank wrote them: what
+     * is left of those inputs is a part of the sums, removed (even if remove_input was turned off since), not merged.
+     * Then the rank merges its share as always; the folders of a finished list have no per-rank files left. Before,
+     * a rank finished its own list and stopped: run again with another number of tasks, it left its new share
+     * unmerged, and the list of a rank the job no longer has was never finished (exit 0, a third of the folders
+     * without metric.json). Every rank reads every list before it merges, so that none merges a folder whose
+     * removal another list has not finished; the list's own rank (rank 0 for a rank the job no longer has) counts
+     * its folders in the stats.
+     */
+    private void finishRemovalLists() throws IOException {
+        if (!Files.isDirectory(output)) {
+            return;
+        }
+        for (Path list : list(output, REMOVAL_LIST)) {
+            Matcher m = REMOVAL_LIST.matcher(list.getFileName().toString());
+            int writer = m.matches() ? Integer.parseInt(m.group(1)) : -1;
+            boolean counts = writer == ctx.rank() || (writer >= ctx.worldSize() && ctx.rank() == 0);
+            finishRemoving(list, counts);
+        }
     }
 
     /** The first line of a removal list: the folders its merge merged, for the stats of a run that finishes it. */
@@ -186,8 +207,13 @@ public final class MergeStats implements Step {
      * of what the folder holds now. Before, the new per-rank files were deleted unmerged and the killed run's
      * metric.json files stayed, exit 0.
      */
-    private boolean finishRemoving(Path removing) throws IOException {
-        List<String> lines = Files.readAllLines(removing, StandardCharsets.UTF_8);
+    private boolean finishRemoving(Path removing, boolean countFolders) throws IOException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(removing, StandardCharsets.UTF_8);
+        } catch (java.nio.file.NoSuchFileException finishedByAnotherRank) {
+            return true;
+        }
         long merged = -1;
         List<Path> toDelete = new ArrayList<>();
         for (String line : lines) {
@@ -204,7 +230,7 @@ public final class MergeStats implements Step {
                 continue;
             }
             if (tab >= 0 && !identity(f).equals(line.substring(tab + 1))) {
-                Files.delete(removing);
+                Files.deleteIfExists(removing);
                 ctx.log().warn("dropped " + removing + ", the removal list of a merge killed while removing its inputs:"
                         + " " + f + " has been written again since, so the stats under " + input + " are merged anew");
                 return false;
@@ -214,8 +240,8 @@ public final class MergeStats implements Step {
         for (Path f : toDelete) {
             Files.deleteIfExists(f);
         }
-        Files.delete(removing);
-        if (merged >= 0) {
+        Files.deleteIfExists(removing);
+        if (merged >= 0 && countFolders) {
             ctx.stats().add("folders_merged", merged);
         }
         ctx.log().info("removed " + toDelete.size() + " merged per-rank files under " + input);
@@ -327,11 +353,14 @@ public final class MergeStats implements Step {
      */
     private boolean mergeFolder(String folder, List<Path> pending, List<Path> consumed, List<Path> obsolete) throws IOException {
         Path dir = input.resolve(folder);
+        Path outDir = output.resolve(folder);
+        for (String merged : List.of(MERGED_NAME, MERGED_RANKS, MERGED_QUANTILES)) {
+            Files.deleteIfExists(outDir.resolve(merged + PENDING)); // a killed merge's, written again below if needed
+        }
         List<Path> rankFiles = rankFiles(dir);
         if (rankFiles.isEmpty()) {
             return false;
         }
-        Path outDir = output.resolve(folder);
         checkNoPartOfRemoved(dir, rankFiles, outDir);
         MetricStatsDict stat = new MetricStatsDict();
         for (Path file : rankFiles) {
@@ -433,14 +462,23 @@ public final class MergeStats implements Step {
         T read(Path file) throws IOException;
     }
 
-    /** A per-rank file read by {@code reader}; a damaged one is told with how to make it again (its rank, run again). */
-    private static <T> T readRankFile(Path file, FileReader<T> reader) throws IOException {
+    /**
+     * A per-rank file read by {@code reader}; a damaged one is told with how to make it again (its rank, run again).
+     * With remove_input, the merge ranks that did not fail have removed the files they merged, this rank's among them:
+     * run again alone, it wrote them anew beside their merged files, which no later merge would take (the advice left
+     * a tree it refused to merge). The whole stats stage and the merge then run again.
+     */
+    private <T> T readRankFile(Path file, FileReader<T> reader) throws IOException {
         try {
             return reader.read(file);
         } catch (IOException e) {
-            throw new IOException(e.getMessage() + "; " + String.format("rank %1$d of the stats stage that wrote it makes it"
-                    + " again: delete completions/%1$05d in that stage's folder of the logging dir and run the job again",
-                    StatsStep.rankOf(file.getFileName().toString())), e);
+            int rank = StatsStep.rankOf(file.getFileName().toString());
+            throw new IOException(e.getMessage() + "; " + (removeInput
+                    ? "it is made again by the stats stage that wrote it: as remove_input has let the other ranks of this"
+                            + " merge remove the files they merged, run both stages again: delete the completions folders of"
+                            + " the stats stage and of this merge stage in the logging dir, and run the job again"
+                    : String.format("rank %1$d of the stats stage that wrote it makes it again: delete completions/%1$05d in"
+                            + " that stage's folder of the logging dir and run the job again", rank)), e);
         }
     }
 

@@ -37,7 +37,7 @@ public final class StatsReport {
      * What a written report left out: stat folders not merged (see {@link #unmerged}), and the files it could not read,
      * each a message naming the file (the page shows it in place of what the file held).
      */
-    public record Written(List<Path> unmerged, List<String> unreadable) {
+    public record Written(List<Path> unmerged, List<Path> stale, List<String> unreadable) {
     }
 
     /** Writes the report atomically. */
@@ -47,8 +47,9 @@ public final class StatsReport {
         }
         checkFolder(folder);
         List<Path> unmerged = unmerged(folder);
+        List<Path> stale = stale(folder);
         List<String> unreadable = new ArrayList<>();
-        byte[] page = render(folder, unmerged, unreadable).getBytes(StandardCharsets.UTF_8);
+        byte[] page = render(folder, unmerged, stale, unreadable).getBytes(StandardCharsets.UTF_8);
         try {
             if (isDevice(out)) {
                 // written through, as renaming over it replaced the device itself
@@ -59,7 +60,7 @@ public final class StatsReport {
         } catch (IOException e) {
             throw cannotWrite(out, whyNot(out, e));
         }
-        return new Written(unmerged, unreadable);
+        return new Written(unmerged, stale, unreadable);
     }
 
     /** Whether {@code out} is a device or a pipe ("-o /dev/stdout"), which the page is written into, not renamed over. */
@@ -114,6 +115,29 @@ public final class StatsReport {
         return out;
     }
 
+    /**
+     * The stat folders under {@code folder} whose metric.json is older than one of their per-rank files: the stats
+     * were written again since the merge (a stats stage run again, a merge killed or not run yet), and the merged
+     * numbers are an earlier run's. The page showed two runs' numbers side by side without a word.
+     */
+    public static List<Path> stale(Path folder) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path f : MergeStats.foldersWithRankFiles(folder)) {
+            Path merged = f.resolve(MergeStats.MERGED_NAME);
+            if (!Files.exists(merged)) {
+                continue;
+            }
+            java.nio.file.attribute.FileTime mergedAt = Files.getLastModifiedTime(merged);
+            for (Path rankFile : MergeStats.rankFiles(f)) {
+                if (Files.getLastModifiedTime(rankFile).compareTo(mergedAt) > 0) {
+                    out.add(folder.relativize(f));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
     /** The folder given is not one of merged stats: a mistake in the command line rather than a failure. */
     public static final class NotAStatsFolder extends IOException {
         NotAStatsFolder(String message) {
@@ -124,7 +148,7 @@ public final class StatsReport {
     /** The page, and in {@code unreadable} the files it could not read. */
     static String render(Path folder, List<String> unreadable) throws IOException {
         checkFolder(folder);
-        return render(folder, unmerged(folder), unreadable);
+        return render(folder, unmerged(folder), stale(folder), unreadable);
     }
 
     public static String render(Path folder) throws IOException {
@@ -140,7 +164,7 @@ public final class StatsReport {
         }
     }
 
-    private static String render(Path folder, List<Path> unmerged, List<String> unreadable) throws IOException {
+    private static String render(Path folder, List<Path> unmerged, List<Path> stale, List<String> unreadable) throws IOException {
         TreeSet<String> stats = new TreeSet<>();
         stats.addAll(statsIn(folder.resolve("summary")));
         for (String s : statsIn(folder.resolve("histogram"))) {
@@ -166,6 +190,11 @@ public final class StatsReport {
                     .append(" stat folder(s) hold per-rank files but no metric.json and are left out (")
                     .append(esc(unmerged.subList(0, Math.min(3, unmerged.size())).toString()))
                     .append("); run merge_stats.</p>\n");
+        }
+        if (!stale.isEmpty()) {
+            h.append("<p class=\"bad\"><b>Stale:</b> ").append(stale.size()).append(" stat folder(s) hold per-rank files"
+                    + " written after their metric.json, whose numbers are then an earlier run's (").append(esc(
+                    stale.subList(0, Math.min(3, stale.size())).toString())).append("); run merge_stats.</p>\n");
         }
         int headerAt = h.length();
         if (!stats.isEmpty()) {

@@ -120,6 +120,15 @@ class MergeStatsTest {
         e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
         assertTrue(e.getMessage().contains("n_words/00000.json"), e.getMessage());
         assertFalse(Files.exists(folder.resolve("metric.json")));
+
+        // with remove_input the other merge ranks have removed the files they merged, this rank's among them: running
+        // its stats rank alone again wrote them anew beside merged files, and the next merge refused that tree
+        Step removing = StatsRun.create("merge_stats", Map.of("input", in.toString(), "remove_input", true));
+        removing.open(StatsRun.context(0, 1, tmp));
+        e = assertThrows(IOException.class, () -> removing.finish(d -> { }));
+        assertTrue(e.getMessage().contains("n_words/00000.json") && e.getMessage().endsWith("as remove_input has let the other"
+                + " ranks of this merge remove the files they merged, run both stages again: delete the completions folders of"
+                + " the stats stage and of this merge stage in the logging dir, and run the job again"), e.getMessage());
     }
 
     /**
@@ -256,6 +265,64 @@ class MergeStatsTest {
                     .filter(n -> !n.equals(MergeStats.MERGED_QUANTILES)).sorted().toList(), "the inputs are removed");
         }
         assertFalse(Files.exists(in.resolve(".merge_stats-00000.removing")));
+    }
+
+    /**
+     * Merge ranks killed while removing their inputs, and the stage then run with fewer tasks: every list is finished,
+     * whichever rank wrote it, and every folder merged. Before, a rank finished its own list and stopped, so its new
+     * share was left unmerged, and the list of a rank the job no longer had was never finished: exit 0, a third of the
+     * folders without metric.json.
+     */
+    @Test
+    void removalListsOfAKilledMergeAreFinishedWhenRunWithOtherTasks() throws IOException {
+        Path in = tmp.resolve("in");
+        List<String> stats = List.of("a", "b", "c", "d", "e", "f");
+        for (String stat : stats) {
+            Path folder = in.resolve("summary").resolve(stat);
+            Files.createDirectories(folder);
+            for (int r = 0; r < 2; r++) {
+                Files.writeString(folder.resolve(String.format("%05d.json", r)), "{\"summary\": {\"total\": " + (r + 1)
+                        + ", \"n\": 1, \"mean\": " + (r + 1) + ".0, \"unit\": \"doc\"}}");
+            }
+        }
+        Map<String, Object> args = Map.of("input", in.toString(), "remove_input", true);
+        // ranks 0 and 2 of three merged (a, d and c, f) and were killed after removing one input of each list
+        for (int rank : new int[] {0, 2}) {
+            StringBuilder list = new StringBuilder("folders_merged\t2\n");
+            for (String stat : List.of(stats.get(rank), stats.get(rank + 3))) {
+                Path folder = in.resolve("summary").resolve(stat);
+                Files.writeString(folder.resolve("metric.json"), "{\"summary\": {\"total\": 3, \"n\": 2, \"mean\": 1.5, \"unit\": \"doc\"}}");
+                Files.writeString(folder.resolve("merged_ranks.json"), "{\"ranks\": [0, 1]}");
+                for (int r = 0; r < 2; r++) {
+                    Path f = folder.resolve(String.format("%05d.json", r));
+                    list.append("summary/").append(stat).append(String.format("/%05d.json\t", r)).append(MergeStats.identity(f)).append('\n');
+                }
+                Files.delete(folder.resolve("00000.json"));
+            }
+            Files.writeString(in.resolve(String.format(".merge_stats-%05d.removing", rank)), list);
+        }
+        Files.writeString(in.resolve("summary/e/metric.json.pending"), "{\"summary\": 1}"); // rank 1 was killed merging
+        java.util.List<io.sluice.pipeline.StepContext> contexts = new ArrayList<>();
+        for (int rank = 0; rank < 2; rank++) {
+            io.sluice.pipeline.StepContext ctx = StatsRun.context(rank, 2, tmp);
+            contexts.add(ctx);
+            Step m = StatsRun.create("merge_stats", args);
+            m.open(ctx);
+            m.finish(d -> { });
+        }
+        for (String stat : stats) {
+            Path folder = in.resolve("summary").resolve(stat);
+            assertTrue(Files.readString(folder.resolve("metric.json")).startsWith("{\"summary\": {\"total\": 3, \"n\": 2,"), stat);
+            try (Stream<Path> files = Files.list(folder)) {
+                assertEquals(List.of("merged_ranks.json", "metric.json"), files.map(p -> p.getFileName().toString()).sorted().toList(), stat);
+            }
+        }
+        try (Stream<Path> files = Files.list(in)) {
+            assertEquals(List.of("summary"), files.map(p -> p.getFileName().toString()).toList(), "no removal list left");
+        }
+        // each list counted once, by its own rank, or rank 0 for the rank the job no longer has; b and e merged now
+        assertEquals(2 + 2 + 1, contexts.get(0).stats().get("folders_merged"));
+        assertEquals(1, contexts.get(1).stats().get("folders_merged"));
     }
 
     /**

@@ -7,6 +7,7 @@ import io.sluice.pipeline.MetricStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,6 +91,29 @@ class StatsReportTest {
         d.put("summary", s);
         Files.writeString(folder.resolve(MergeStats.MERGED_NAME), d.toJson());
         Files.writeString(folder.resolve(MergeStats.MERGED_QUANTILES), MergeStats.quantilesJson(sketch, true));
+    }
+
+    /**
+     * Per-rank files written after their metric.json (a stats stage run again, its merge killed or not run yet) make
+     * the merged numbers an earlier run's: the page says so. It showed two runs' numbers side by side without a word.
+     */
+    @Test
+    void perRankFilesNewerThanTheirMergeAreSaidToBeStale(@TempDir Path dir) throws IOException {
+        writeSummary(dir, "length", new long[] {5, 6, 7});
+        writeSummary(dir, "n_words", new long[] {1, 2, 3});
+        for (String stat : List.of("length", "n_words")) {
+            Path rankFile = dir.resolve("summary").resolve(stat).resolve("00000.json");
+            Files.writeString(rankFile, "{\"summary\": 1}");
+            Files.setLastModifiedTime(rankFile, java.nio.file.attribute.FileTime.fromMillis(
+                    Files.getLastModifiedTime(rankFile.resolveSibling(MergeStats.MERGED_NAME)).toMillis() - 60_000));
+        }
+        assertTrue(!StatsReport.render(dir).contains("Stale:"), "merged after its per-rank files");
+        Path rewritten = dir.resolve("summary/n_words/00000.json");
+        Files.setLastModifiedTime(rewritten, java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(rewritten.resolveSibling(MergeStats.MERGED_NAME)).toMillis() + 1_000));
+        assertEquals(List.of(Path.of("summary/n_words")), StatsReport.stale(dir));
+        assertTrue(StatsReport.render(dir).contains("<b>Stale:</b> 1 stat folder(s) hold per-rank files written after their"
+                + " metric.json, whose numbers are then an earlier run's ([summary/n_words]); run merge_stats."));
     }
 
     /** One file that cannot be read is named, on the page and to the caller; the other metrics are still shown. */
