@@ -301,10 +301,15 @@ public final class StepArgs {
      * stop_words}, a string is not one word but {@code pythonReads} (its substrings, or its letters once made a set).
      */
     public List<String> words(String key, List<String> dflt, String pythonReads) {
-        if (values.get(key) instanceof String s) {
+        Object v = values.get(key);
+        if (v instanceof String s) {
             known.add(key);
             return bad(key, "must be a list of words, such as [" + s + "]: datatrove would read the string '" + s + "' as "
                     + pythonReads, dflt);
+        }
+        if (v != null && !(v instanceof List<?>)) {
+            known.add(key);
+            return bad(key, "must be a list of words, got " + describe(v), dflt); // not "a string or a list", as strings() says
         }
         return strings(key, dflt);
     }

@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -150,7 +149,7 @@ public final class MergeStats implements Step {
                 list.append(input.relativize(f).toString().replace('\\', '/')).append('\t').append(identity(f)).append('\n');
             }
             AtomicFile.write(removing, list.toString().getBytes(StandardCharsets.UTF_8));
-            finishRemoving(removing, true);
+            finishRemoving(removing);
         } else {
             ctx.stats().add("folders_merged", merged);
         }
@@ -171,18 +170,15 @@ public final class MergeStats implements Step {
      * a rank finished its own list and stopped: run again with another number of tasks, it left its new share
      * unmerged, and the list of a rank the job no longer has was never finished (exit 0, a third of the folders
      * without metric.json). Every rank reads every list before it merges, so that none merges a folder whose
-     * removal another list has not finished; the list's own rank (rank 0 for a rank the job no longer has) counts
-     * its folders in the stats.
+     * removal another list has not finished; the rank that deletes a list counts its folders in the stats, so each
+     * list counts once, whichever rank finishes it.
      */
     private void finishRemovalLists() throws IOException {
         if (!Files.isDirectory(output)) {
             return;
         }
         for (Path list : list(output, REMOVAL_LIST)) {
-            Matcher m = REMOVAL_LIST.matcher(list.getFileName().toString());
-            int writer = m.matches() ? Integer.parseInt(m.group(1)) : -1;
-            boolean counts = writer == ctx.rank() || (writer >= ctx.worldSize() && ctx.rank() == 0);
-            finishRemoving(list, counts);
+            finishRemoving(list);
         }
     }
 
@@ -207,7 +203,7 @@ public final class MergeStats implements Step {
      * of what the folder holds now. Before, the new per-rank files were deleted unmerged and the killed run's
      * metric.json files stayed, exit 0.
      */
-    private boolean finishRemoving(Path removing, boolean countFolders) throws IOException {
+    private boolean finishRemoving(Path removing) throws IOException {
         List<String> lines;
         try {
             lines = Files.readAllLines(removing, StandardCharsets.UTF_8);
@@ -240,8 +236,8 @@ public final class MergeStats implements Step {
         for (Path f : toDelete) {
             Files.deleteIfExists(f);
         }
-        Files.deleteIfExists(removing);
-        if (merged >= 0 && countFolders) {
+        // the rank that deletes the list counts its folders: another rank may finish it at the same time
+        if (Files.deleteIfExists(removing) && merged >= 0) {
             ctx.stats().add("folders_merged", merged);
         }
         ctx.log().info("removed " + toDelete.size() + " merged per-rank files under " + input);

@@ -480,10 +480,12 @@ public final class StatsReport {
         boolean integers = hi - lo < 1e15 && points.stream().allMatch(p -> p[0] == Math.rint(p[0]));
         int bins;
         double width;
+        double lastBinShare = 1; // the share of a bin's width the last bin spans, when whole-number bins do not divide the range
         if (integers) {
             double values = Math.floor(hi) - lo + 1; // hi may be the sketch's p99, between two whole numbers
             width = Math.ceil(values / BINS);
             bins = (int) Math.ceil(values / width);
+            lastBinShare = hi < top ? 1 : (values - (bins - 1) * width) / width; // the p99 bin holds all above it
         } else {
             bins = BINS;
             width = (hi - lo) / bins;
@@ -515,11 +517,14 @@ public final class StatsReport {
             }
             double bh = Math.max(1, counts[b] / maxCount * (plotH - 12));
             double from = lo + b * width;
-            String range = integers && width == 1 ? fmt(from) // a whole number and the next are not both in it
-                    : fmt(from) + " – " + fmt(integers ? from + width - 1 : from + width);
+            double to = integers ? Math.min(from + width - 1, Math.floor(hi)) : from + width;
+            String range = integers && to == from ? fmt(from) // a whole number and the next are not both in it
+                    : fmt(from) + " – " + fmt(to);
             String label = (b == bins - 1 && hi < top ? "≥ " + fmt(from) : range) + ": " + fmt(counts[b]) + " docs";
+            // a last bin of fewer whole numbers is drawn as narrow as it is: its bar of fewer documents is not a dip
+            double thisW = b == bins - 1 ? barW * lastBinShare : barW;
             s.append(String.format(Locale.ROOT, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>%s</title></rect>",
-                    b * barW + 0.5, plotH - bh, Math.max(0.5, barW - 1), bh, esc(label)));
+                    b * barW + 0.5, plotH - bh, Math.max(0.5, thisW - 1), bh, esc(label)));
         }
         s.append(String.format(Locale.ROOT, "<text x=\"0\" y=\"%d\">%s</text>", plotH + 16, esc(fmt(lo))));
         s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s%s</text>", w, plotH + 16,

@@ -286,8 +286,8 @@ class MergeStatsTest {
             }
         }
         Map<String, Object> args = Map.of("input", in.toString(), "remove_input", true);
-        // ranks 0 and 2 of three merged (a, d and c, f) and were killed after removing one input of each list
-        for (int rank : new int[] {0, 2}) {
+        // ranks 1 and 2 of three merged (b, e and c, f) and were killed after removing one input of each list
+        for (int rank : new int[] {1, 2}) {
             StringBuilder list = new StringBuilder("folders_merged\t2\n");
             for (String stat : List.of(stats.get(rank), stats.get(rank + 3))) {
                 Path folder = in.resolve("summary").resolve(stat);
@@ -320,7 +320,8 @@ class MergeStatsTest {
         try (Stream<Path> files = Files.list(in)) {
             assertEquals(List.of("summary"), files.map(p -> p.getFileName().toString()).toList(), "no removal list left");
         }
-        // each list counted once, by its own rank, or rank 0 for the rank the job no longer has; b and e merged now
+        // each list counted once, by the rank that finished it (rank 0, first, both); a and d merged now. Before, rank 1
+        // found its own list finished and counted nothing: 4 of the 6 folders
         assertEquals(2 + 2 + 1, contexts.get(0).stats().get("folders_merged"));
         assertEquals(1, contexts.get(1).stats().get("folders_merged"));
     }

@@ -433,6 +433,9 @@ class StatBlocksTest {
         e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
                 () -> StatsRun.create("gopher_quality", Map.of("stop_words", "the")));
         assertTrue(e.getMessage().contains("datatrove would read the string 'the' as the set of its letters"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class,
+                () -> StatsRun.create("gopher_quality", Map.of("stop_words", 5)));
+        assertTrue(e.getMessage().contains("'stop_words' must be a list of words, got '5'"), e.getMessage());
         Map<String, Object> withNull = new java.util.HashMap<>(Map.of("output", tmp.toString()));
         withNull.put("stop_words", null);
         e = org.junit.jupiter.api.Assertions.assertThrows(io.sluice.job.JobException.class, () -> StatsRun.create("word_stats", withNull));

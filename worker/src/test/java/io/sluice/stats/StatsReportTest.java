@@ -164,6 +164,9 @@ class StatsReportTest {
         assertTrue(svg.contains("<title>100 – 102: 3 docs</title>"), svg);
         assertTrue(svg.contains("<title>196 – 198: 3 docs</title>"), svg);
         assertTrue(!svg.contains(": 2 docs"), svg);
+        // the last bin holds 199 alone (it said "199 – 201"), drawn a third as wide as the others
+        assertTrue(svg.contains("width=\"9.59\" height=\"88.00\"><title>100 – 102: 3 docs</title>"), svg);
+        assertTrue(svg.contains("width=\"2.53\" height=\"29.33\"><title>199: 1 docs</title>"), svg);
         MetricStatsDict few = new MetricStatsDict();
         few.get("3").add(1);
         few.get("5").add(1);
