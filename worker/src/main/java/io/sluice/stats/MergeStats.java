@@ -21,6 +21,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -122,7 +123,9 @@ public final class MergeStats implements Step {
         List<Path> obsolete = new ArrayList<>();
         int merged = 0;
         try {
+            Map<String, List<String>> byStat = foldersByStat(folders);
             for (String folder : mine) {
+                checkNoRankFileMissing(folder, byStat.getOrDefault(statOf(folder), List.of()));
                 if (mergeFolder(folder, pending, consumed, obsolete)) {
                     merged++;
                 }
@@ -347,6 +350,57 @@ public final class MergeStats implements Step {
      * Merges one folder into pending files (added to {@code pending}), noting its inputs in {@code consumed};
      * false when it holds no per-rank files (e.g. already merged with remove_input).
      */
+    /**
+     * The stat a folder holds ({@code <group>/<stat>}): its name, a histogram's {@code __chars} companion under its stat;
+     * null for a {@code __tokens} companion (written only by ranks whose documents had token counts) or a folder of
+     * another depth.
+     */
+    static String statOf(String folder) {
+        String[] parts = folder.split("/");
+        if (parts.length != 2 || parts[1].endsWith("__tokens")) {
+            return null;
+        }
+        return parts[1].endsWith("__chars") ? parts[1].substring(0, parts[1].length() - "__chars".length()) : parts[1];
+    }
+
+    private static Map<String, List<String>> foldersByStat(List<String> folders) {
+        Map<String, List<String>> out = new java.util.HashMap<>();
+        for (String f : folders) {
+            String stat = statOf(f);
+            if (stat != null) {
+                out.computeIfAbsent(stat, k -> new ArrayList<>()).add(f);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Refuses a folder that lacks the file of a rank whose files its stat's other folders hold: a stats rank writes
+     * every group of a stat at once, so one missing (deleted by hand, lost) would merge as fewer documents than the
+     * others count, without a word (histogram/n_words said 3,366 documents where every other folder said 4,066).
+     * Folders another rank has merged with remove_input hold no files, and say nothing here.
+     */
+    private void checkNoRankFileMissing(String folder, List<String> sameStat) throws IOException {
+        if (sameStat.size() < 2) {
+            return;
+        }
+        TreeSet<Integer> here = ranksOf(rankFiles(input.resolve(folder)));
+        if (here.isEmpty()) {
+            return;
+        }
+        for (String other : sameStat) {
+            TreeSet<Integer> missing = ranksOf(rankFiles(input.resolve(other)));
+            missing.removeAll(here);
+            if (!missing.isEmpty()) {
+                int rank = missing.first();
+                throw new IOException(input.resolve(folder) + ": no " + String.format("%05d.json", rank) + ", where "
+                        + input.resolve(other).resolve(String.format("%05d.json", rank)) + " of the same stat is: a stats rank"
+                        + " writes every group of a stat at once, and merging without it would count fewer documents; "
+                        + remakeAdvice(rank));
+            }
+        }
+    }
+
     private boolean mergeFolder(String folder, List<Path> pending, List<Path> consumed, List<Path> obsolete) throws IOException {
         Path dir = input.resolve(folder);
         Path outDir = output.resolve(folder);
@@ -468,14 +522,18 @@ public final class MergeStats implements Step {
         try {
             return reader.read(file);
         } catch (IOException e) {
-            int rank = StatsStep.rankOf(file.getFileName().toString());
-            throw new IOException(e.getMessage() + "; " + (removeInput
-                    ? "it is made again by the stats stage that wrote it: as remove_input has let the other ranks of this"
-                            + " merge remove the files they merged, run both stages again: delete the completions folders of"
-                            + " the stats stage and of this merge stage in the logging dir, and run the job again"
-                    : String.format("rank %1$d of the stats stage that wrote it makes it again: delete completions/%1$05d in"
-                            + " that stage's folder of the logging dir and run the job again", rank)), e);
+            throw new IOException(e.getMessage() + "; " + remakeAdvice(StatsStep.rankOf(file.getFileName().toString())), e);
         }
+    }
+
+    /** How to make a rank's per-rank files again: its rank of the stats stage, or with remove_input both stages, run again. */
+    private String remakeAdvice(int rank) {
+        return removeInput
+                ? "it is made again by the stats stage that wrote it: as remove_input has let the other ranks of this merge"
+                        + " remove the files they merged, run both stages again: delete the completions folders of the stats"
+                        + " stage and of this merge stage in the logging dir, and run the job again"
+                : String.format("rank %1$d of the stats stage that wrote it makes it again: delete completions/%1$05d in"
+                        + " that stage's folder of the logging dir and run the job again", rank);
     }
 
     /**

@@ -268,6 +268,39 @@ class MergeStatsTest {
     }
 
     /**
+     * A stats rank writes every group of a stat at once: a folder without a rank's file that its stat's other folders
+     * have (deleted by hand, lost) is refused, naming both. It was merged as fewer documents, without a word. A
+     * __tokens folder, written only by ranks whose documents had token counts, is no such sibling.
+     */
+    @Test
+    void aRankFileMissingBesideItsStatsOtherGroupsIsRefused() throws IOException {
+        Path in = tmp.resolve("siblings");
+        String one = "{\"summary\": {\"total\": 2, \"n\": 1, \"mean\": 2.0, \"unit\": \"doc\"}}";
+        String bins = "{\"2\": {\"total\": 1, \"unit\": \"task\"}}";
+        for (String folder : List.of("summary/n_words", "histogram/n_words", "histogram/n_words__chars", "fqdn/n_words")) {
+            Files.createDirectories(in.resolve(folder));
+            for (int r = 0; r < 2; r++) {
+                Files.writeString(in.resolve(folder).resolve(String.format("%05d.json", r)), folder.startsWith("summary") ? one : bins);
+            }
+        }
+        Files.createDirectories(in.resolve("histogram/n_words__tokens"));
+        Files.writeString(in.resolve("histogram/n_words__tokens/00000.json"), bins);
+        Path lost = in.resolve("histogram/n_words/00001.json");
+        Files.delete(lost);
+        IOException e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 2, tmp));
+        assertTrue(e.getMessage().startsWith(in.resolve("histogram/n_words") + ": no 00001.json, where "
+                + in.resolve("fqdn/n_words/00001.json") + " of the same stat is: a stats rank writes every group of a stat at"
+                + " once, and merging without it would count fewer documents; rank 1 of the stats stage that wrote it makes it"
+                + " again"), e.getMessage());
+        assertFalse(Files.exists(in.resolve("histogram/n_words/metric.json")));
+
+        Files.writeString(lost, bins);
+        StatsRun.merge(in, in, 2, tmp);
+        assertTrue(Files.readString(in.resolve("histogram/n_words/metric.json")).contains("\"total\": 2"));
+        assertTrue(Files.exists(in.resolve("histogram/n_words__tokens/metric.json")));
+    }
+
+    /**
      * Merge ranks killed while removing their inputs, and the stage then run with fewer tasks: every list is finished,
      * whichever rank wrote it, and every folder merged. Before, a rank finished its own list and stopped, so its new
      * share was left unmerged, and the list of a rank the job no longer had was never finished: exit 0, a third of the
