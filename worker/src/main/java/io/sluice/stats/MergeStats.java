@@ -393,10 +393,13 @@ public final class MergeStats implements Step {
             missing.removeAll(here);
             if (!missing.isEmpty()) {
                 int rank = missing.first();
+                String otherGroup = other.substring(0, other.indexOf('/'));
                 throw new IOException(input.resolve(folder) + ": no " + String.format("%05d.json", rank) + ", where "
                         + input.resolve(other).resolve(String.format("%05d.json", rank)) + " of the same stat is: a stats rank"
                         + " writes every group of a stat at once, and merging without it would count fewer documents; "
-                        + remakeAdvice(rank));
+                        + remakeAdvice(rank) + ". If the stats steps no longer write the '" + otherGroup + "' group there (or"
+                        + " run fewer tasks), its files are an earlier run's: delete " + input.resolve(otherGroup)
+                        + " and merge again");
             }
         }
     }
