@@ -144,9 +144,10 @@ public final class MergeStats implements Step {
         for (Path p : obsolete) {
             Files.deleteIfExists(p);
         }
-        if (removeInput) {
+        if (removeInput && !consumed.isEmpty()) {
             // Noted first: a rank killed while deleting would otherwise, run again, merge the inputs left
-            // and overwrite metric.json with a part of the sums.
+            // and overwrite metric.json with a part of the sums. (Nothing to remove, as when a killed run's list
+            // finished the work, is no list: its log said "removed 0" after "removed 192".)
             StringBuilder list = new StringBuilder(FOLDERS_MERGED + merged + "\n");
             for (Path f : consumed) {
                 list.append(input.relativize(f).toString().replace('\\', '/')).append('\t').append(identity(f)).append('\n');
@@ -161,7 +162,8 @@ public final class MergeStats implements Step {
                     + " (NNNNN.quantiles.json; datatrove writes none) that do not pair up, and got no quantiles.json: the"
                     + " report reads their percentiles from the histogram group. The first: " + foldersWithoutSketch.get(0));
         }
-        ctx.log().info("merged " + merged + " stat folders of " + folders.size() + " under " + input);
+        ctx.log().info("merged " + merged + " stat folders of " + folders.size() + " under " + input
+                + (removedByLists > 0 ? " (" + removedByLists + " merged per-rank files of a killed merge removed first)" : ""));
     }
 
     private static final Pattern REMOVAL_LIST = Pattern.compile("\\.merge_stats-(\\d{5})\\.removing");
@@ -183,7 +185,12 @@ public final class MergeStats implements Step {
         for (Path list : list(output, REMOVAL_LIST)) {
             finishRemoving(list);
         }
+        removedByLists = removedFiles;
     }
+
+    /** Per-rank files this rank removed, in all; of them, those of killed merges' lists (for the log). */
+    private int removedFiles;
+    private int removedByLists;
 
     /** The first line of a removal list: the folders its merge merged, for the stats of a run that finishes it. */
     private static final String FOLDERS_MERGED = "folders_merged\t";
@@ -243,6 +250,7 @@ public final class MergeStats implements Step {
         if (Files.deleteIfExists(removing) && merged >= 0) {
             ctx.stats().add("folders_merged", merged);
         }
+        removedFiles += toDelete.size();
         ctx.log().info("removed " + toDelete.size() + " merged per-rank files under " + input);
         return true;
     }
