@@ -218,14 +218,26 @@ public final class StatsReport {
         boolean fromSketch = false;
         boolean fromHistogram = false;
         Map<String, double[]> percentiles = new java.util.HashMap<>(); // read once, for the table and the figures
+        Map<String, List<double[]>> histograms = new java.util.HashMap<>(); // read once too; an unreadable one, its error
+        Map<String, String> histogramErrors = new java.util.HashMap<>();
         List<Path> unmergedSummaries = MergeStats.foldersWithRankFiles(folder.resolve("summary"));
         for (String stat : stats) {
             h.append("<tr><td><a href=\"#").append(esc(stat)).append("\" title=\"").append(esc(MetricDescriptions.of(stat)))
                     .append("\">").append(esc(stat)).append("</a>");
             StringBuilder row = new StringBuilder();
+            List<double[]> histogram = null;
+            try {
+                histogram = histogram(folder, stat);
+                if (histogram != null) {
+                    histograms.put(stat, histogram);
+                }
+            } catch (IOException e) {
+                unreadable.add(e.getMessage()); // its figure says so; the row is shown without it
+                histogramErrors.put(stat, e.getMessage());
+            }
             try {
                 // a row is made whole before it is added: a file of the stat that cannot be read leaves it out alone
-                int source = summaryRow(row, folder, stat, unmergedSummaries, percentiles);
+                int source = summaryRow(row, folder, stat, unmergedSummaries, percentiles, histogram);
                 fromSketch |= source == FROM_SKETCH;
                 fromHistogram |= source == FROM_HISTOGRAM;
                 h.append(source == FROM_HISTOGRAM ? " &dagger;" : "").append("</td>").append(row);
@@ -258,16 +270,13 @@ public final class StatsReport {
             if (!description.isEmpty()) {
                 h.append("<p class=\"desc\">").append(esc(description)).append("</p>");
             }
-            Path hist = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
-            double[] q = percentiles.get(stat);
-            try {
-                h.append(!Files.exists(hist) ? "<p class=\"note\">no histogram group</p>"
-                        : histogramSvg(MergeStats.readDict(hist), q == null ? Double.NaN : q[2]));
-            } catch (IOException e) {
-                if (!unreadable.contains(e.getMessage())) {
-                    unreadable.add(e.getMessage());
-                }
-                h.append("<p class=\"bad\">").append(esc(e.getMessage())).append("</p>");
+            double[] q = percentiles.get(stat); // null when the row's files could not be read
+            if (histogramErrors.containsKey(stat)) {
+                h.append("<p class=\"bad\">").append(esc(histogramErrors.get(stat))).append("</p>");
+            } else if (!histograms.containsKey(stat)) {
+                h.append("<p class=\"note\">no histogram group</p>");
+            } else {
+                h.append(histogramSvg(histograms.get(stat), q == null ? Double.NaN : q[2]));
             }
             h.append("</figure>\n");
         }
@@ -281,9 +290,10 @@ public final class StatsReport {
 
     /** The cells of a stat's row after its name; puts its p50/p90/p99 in {@code percentiles}; says where they came from. */
     private static int summaryRow(StringBuilder h, Path folder, String stat, List<Path> unmergedSummaries,
-                                  Map<String, double[]> percentiles) throws IOException {
-        MetricStats s = summary(folder, stat);
-        boolean bare = s != null && summaryIsBareNumber(folder, stat);
+                                  Map<String, double[]> percentiles, List<double[]> histogram) throws IOException {
+        Summary summary = summary(folder, stat);
+        MetricStats s = summary == null ? null : summary.stats();
+        boolean bare = summary != null && summary.bare();
         QuantileSketch sketch = sketch(folder, stat);
         // a sketch that counts other documents than the summary (merged while a rank's sketch was missing, by a
         // version that merged the others) would give their percentiles: the histogram's are read instead
@@ -294,14 +304,15 @@ public final class StatsReport {
         double[] q = sketch == null ? new double[] {Double.NaN, Double.NaN, Double.NaN}
                 : new double[] {sketch.quantile(0.5, integers), sketch.quantile(0.9, integers), sketch.quantile(0.99, integers)};
         int source = Double.isNaN(q[0]) ? FROM_NOWHERE : FROM_SKETCH;
-        if (source == FROM_NOWHERE) {
-            q = histogramQuantiles(folder, stat);
+        if (source == FROM_NOWHERE && histogram != null) {
+            q = histogramQuantiles(histogram);
             source = Double.isNaN(q[0]) ? FROM_NOWHERE : FROM_HISTOGRAM;
         }
         percentiles.put(stat, q);
+        long histogramDocs = histogram == null ? -1 : documents(histogram);
         if (s == null) {
             boolean perRank = unmergedSummaries.stream().anyMatch(f -> f.getFileName().toString().equals(stat));
-            long docs = histogramCount(folder, stat);
+            long docs = histogramDocs;
             if (perRank || docs < 0) {
                 h.append("<td colspan=\"8\">").append(perRank ? "(summary not merged)" : "(no summary group)")
                         .append("</td></tr>\n");
@@ -309,7 +320,9 @@ public final class StatsReport {
             }
             // no summary group: the histogram's documents, percentiles and extremes (its keys, the values rounded as
             // the group rounds them), its mean and spread unknown
-            double[] range = histogramRange(folder, stat);
+            // (docs >= 0: there is a histogram; without numeric keys, no range)
+            double[] range = histogram.isEmpty() ? new double[] {Double.NaN, Double.NaN}
+                    : new double[] {histogram.get(0)[0], histogram.get(histogram.size() - 1)[0]};
             h.append(td(fmt(docs))).append("<td colspan=\"2\" class=\"note\">(no summary group)</td>").append(td(fmt(range[0])));
             for (double v : q) {
                 h.append(td(Double.isNaN(v) ? "n/a" : fmt(v)));
@@ -319,10 +332,7 @@ public final class StatsReport {
         }
         // the sketch counts exactly; so does the histogram group. datatrove's metric.json stores an all-zero
         // metric as a bare 0, which has no count (the report said 1 document of 700)
-        long docs = sketch == null ? -1 : sketch.count();
-        if (docs < 0) {
-            docs = histogramCount(folder, stat);
-        }
+        long docs = sketch == null ? histogramDocs : sketch.count();
         if (docs < 0 && bare) {
             h.append(UNKNOWN_DOCS);
         } else {
@@ -351,15 +361,21 @@ public final class StatsReport {
         return out;
     }
 
-    private static MetricStats summary(Path folder, String stat) throws IOException {
-        Path f = folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_NAME);
-        return Files.exists(f) ? MergeStats.readDict(f).getOrNull("summary") : null;
+    /**
+     * A stat's merged summary, and whether it was written as a bare number (datatrove's all-zero form, which keeps no
+     * document count); null when there is no summary group, or its file has no "summary" key.
+     */
+    private record Summary(MetricStats stats, boolean bare) {
     }
 
-    /** A merged summary written as a bare number (datatrove's all-zero form), which keeps no document count. */
-    private static boolean summaryIsBareNumber(Path folder, String stat) throws IOException {
-        JsonNode summary = MergeStats.readJson(folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_NAME)).get("summary");
-        return summary != null && summary.isNumber();
+    private static Summary summary(Path folder, String stat) throws IOException {
+        Path f = folder.resolve("summary").resolve(stat).resolve(MergeStats.MERGED_NAME);
+        if (!Files.exists(f)) {
+            return null;
+        }
+        JsonNode json = MergeStats.readJson(f);
+        MetricStats stats = MergeStats.dictOf(f, json).getOrNull("summary");
+        return stats == null ? null : new Summary(stats, json.get("summary").isNumber());
     }
 
     /** The stat's merged quantile sketch; null when there is none. */
@@ -368,13 +384,10 @@ public final class StatsReport {
         return Files.exists(f) ? MergeStats.readSketch(f) : null;
     }
 
-    /** The documents the merged histogram group counts, -1 when there is none. */
-    private static long histogramCount(Path folder, String stat) throws IOException {
+    /** The stat's merged histogram group as {@link #histogramPoints}; null when there is none. */
+    private static List<double[]> histogram(Path folder, String stat) throws IOException {
         Path f = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
-        if (!Files.exists(f)) {
-            return -1;
-        }
-        return documents(histogramPoints(MergeStats.readDict(f)));
+        return Files.exists(f) ? histogramPoints(MergeStats.readDict(f)) : null;
     }
 
     private static long documents(List<double[]> histogramPoints) {
@@ -385,28 +398,21 @@ public final class StatsReport {
         return count;
     }
 
-    /** The smallest and largest key of the stat's merged histogram (its values as the group rounded them); NaN without one. */
-    private static double[] histogramRange(Path folder, String stat) throws IOException {
-        Path f = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
-        List<double[]> points = Files.exists(f) ? histogramPoints(MergeStats.readDict(f)) : List.of();
-        return points.isEmpty() ? new double[] {Double.NaN, Double.NaN}
-                : new double[] {points.get(0)[0], points.get(points.size() - 1)[0]};
-    }
-
     /**
      * "N documents, M characters": from the summary of {@code length}, else from its histogram group (documents per
      * length, and {@code length__chars}, the characters per length); empty when neither can be read.
      */
     private static String corpusSize(Path folder) {
         try {
-            MetricStats lengths = summary(folder, "length");
+            Summary lengths = summary(folder, "length");
             long documents;
             double characters;
-            if (lengths != null && !summaryIsBareNumber(folder, "length")) {
-                documents = lengths.n();
-                characters = lengths.total();
+            if (lengths != null && !lengths.bare()) {
+                documents = lengths.stats().n();
+                characters = lengths.stats().total();
             } else {
-                documents = histogramCount(folder, "length");
+                List<double[]> histogram = histogram(folder, "length");
+                documents = histogram == null ? -1 : documents(histogram);
                 Path chars = folder.resolve("histogram/length__chars").resolve(MergeStats.MERGED_NAME);
                 if (documents < 0 || !Files.exists(chars)) {
                     return "";
@@ -423,16 +429,11 @@ public final class StatsReport {
     }
 
     /**
-     * p50, p90, p99 read from the merged histogram group (documents per rounded value), at the ranks the sketch
-     * uses ({@link QuantileSketch#quantile}); NaN when there is no histogram.
+     * p50, p90, p99 read from a merged histogram group's points (documents per rounded value), at the ranks the sketch
+     * uses ({@link QuantileSketch#quantile}); NaN when it counts no documents.
      */
-    static double[] histogramQuantiles(Path folder, String stat) throws IOException {
+    private static double[] histogramQuantiles(List<double[]> points) {
         double[] q = {Double.NaN, Double.NaN, Double.NaN};
-        Path f = folder.resolve("histogram").resolve(stat).resolve(MergeStats.MERGED_NAME);
-        if (!Files.exists(f)) {
-            return q;
-        }
-        List<double[]> points = histogramPoints(MergeStats.readDict(f));
         long count = documents(points);
         double[] at = {0.5, 0.9, 0.99};
         for (int i = 0; i < at.length && count > 0; i++) {
@@ -468,7 +469,10 @@ public final class StatsReport {
      * everything above, so one huge outlier does not squash the picture.
      */
     static String histogramSvg(MetricStatsDict hist, double p99) {
-        List<double[]> points = histogramPoints(hist);
+        return histogramSvg(histogramPoints(hist), p99);
+    }
+
+    private static String histogramSvg(List<double[]> points, double p99) {
         if (points.isEmpty()) {
             return "<p class=\"note\">empty</p>";
         }

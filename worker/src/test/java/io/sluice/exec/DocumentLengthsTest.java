@@ -39,18 +39,12 @@ class DocumentLengthsTest {
         Files.createDirectories(root.resolve("in"));
         Files.writeString(root.resolve("in/a.jsonl"), String.join("\n", LINES[0], LINES[1], LINES[2]) + "\n");
         Files.writeString(root.resolve("in/b.jsonl"), String.join("\n", LINES[3], LINES[4], LINES[5], LINES[6]) + "\n");
-        Path job = root.resolve("job.yaml");
-        Files.writeString(job, """
-                logging_dir: ROOT/logs
-                tasks: 2
-                stages:
-                  - name: clean
-                    steps:
+        Path job = twoTaskJob("clean", """
                       - read_jsonl: {path: ROOT/in}
                       - length_filter: {min_chars: 12}
                       - write_jsonl: {path: ROOT/out, compression: none}
-                """.replace("ROOT", root.toString()));
-        assertTrue(new LocalExecutor(io.sluice.job.JobFile.load(job), new PrintStream(OutputStream.nullOutputStream())).run(null));
+                """);
+        run(job);
 
         Path statsJson = root.resolve("logs/clean/stats.json");
         PipelineStats merged = PipelineStats.read(statsJson);
@@ -90,17 +84,11 @@ class DocumentLengthsTest {
         Files.writeString(root.resolve("in/b.jsonl"), """
                 {"text": "three", "metadata": {"token_count": 2e300}}
                 """);
-        Path job = root.resolve("job.yaml");
-        Files.writeString(job, """
-                logging_dir: ROOT/logs
-                tasks: 2
-                stages:
-                  - name: read
-                    steps:
+        Path job = twoTaskJob("read", """
                       - read_jsonl: {path: ROOT/in}
-                """.replace("ROOT", root.toString()));
+                """);
         for (int run = 0; run < 2; run++) { // the second run finds every rank complete and merges again
-            assertTrue(new LocalExecutor(io.sluice.job.JobFile.load(job), new PrintStream(OutputStream.nullOutputStream())).run(null));
+            run(job);
             MetricStats tokens = PipelineStats.read(root.resolve("logs/read/stats.json")).step("read_jsonl").lengths()
                     .get(StepStats.DOC_LEN_TOKENS);
             assertEquals(3, tokens.n());
@@ -140,6 +128,23 @@ class DocumentLengthsTest {
         merged.mergeFrom(none);
         merged.mergeFrom(withLengths);
         assertEquals(1, merged.lengths().get(StepStats.DOC_LEN).n());
+    }
+
+    /** A job of one stage of two tasks, its steps given as the job file's lines ({@code ROOT} is the test's folder). */
+    private Path twoTaskJob(String stage, String steps) throws IOException {
+        Path job = root.resolve("job.yaml");
+        Files.writeString(job, ("""
+                logging_dir: ROOT/logs
+                tasks: 2
+                stages:
+                  - name: STAGE
+                    steps:
+                """ + steps).replace("ROOT", root.toString()).replace("STAGE", stage));
+        return job;
+    }
+
+    private static void run(Path job) throws IOException {
+        assertTrue(new LocalExecutor(io.sluice.job.JobFile.load(job), new PrintStream(OutputStream.nullOutputStream())).run(null));
     }
 
     private static void assertLengths(StepStats step, long[] expected) {
