@@ -62,7 +62,12 @@ class ReportCommandTest {
                 "an all-zero metric still counts its 700 documents");
         assertTrue(html.contains("<h2>Top domains</h2>") && html.contains("<h2>Top suffixes</h2>"));
         assertTrue(html.contains("<td class=\"key\">com</td>"), "the .com suffix is among the top suffixes");
-        assertTrue(html.split("<svg ").length == 26 + 1, "one inline SVG per metric (7 + 9 + 10)");
+        assertEquals(26 + 1, html.split("<figure ").length, "one figure per metric (7 + 9 + 10)");
+        // an inline SVG each, but for a metric of one value: it is said in words (a chart of one full-width bar, before)
+        assertTrue(html.contains("<figure id=\"long_line_ratio_chars_10000\"><figcaption>long_line_ratio_chars_10000</figcaption>"
+                + "<p class=\"desc\">share of the lines of at least 10000 characters</p><p class=\"note\">all 700 documents: 0</p>"), html);
+        int oneValue = html.split("<p class=\"note\">all ").length - 1;
+        assertEquals(26 + 1, html.split("<svg ").length + oneValue, "one inline SVG per metric of more than one value");
         assertTrue(!html.contains("http://") || html.indexOf("http://") == html.indexOf("http://www.w3.org/2000/svg"),
                 "no external resources");
 
@@ -86,7 +91,7 @@ class ReportCommandTest {
         Files.copy(stats.resolve("summary/length/metric.json"), late.resolve("00000.json"));
         assertEquals(0, new CommandLine(new ReportCommand()).execute(stats.toString()));
         assertTrue(Files.readString(stats.resolve("report.html")).contains("<b>Not merged:</b> 1 stat folder(s) hold"
-                + " per-rank files but no metric.json and are left out ([summary/late_stat]); run merge_stats."));
+                + " per-rank files but no metric.json and are left out (summary/late_stat); run merge_stats."));
     }
 
     @Test

@@ -27,7 +27,6 @@ import java.util.stream.Stream;
  */
 public final class StatsReport {
     static final int TOP_DOMAINS = 25;
-    private static final int BINS = 40;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private StatsReport() {
@@ -180,7 +179,7 @@ public final class StatsReport {
                     + (unmerged.isEmpty() ? "" : ", or run merge_stats on these per-rank stats first"));
         }
         StringBuilder h = new StringBuilder(64 * 1024);
-        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Sluice stats: ")
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Sluice stats: ")
                 .append(esc(folder.getFileName() == null ? folder.toString() : folder.getFileName().toString()))
                 .append("</title>\n<style>\n").append(CSS).append("</style></head><body>\n");
         h.append("<h1>Corpus statistics</h1>\n<p class=\"sub\">").append(esc(folder.toAbsolutePath().toString()))
@@ -188,32 +187,41 @@ public final class StatsReport {
         if (!unmerged.isEmpty()) {
             h.append("<p class=\"sub\"><b>Not merged:</b> ").append(unmerged.size())
                     .append(" stat folder(s) hold per-rank files but no metric.json and are left out (")
-                    .append(esc(unmerged.subList(0, Math.min(3, unmerged.size())).toString()))
+                    .append(esc(firstFew(unmerged)))
                     .append("); run merge_stats.</p>\n");
         }
         if (!stale.isEmpty()) {
             h.append("<p class=\"bad\"><b>Stale:</b> ").append(stale.size()).append(" stat folder(s) hold per-rank files"
-                    + " written after their metric.json, whose numbers are then an earlier run's (").append(esc(
-                    stale.subList(0, Math.min(3, stale.size())).toString())).append("); run merge_stats.</p>\n");
+                    + " written after their metric.json, whose numbers are then an earlier run's (").append(esc(firstFew(stale))).append("); run merge_stats.</p>\n");
         }
         int headerAt = h.length();
         if (!stats.isEmpty()) {
             summaryAndHistograms(h, folder, stats, unreadable);
         }
-        topKeys(h, folder, "fqdn", fqdnStats, "Top domains", unreadable);
-        topKeys(h, folder, "suffix", suffixStats, "Top suffixes", unreadable);
+        CorpusSize size = corpusSize(folder);
+        topKeys(h, folder, "fqdn", fqdnStats, "Top domains", size, unreadable);
+        topKeys(h, folder, "suffix", suffixStats, "Top suffixes", size, unreadable);
         if (!unreadable.isEmpty()) {
             h.insert(headerAt, "<p class=\"bad\"><b>Unreadable:</b> " + unreadable.size() + " file(s) could not be read and"
                     + " what they hold is left out (marked below): " + esc(unreadable.get(0)) + "</p>\n");
         }
-        h.insert(headerAt, corpusSize(folder));
+        h.insert(headerAt, size == null ? "" : size.html());
         h.append("</body></html>\n");
         return h.toString();
     }
 
+    /** "summary/n_lines, histogram/n_lines and 3 more" */
+    private static String firstFew(List<Path> folders) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < Math.min(3, folders.size()); i++) {
+            b.append(i == 0 ? "" : ", ").append(folders.get(i));
+        }
+        return folders.size() > 3 ? b.append(" and ").append(folders.size() - 3).append(" more").toString() : b.toString();
+    }
+
     private static void summaryAndHistograms(StringBuilder h, Path folder, TreeSet<String> stats, List<String> unreadable)
             throws IOException {
-        h.append("<h2>Summary</h2>\n<table class=\"num\"><tr><th>metric</th><th>docs</th><th>mean</th><th>std</th>")
+        h.append("<h2>Summary</h2>\n<div class=\"wide\"><table class=\"num\"><tr><th>metric</th><th>docs</th><th>mean</th><th>std</th>")
                 .append("<th>min</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>\n");
         boolean fromSketch = false;
         boolean fromHistogram = false;
@@ -237,7 +245,7 @@ public final class StatsReport {
             }
             try {
                 // a row is made whole before it is added: a file of the stat that cannot be read leaves it out alone
-                int source = summaryRow(row, folder, stat, unmergedSummaries, percentiles, histogram);
+                int source = summaryRow(row, folder, stat, unmergedSummaries, percentiles, histogram, unreadable);
                 fromSketch |= source == FROM_SKETCH;
                 fromHistogram |= source == FROM_HISTOGRAM;
                 h.append(source == FROM_HISTOGRAM ? " &dagger;" : "").append("</td>").append(row);
@@ -246,7 +254,7 @@ public final class StatsReport {
                 h.append("</td><td colspan=\"8\" class=\"bad\">").append(esc(e.getMessage())).append("</td></tr>\n");
             }
         }
-        h.append("</table>\n");
+        h.append("</table></div>\n");
         if (fromSketch || fromHistogram) {
             h.append("<p class=\"note\">");
             if (fromSketch) {
@@ -256,8 +264,8 @@ public final class StatsReport {
             }
             if (fromHistogram) {
                 // datatrove writes no sketch; its histogram group still counts the documents per rounded value
-                h.append(fromSketch ? " " : "").append("&dagger; No sketch (stats written by datatrove, say), or one that"
-                        + " does not count the summary's documents: p50/p90/p99 read from the histogram group, exact but for"
+                h.append(fromSketch ? " " : "").append("&dagger; No sketch (stats written by datatrove, say), one that"
+                        + " could not be read, or one that does not count the summary's documents: p50/p90/p99 read from the histogram group, exact but for"
                         + " its rounding of the values.");
             }
             h.append("</p>\n");
@@ -276,7 +284,7 @@ public final class StatsReport {
             } else if (!histograms.containsKey(stat)) {
                 h.append("<p class=\"note\">no histogram group</p>");
             } else {
-                h.append(histogramSvg(histograms.get(stat), q == null ? Double.NaN : q[2]));
+                h.append(HistogramFigure.html(histograms.get(stat), q == null ? Double.NaN : q[2]));
             }
             h.append("</figure>\n");
         }
@@ -290,11 +298,19 @@ public final class StatsReport {
 
     /** The cells of a stat's row after its name; puts its p50/p90/p99 in {@code percentiles}; says where they came from. */
     private static int summaryRow(StringBuilder h, Path folder, String stat, List<Path> unmergedSummaries,
-                                  Map<String, double[]> percentiles, List<double[]> histogram) throws IOException {
+                                  Map<String, double[]> percentiles, List<double[]> histogram, List<String> unreadable)
+            throws IOException {
         Summary summary = summary(folder, stat);
         MetricStats s = summary == null ? null : summary.stats();
         boolean bare = summary != null && summary.bare();
-        QuantileSketch sketch = sketch(folder, stat);
+        QuantileSketch sketch;
+        try {
+            sketch = sketch(folder, stat);
+        } catch (IOException e) {
+            // its metric.json still gives the row; the percentiles come from the histogram (it blanked the row)
+            unreadable.add(e.getMessage());
+            sketch = null;
+        }
         // a sketch that counts other documents than the summary (merged while a rank's sketch was missing, by a
         // version that merged the others) would give their percentiles: the histogram's are read instead
         if (sketch != null && s != null && sketch.count() != s.n() && !bare) {
@@ -390,7 +406,7 @@ public final class StatsReport {
         return Files.exists(f) ? histogramPoints(MergeStats.readDict(f)) : null;
     }
 
-    private static long documents(List<double[]> histogramPoints) {
+    static long documents(List<double[]> histogramPoints) {
         long count = 0;
         for (double[] p : histogramPoints) {
             count += (long) p[1];
@@ -398,33 +414,32 @@ public final class StatsReport {
         return count;
     }
 
-    /**
-     * "N documents, M characters": from the summary of {@code length}, else from its histogram group (documents per
-     * length, and {@code length__chars}, the characters per length); empty when neither can be read.
-     */
-    private static String corpusSize(Path folder) {
+    /** The corpus's documents and characters; null when neither {@code length}'s summary nor its histogram can be read. */
+    private record CorpusSize(long documents, double characters) {
+        String html() {
+            return "<p class=\"sub\">" + fmt(documents) + " documents, " + fmt(characters) + " characters</p>\n";
+        }
+    }
+
+    /** From the summary of {@code length}, else from its histogram group (documents per length, and {@code length__chars}). */
+    private static CorpusSize corpusSize(Path folder) {
         try {
             Summary lengths = summary(folder, "length");
-            long documents;
-            double characters;
             if (lengths != null && !lengths.bare()) {
-                documents = lengths.stats().n();
-                characters = lengths.stats().total();
-            } else {
-                List<double[]> histogram = histogram(folder, "length");
-                documents = histogram == null ? -1 : documents(histogram);
-                Path chars = folder.resolve("histogram/length__chars").resolve(MergeStats.MERGED_NAME);
-                if (documents < 0 || !Files.exists(chars)) {
-                    return "";
-                }
-                characters = 0;
-                for (MetricStats bin : MergeStats.readDict(chars).entries().values()) {
-                    characters += bin.total();
-                }
+                return new CorpusSize(lengths.stats().n(), lengths.stats().total());
             }
-            return "<p class=\"sub\">" + fmt(documents) + " documents, " + fmt(characters) + " characters</p>\n";
+            List<double[]> histogram = histogram(folder, "length");
+            Path chars = folder.resolve("histogram/length__chars").resolve(MergeStats.MERGED_NAME);
+            if (histogram == null || !Files.exists(chars)) {
+                return null;
+            }
+            double characters = 0;
+            for (MetricStats bin : MergeStats.readDict(chars).entries().values()) {
+                characters += bin.total();
+            }
+            return new CorpusSize(documents(histogram), characters);
         } catch (IOException e) {
-            return ""; // the table says why its row is missing
+            return null; // the table says why its row is missing
         }
     }
 
@@ -432,7 +447,7 @@ public final class StatsReport {
      * p50, p90, p99 read from a merged histogram group's points (documents per rounded value), at the ranks the sketch
      * uses ({@link QuantileSketch#quantile}); NaN when it counts no documents.
      */
-    private static double[] histogramQuantiles(List<double[]> points) {
+    static double[] histogramQuantiles(List<double[]> points) {
         double[] q = {Double.NaN, Double.NaN, Double.NaN};
         long count = documents(points);
         double[] at = {0.5, 0.9, 0.99};
@@ -451,7 +466,7 @@ public final class StatsReport {
     }
 
     /** {value, documents} per histogram key, by value; a bin's documents are its total (one per document). */
-    private static List<double[]> histogramPoints(MetricStatsDict hist) {
+    static List<double[]> histogramPoints(MetricStatsDict hist) {
         List<double[]> points = new ArrayList<>();
         for (Map.Entry<String, MetricStats> e : hist.entries().entrySet()) {
             try {
@@ -464,82 +479,9 @@ public final class StatsReport {
         return points;
     }
 
-    /**
-     * Bars over [smallest key, p99] (or the largest key without a sketch), the last bar also holding
-     * everything above, so one huge outlier does not squash the picture.
-     */
-    static String histogramSvg(MetricStatsDict hist, double p99) {
-        return histogramSvg(histogramPoints(hist), p99);
-    }
-
-    private static String histogramSvg(List<double[]> points, double p99) {
-        if (points.isEmpty()) {
-            return "<p class=\"note\">empty</p>";
-        }
-        double lo = points.get(0)[0];
-        double top = points.get(points.size() - 1)[0];
-        double hi = !Double.isNaN(p99) && p99 > lo && p99 < top ? p99 : top;
-        // whole-number keys get bins of whole numbers: 40 bins of 2.5 over 100 values alternated 2 and 3 of them, and a
-        // flat distribution looked like a comb
-        boolean integers = hi - lo < 1e15 && points.stream().allMatch(p -> p[0] == Math.rint(p[0]));
-        int bins;
-        double width;
-        double lastBinShare = 1; // the share of a bin's width the last bin spans, when whole-number bins do not divide the range
-        if (integers) {
-            double values = Math.floor(hi) - lo + 1; // hi may be the sketch's p99, between two whole numbers
-            width = Math.ceil(values / BINS);
-            bins = (int) Math.ceil(values / width);
-            lastBinShare = hi < top ? 1 : (values - (bins - 1) * width) / width; // the p99 bin holds all above it
-        } else {
-            bins = BINS;
-            width = (hi - lo) / bins;
-        }
-        if (!(width > 0) || !Double.isFinite(width)) {
-            width = 1;
-            bins = 1;
-        }
-        double[] counts = new double[bins];
-        for (double[] p : points) {
-            int b = (int) Math.floor((p[0] - lo) / width);
-            counts[Math.max(0, Math.min(bins - 1, b))] += p[1];
-        }
-        double maxCount = 0;
-        for (double c : counts) {
-            maxCount = Math.max(maxCount, c);
-        }
-        int w = 360;
-        int hgt = 130;
-        int plotH = 100;
-        double barW = (double) w / bins;
-        StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "viewBox=\"0 0 %d %d\" role=\"img\">", w, hgt, w, hgt));
-        s.append(String.format(Locale.ROOT, "<line x1=\"0\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"axis\"/>", plotH, w, plotH));
-        for (int b = 0; b < bins; b++) {
-            if (counts[b] == 0) {
-                continue;
-            }
-            double bh = Math.max(1, counts[b] / maxCount * (plotH - 12));
-            double from = lo + b * width;
-            double to = integers ? Math.min(from + width - 1, Math.floor(hi)) : from + width;
-            String range = integers && to == from ? fmt(from) // a whole number and the next are not both in it
-                    : fmt(from) + " – " + fmt(to);
-            String label = (b == bins - 1 && hi < top ? "≥ " + fmt(from) : range) + ": " + fmt(counts[b]) + " docs";
-            // a last bin of fewer whole numbers is drawn as narrow as it is: its bar of fewer documents is not a dip
-            double thisW = b == bins - 1 ? barW * lastBinShare : barW;
-            s.append(String.format(Locale.ROOT, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>%s</title></rect>",
-                    b * barW + 0.5, plotH - bh, Math.max(0.5, thisW - 1), bh, esc(label)));
-        }
-        s.append(String.format(Locale.ROOT, "<text x=\"0\" y=\"%d\">%s</text>", plotH + 16, esc(fmt(lo))));
-        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s%s</text>", w, plotH + 16,
-                hi < top ? "p99 " : "", esc(fmt(hi))));
-        s.append(String.format(Locale.ROOT, "<text x=\"2\" y=\"10\" class=\"max\">max bin %s docs</text>", esc(fmt(maxCount))));
-        return s.append("</svg>").toString();
-    }
-
     /** The most frequent keys of a domain group, by documents, with the mean of the first stat found. */
     private static void topKeys(StringBuilder h, Path folder, String group, List<String> stats, String title,
-                                List<String> unreadable) throws IOException {
+                                CorpusSize corpus, List<String> unreadable) throws IOException {
         if (stats.isEmpty()) {
             return;
         }
@@ -572,29 +514,46 @@ public final class StatsReport {
                     .append(" group could be read (listed at the top).</p>\n");
             return;
         }
-        h.append("<h2>").append(title).append("</h2>\n<table class=\"num\"><tr><th>").append(group)
-                .append("</th><th>docs</th><th>mean ").append(esc(meanOf)).append("</th></tr>\n");
+        h.append("<h2>").append(title).append("</h2>\n<div class=\"wide\"><table class=\"num\"><tr><th>").append(group)
+                .append("</th><th>docs</th>").append(corpus == null ? "" : "<th>% of docs</th>").append("<th>mean ").append(esc(meanOf)).append("</th></tr>\n");
         List<String> keys = new ArrayList<>(docs.keySet());
         keys.sort(Comparator.comparingLong((String k) -> docs.get(k)).reversed()); // stable: ties in the files' order
         for (String key : keys.subList(0, Math.min(TOP_DOMAINS, keys.size()))) {
             long n = docs.get(key);
             MetricStats mean = means == null ? null : means.getOrNull(key);
-            h.append("<tr><td class=\"key\">").append(key.isEmpty() ? "<i>(none)</i>" : esc(key)).append("</td>")
-                    .append(n == UNKNOWN_COUNT ? UNKNOWN_DOCS : td(fmt(n)))
-                    .append(mean == null ? "<td></td>" : td(fmt(mean.mean()))).append("</tr>\n");
+            // "" is datatrove's key for a URL without a registrable host (an IP address, localhost): not a missing URL
+            h.append("<tr><td class=\"key\">").append(key.isEmpty() ? "<i>(no registrable host)</i>" : esc(key)).append("</td>")
+                    .append(n == UNKNOWN_COUNT ? UNKNOWN_DOCS : td(fmt(n)));
+            if (corpus != null) {
+                h.append(n == UNKNOWN_COUNT ? "<td></td>" : td(percentOf(n, corpus.documents())));
+            }
+            h.append(mean == null ? "<td></td>" : td(fmt(mean.mean()))).append("</tr>\n");
         }
-        h.append("</table>\n<p class=\"note\">");
+        h.append("</table></div>\n<p class=\"note\">");
         if (keys.isEmpty()) {
             // the run said so on its console; the report is often read later, by someone else
             h.append("No keys: no document had a URL where the stats steps' url_key looked (their task logs count such"
                     + " documents as no_url_").append(group).append(").</p>\n");
             return;
         }
+        // most web corpora have a URL in every document; a mixed one (e-mail, books) may have few, and a table of the
+        // few alone read as a picture of the whole corpus
+        long covered = 0;
+        for (long n : docs.values()) {
+            covered += Math.max(0, n);
+        }
+        String keyCount = fmt(keys.size()) + (keys.size() == 1 ? " key" : " keys")
+                + (keys.size() > TOP_DOMAINS ? " (the top " + TOP_DOMAINS + " shown)" : "");
+        if (corpus != null) {
+            h.append(fmt(covered)).append(" of the ").append(fmt(corpus.documents())).append(" documents (")
+                    .append(percentOf(covered, corpus.documents())).append(") are under these ").append(keyCount)
+                    .append("; the other documents had no URL. ");
+        } else {
+            h.append(keyCount).append(". ");
+        }
         // each rank writes its top_k keys and merge_stats keeps its top_k: a key some ranks cut is counted short
-        h.append(fmt(keys.size())).append(" keys in the merged files").append(keys.size() > TOP_DOMAINS ? ", top "
-                + TOP_DOMAINS + " shown" : "").append(". Where top_k cuts this group (top_k_groups: fqdn and suffix by"
-                + " default), each rank keeps its top_k keys by documents, and so does merge_stats: where there are more,"
-                + " a key some ranks left out is counted short.</p>\n");
+        h.append("Each rank keeps its top_k keys (100,000 unless the steps set top_k), and so does merge_stats: if the"
+                + " group had more, rarer keys were dropped with their documents, and some counts are low.</p>\n");
     }
 
     /** A key whose every stat is a bare number: sorts last, shown as {@link #UNKNOWN_DOCS}. */
@@ -602,6 +561,11 @@ public final class StatsReport {
     /** The docs cell of a metric stored as a bare number (datatrove's form of one that is 0 in every document). */
     private static final String UNKNOWN_DOCS = "<td title=\"stored as a bare number, datatrove's form of a metric that is 0 in"
             + " every document, which keeps no document count\">?</td>";
+
+    private static String percentOf(long part, long whole) {
+        return whole <= 0 ? "" : new java.math.BigDecimal(100.0 * part / whole).round(new java.math.MathContext(3))
+                .stripTrailingZeros().toPlainString() + "%";
+    }
 
     private static String td(String s) {
         return "<td>" + esc(s) + "</td>";
@@ -656,13 +620,14 @@ public final class StatsReport {
             h1{margin:0 0 4px}h2{margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
             .sub{color:#666;margin:2px 0}.note{color:#777;font-size:12px}
             table.num{border-collapse:collapse}table.num td,table.num th{padding:3px 10px;border-bottom:1px solid #eee}
-            table.num td:not(:first-child){text-align:right;font-variant-numeric:tabular-nums}
+            table.num td:not(:first-child){text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+            .wide{overflow-x:auto;max-width:100%}
             table.num th{text-align:right;background:#f5f5f5}table.num th:first-child{text-align:left}
             td.key{max-width:40em;overflow-wrap:anywhere}.bad{color:#a11}
             a{color:#1f5fa8;text-decoration:none}
             .grid{display:flex;flex-wrap:wrap;gap:12px}
             figure{margin:0;padding:8px;border:1px solid #e3e3e3;border-radius:6px;width:360px}
             figcaption{font-weight:600;margin-bottom:2px}.desc{color:#666;font-size:12px;margin:0 0 4px}
-            svg rect{fill:#3b7dd8}svg .axis{stroke:#999}svg text{font-size:11px;fill:#555}svg text.max{fill:#999}
+            svg rect{fill:#3b7dd8}svg rect.over{fill:#d9822b}svg .axis{stroke:#999}svg text{font-size:11px;fill:#555}svg text.max{fill:#999}
             """;
 }

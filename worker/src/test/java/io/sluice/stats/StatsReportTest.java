@@ -113,7 +113,7 @@ class StatsReportTest {
                 Files.getLastModifiedTime(rewritten.resolveSibling(MergeStats.MERGED_NAME)).toMillis() + 1_000));
         assertEquals(List.of(Path.of("summary/n_words")), StatsReport.stale(dir));
         assertTrue(StatsReport.render(dir).contains("<b>Stale:</b> 1 stat folder(s) hold per-rank files written after their"
-                + " metric.json, whose numbers are then an earlier run's ([summary/n_words]); run merge_stats."));
+                + " metric.json, whose numbers are then an earlier run's (summary/n_words); run merge_stats."));
     }
 
     /** One file that cannot be read is named, on the page and to the caller; the other metrics are still shown. */
@@ -160,17 +160,17 @@ class StatsReportTest {
         for (int v = 100; v < 200; v++) {
             bins.get(Integer.toString(v)).add(1);
         }
-        String svg = StatsReport.histogramSvg(bins, Double.NaN);
+        String svg = HistogramFigure.html(StatsReport.histogramPoints(bins), Double.NaN);
         assertTrue(svg.contains("<title>100 – 102: 3 docs</title>"), svg);
         assertTrue(svg.contains("<title>196 – 198: 3 docs</title>"), svg);
         assertTrue(!svg.contains(": 2 docs"), svg);
         // the last bin holds 199 alone (it said "199 – 201"), drawn a third as wide as the others
-        assertTrue(svg.contains("width=\"9.59\" height=\"88.00\"><title>100 – 102: 3 docs</title>"), svg);
-        assertTrue(svg.contains("width=\"2.53\" height=\"29.33\"><title>199: 1 docs</title>"), svg);
+        assertTrue(svg.contains("width=\"9.80\" height=\"88.00\"><title>100 – 102: 3 docs</title>"), svg);
+        assertTrue(svg.contains("width=\"2.60\" height=\"29.33\"><title>199: 1 doc</title>"), svg);
         MetricStatsDict few = new MetricStatsDict();
         few.get("3").add(1);
         few.get("5").add(1);
-        assertTrue(StatsReport.histogramSvg(few, Double.NaN).contains("<title>3: 1 docs</title>"));
+        assertTrue(HistogramFigure.html(StatsReport.histogramPoints(few), Double.NaN).contains("<title>3: 1 doc</title>"));
     }
 
     /**
@@ -285,7 +285,8 @@ class StatsReportTest {
         assertTrue(rows.contains("<th>mean avg_words_per_line</th></tr>\n<tr><td class=\"key\">dots.example.com</td><td>20</td><td>1</td></tr>\n"
                 + "<tr><td class=\"key\">full.example.com</td><td>5</td><td>1</td></tr>\n<tr><td class=\"key\">zero.example.com</td><td title="), rows);
         assertTrue(rows.contains(" which keeps no document count\">?</td><td>0</td></tr>"), rows);
-        assertTrue(rows.contains("3 keys in the merged files. Where top_k cuts this group (top_k_groups: fqdn and suffix by default), each rank keeps its top_k keys by documents"), rows);
+        assertTrue(rows.contains("3 keys. Each rank keeps its top_k keys (100,000 unless the steps set top_k), and so does"
+                + " merge_stats: if the group had more, rarer keys were dropped with their documents, and some counts are low."), rows);
 
         // every document without a URL: the report says so, not only "0 keys"
         Files.writeString(dir.resolve("fqdn/n_words").resolve(MergeStats.MERGED_NAME), "{}");
@@ -315,5 +316,140 @@ class StatsReportTest {
         assertTrue(html.contains("<a href=\"#line_char_duplicates\" title=\"share of the characters in lines that repeat an"
                 + " earlier line\">"), html);
         assertTrue(html.contains("<p class=\"desc\">share of the characters in lines that repeat an earlier line</p>"), html);
+    }
+
+    private static String figure(java.util.Map<Double, Integer> docsPerValue, double p99) {
+        MetricStatsDict bins = new MetricStatsDict();
+        docsPerValue.forEach((v, n) -> {
+            for (int i = 0; i < n; i++) {
+                bins.get(io.sluice.io.PyJson.floatRepr(v)).add(1);
+            }
+        });
+        return HistogramFigure.html(StatsReport.histogramPoints(bins), p99);
+    }
+
+    private static int count(String s, String part) {
+        return s.split(java.util.regex.Pattern.quote(part), -1).length - 1;
+    }
+
+    /**
+     * The documents above p99 are a bar of their own, told apart and labelled: piled into the last bin they drew a
+     * peak at the right end that the data does not have (avg_word_length: 166 documents of 10.05 to 136).
+     */
+    @Test
+    void documentsAboveP99AreABarOfTheirOwn() {
+        java.util.Map<Double, Integer> values = new java.util.TreeMap<>();
+        for (int i = 0; i < 100; i++) {
+            values.put(3.0 + i * 0.01, 10); // 3.00 .. 3.99
+        }
+        values.put(50.0, 5);
+        values.put(136.0, 3);
+        String svg = figure(values, 3.99);
+        assertTrue(svg.contains("<rect class=\"over\""), svg);
+        assertTrue(svg.contains("<title>above p99 (3.99), up to 136: 8 docs</title>"), svg);
+        assertTrue(svg.contains("&gt;p99</text>"), svg);
+        assertTrue(!svg.contains("log scale"), "a mean word length is drawn linearly: " + svg);
+        // the bins hold 3.00 .. 3.99 only, whole multiples of the values' 0.01: 40 bins of 0.025 would alternate 2 and 3
+        // of them
+        assertEquals(34 + 1, count(svg, "<rect"), svg); // 33 bins of three values, one of the last, and the overflow bar
+        assertTrue(svg.contains("<title>3 – 3.02: 30 docs</title>"), svg);
+        assertTrue(svg.contains("<title>3.99: 10 docs</title>"), svg);
+    }
+
+    /** Values on the histogram group's 0.001 grid get bins of whole steps: no bin without a value in it (a comb). */
+    @Test
+    void ratiosRoundedToThreeDigitsHaveNoEmptyBins() {
+        java.util.Map<Double, Integer> values = new java.util.TreeMap<>();
+        for (int i = 0; i <= 50; i++) {
+            values.put(i / 1000.0 + 0.1, 1); // 0.1 .. 0.15, 51 values
+        }
+        String svg = figure(values, Double.NaN);
+        assertEquals(26, count(svg, "<rect"), svg); // 25 bins of two values and a last of one: each drawn
+        assertTrue(svg.contains("<title>0.15: 1 doc</title>"), svg);
+    }
+
+    /**
+     * Lengths and counts that reach 1,000 are drawn on a log axis over their whole range: on a linear one up to p99 the
+     * first bar held every document under about 1,000 characters, where filters cut.
+     */
+    @Test
+    void lengthsAreDrawnOnALogAxis() {
+        java.util.Map<Double, Integer> values = new java.util.TreeMap<>();
+        for (int v = 1; v <= 100_000; v = v * 3 / 2 + 1) {
+            values.put((double) v, 7);
+        }
+        values.put(0.0, 2);
+        String svg = figure(values, 20_000);
+        assertTrue(svg.contains("log scale"), svg);
+        assertTrue(!svg.contains("class=\"over\""), "no overflow bar on a log axis: " + svg);
+        for (String tick : List.of(">0</text>", ">10</text>", ">100</text>", ">1,000</text>", ">10,000</text>")) {
+            assertTrue(svg.contains(tick), tick + " in " + svg);
+        }
+        // every document is in a bar
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(": ([0-9,]+) docs?</title>").matcher(svg);
+        long drawn = 0;
+        while (m.find()) {
+            drawn += Long.parseLong(m.group(1).replace(",", ""));
+        }
+        assertEquals(values.values().stream().mapToLong(Integer::longValue).sum(), drawn, svg);
+    }
+
+    /** A metric that is 0 for most documents says so and draws the others; one with a single value says it. */
+    @Test
+    void mostlyZeroAndSingleValueMetricsAreSaidInWords() {
+        java.util.Map<Double, Integer> values = new java.util.TreeMap<>();
+        values.put(0.0, 99_899);
+        for (int i = 1; i <= 100; i++) {
+            values.put(i / 1000.0, 1);
+        }
+        values.put(0.9, 1);
+        // p99 of all the documents is 0: the figure's own p99, of the others, sets where its bars end (before, one bar)
+        String svg = figure(values, 0);
+        assertTrue(svg.startsWith("<p class=\"note\">99,899 documents (99.9%) are 0; the bars show the other 101</p><svg"), svg);
+        assertTrue(svg.contains("<title>0.001 – 0.003: 3 docs</title>"), svg);
+        assertTrue(svg.contains("<title>above p99 (0.1), up to 0.9: 1 doc</title>"), svg);
+        assertEquals("<p class=\"note\">9 documents (90.0%) are 0; the other one is 0.4</p>",
+                figure(new java.util.TreeMap<>(java.util.Map.of(0.0, 9, 0.4, 1)), 0));
+        assertEquals("<p class=\"note\">all 144 documents: 1</p>", figure(java.util.Map.of(1.0, 144), 1));
+    }
+
+    /** A quantiles.json that cannot be read is named; the row keeps its metric.json's numbers (it was blanked). */
+    @Test
+    void anUnreadableSketchLeavesTheRow(@TempDir Path dir) throws IOException {
+        writeSummary(dir, "n_lines", new long[] {3, 3, 7, 9});
+        MetricStatsDict bins = new MetricStatsDict();
+        for (long v : new long[] {3, 3, 7, 9}) {
+            bins.get(Long.toString(v)).add(1);
+        }
+        Files.createDirectories(dir.resolve("histogram/n_lines"));
+        Files.writeString(dir.resolve("histogram/n_lines").resolve(MergeStats.MERGED_NAME), bins.toJson());
+        Path sketch = dir.resolve("summary/n_lines").resolve(MergeStats.MERGED_QUANTILES);
+        Files.writeString(sketch, "{\"p50\": 3");
+        java.util.List<String> unreadable = new java.util.ArrayList<>();
+        String html = StatsReport.render(dir, unreadable);
+        assertEquals(1, unreadable.size(), unreadable.toString());
+        assertTrue(unreadable.get(0).startsWith(sketch + ": malformed stats file"), unreadable.toString());
+        // docs, mean, std, min, then p50/p90/p99 from the histogram (ranks 1, 2, 2 of 3, 3, 7, 9), max
+        assertTrue(html.contains("n_lines</a> &dagger;</td><td>4</td><td>5.5</td><td>3</td><td>3</td><td>3</td><td>7</td>"
+                + "<td>7</td><td>9</td></tr>"), html);
+        assertTrue(html.contains("one that could not be read"), html);
+    }
+
+    /**
+     * The domain tables say how many of the corpus's documents they cover: 61 of 15,279 had a URL in a mixed corpus,
+     * and a table of those alone read as a picture of the whole.
+     */
+    @Test
+    void domainTablesSayWhatShareOfTheCorpusTheyCover(@TempDir Path dir) throws IOException {
+        writeSummary(dir, "length", new long[] {10, 20, 30, 40, 50, 60, 70, 80});
+        Files.createDirectories(dir.resolve("fqdn/length"));
+        Files.writeString(dir.resolve("fqdn/length").resolve(MergeStats.MERGED_NAME),
+                "{\"a.example.com\": {\"total\": 30, \"n\": 2, \"mean\": 15.0, \"unit\": \"task\"},"
+                        + " \"\": {\"total\": 30, \"n\": 1, \"mean\": 30.0, \"unit\": \"task\"}}");
+        String html = StatsReport.render(dir);
+        assertTrue(html.contains("<th>fqdn</th><th>docs</th><th>% of docs</th><th>mean length</th></tr>\n"
+                + "<tr><td class=\"key\">a.example.com</td><td>2</td><td>25%</td><td>15</td></tr>\n"
+                + "<tr><td class=\"key\"><i>(no registrable host)</i></td><td>1</td><td>12.5%</td><td>30</td></tr>"), html);
+        assertTrue(html.contains("3 of the 8 documents (37.5%) are under these 2 keys; the other documents had no URL. Each rank"), html);
     }
 }
