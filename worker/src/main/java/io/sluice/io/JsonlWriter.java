@@ -40,6 +40,19 @@ public final class JsonlWriter implements Closeable {
         void missing(Document doc, List<String> keys, String fileName);
     }
     /**
+     * A float as datatrove's {@code json.dumps} writes it, Python's repr: 0.0005 and 1e-05, 10000000.0 and 1e+16, where
+     * Jackson writes Java's 5.0E-4 and 1.0E7 (the same number, other bytes: a stats step's ratios under 0.001 differed
+     * in most lines of a long corpus, for anyone comparing outputs or grepping them).
+     */
+    private static final com.fasterxml.jackson.databind.JsonSerializer<Double> PYTHON_FLOAT =
+            new com.fasterxml.jackson.databind.ser.std.StdSerializer<>(Double.class) {
+                @Override
+                public void serialize(Double value, JsonGenerator g, com.fasterxml.jackson.databind.SerializerProvider p)
+                        throws IOException {
+                    g.writeNumber(PyJson.floatRepr(value));
+                }
+            };
+    /**
      * An infinite or NaN float is written bare (Infinity, -Infinity, NaN), as datatrove's {@code json.dumps}
      * writes it and Python's json and Sluice's reader read it: Jackson's default, the string "Infinity", turned
      * a number into a string. (Characters beyond the BMP stay escaped as two surrogates: Jackson 2.18's option to
@@ -50,7 +63,8 @@ public final class JsonlWriter implements Closeable {
             // a line the reader takes at its deepest nesting is written one level deeper, under "metadata"
             .streamWriteConstraints(com.fasterxml.jackson.core.StreamWriteConstraints.builder()
                     .maxNestingDepth(JsonLineScanner.LIMITS.getMaxNestingDepth() + 1).build())
-            .build());
+            .build())
+            .registerModule(new com.fasterxml.jackson.databind.module.SimpleModule().addSerializer(Double.class, PYTHON_FLOAT));
     private static final JsonFactory FACTORY = MAPPER.getFactory();
 
     private final Path dir;

@@ -311,7 +311,9 @@ public final class StepArgs {
             known.add(key);
             return bad(key, "must be a list of words, got " + describe(v), dflt); // not "a string or a list", as strings() says
         }
-        return strings(key, dflt);
+        // "" is never a word, so datatrove's `word in stop_words` never matches it: it is dropped (the word tables
+        // failed on it, "error: Index 0 out of bounds for length 0")
+        return strings(key, dflt).stream().filter(w -> !w.isEmpty()).toList();
     }
 
     /** A string, or a list of strings (a single string becomes a one-element list). */

@@ -172,6 +172,10 @@ class DocumentLengthsTest {
         Path rank = root.resolve("00000.json");
         new PipelineStats(new ArrayList<>(List.of(step))).write(rank, false);
         assertTrue(Files.readString(rank).contains("\"doc_len\" : 1"), Files.readString(rank));
+        // a step's seconds as datatrove's json writes them (Jackson wrote 8.0E-4)
+        step.addNanos(800_000);
+        new PipelineStats(new ArrayList<>(List.of(step))).write(rank, false);
+        assertTrue(Files.readString(rank).contains("\"total\" : 0.0008"), Files.readString(rank));
         PipelineStats merged = new PipelineStats(new ArrayList<>());
         merged.mergeFrom(PipelineStats.read(rank));
         merged.mergeFrom(PipelineStats.read(rank));

@@ -51,6 +51,29 @@ class JsonlWriterTest {
     }
 
     /**
+     * Floats are written as datatrove's json.dumps writes them (Python's repr), nested ones too: Jackson wrote 5.0E-4 for
+     * a stats step's uppercase_ratio that datatrove writes 0.0005.
+     */
+    @Test
+    void floatsAreWrittenAsPythonWritesThem() throws IOException {
+        java.util.Map<String, Object> md = new java.util.LinkedHashMap<>();
+        md.put("uppercase_ratio", 0.0005);
+        md.put("tiny", 5e-6);
+        md.put("big", 1e7);
+        md.put("huge", 1e16);
+        md.put("whole", 2.0);
+        md.put("nested", java.util.List.of(0.1, Double.NaN, Double.NEGATIVE_INFINITY, java.util.Map.of("x", 123456789.125)));
+        md.put("int", 7L);
+        try (JsonlWriter w = new JsonlWriter(dir, "out.jsonl", Compression.NONE, 0, 0)) {
+            w.write(new Document("id", "t", md));
+            w.commit();
+        }
+        assertEquals("{\"text\":\"t\",\"id\":\"id\",\"metadata\":{\"uppercase_ratio\":0.0005,\"tiny\":5e-06,\"big\":10000000.0,"
+                + "\"huge\":1e+16,\"whole\":2.0,\"nested\":[0.1,NaN,-Infinity,{\"x\":123456789.125}],\"int\":7}}\n",
+                Files.readString(dir.resolve("out.jsonl")));
+    }
+
+    /**
      * A line the reader takes at its deepest nesting is written one level deeper, under "metadata": before, the
      * writer refused it, and the rank failed on a 24 KB message that named no document.
      */

@@ -447,6 +447,20 @@ class StatBlocksTest {
         StatsRun.create("word_stats", Map.of("output", tmp.toString(), "stop_words", List.of("the")));
     }
 
+    /** An empty stop word never matches a word, as datatrove's {@code in} test; the job stopped on it ("Index 0 out of bounds"). */
+    @Test
+    void anEmptyStopWordMatchesNothing() throws IOException {
+        Step s = StatsRun.create("word_stats", Map.of("output", tmp.resolve("out").toString(), "groups", List.of("summary"),
+                "stop_words", List.of("the", "")));
+        s.open(StatsRun.context(0, 1, tmp));
+        Document d = new Document("d", WORDS, new LinkedHashMap<>());
+        s.process(d, x -> { });
+        s.finish(x -> { });
+        assertEquals(1.0 / 9, d.metadata().get("stop_word_ratio"), "the");
+        Step gopher = StatsRun.create("gopher_quality", Map.of("stop_words", List.of("", "the", "with")));
+        gopher.open(StatsRun.context(0, 1, tmp));
+    }
+
     @Test
     void tokenCountsGoToTheTokensHistogramAndOnesThatAreNotNumbersAreCounted() throws IOException {
         Step s = StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("histogram")));
