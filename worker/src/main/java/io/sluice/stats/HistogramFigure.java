@@ -111,7 +111,8 @@ final class HistogramFigure {
             top = points.get(points.size() - 1)[0];
             step = top - lo < 1e15 ? grid(points) : 0;
             log = lo >= 0 && top >= LOG_FROM;
-            hi = !log && !Double.isNaN(p99) && p99 > lo && p99 < top ? p99 : top;
+            // below 100 documents the p99 is the largest value or next to it: a bar of one document above it says nothing
+            hi = !log && StatsReport.documents(points) >= 100 && !Double.isNaN(p99) && p99 > lo && p99 < top ? p99 : top;
             double last = step > 0 ? Math.floor((hi - lo) / step + 1e-9) + 1 : hi - lo; // the end of the last bin
             if (log) {
                 double a = Math.log1p(lo);
@@ -205,7 +206,7 @@ final class HistogramFigure {
             double h = Math.max(1, share * (PLOT_HEIGHT - 12));
             s.append(String.format(Locale.ROOT, "<rect%s x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"><title>%s</title></rect>",
                     cssClass == null ? "" : " class=\"" + cssClass + "\"", from + 0.5, PLOT_HEIGHT - h,
-                    Math.max(0.5, to - from - 1), h, esc(label)));
+                    Math.max(1.5, to - from - 1), h, esc(label)));
         }
 
         /** "100 – 102: 3 docs"; a bin of one value on a grid names it alone. */
@@ -229,9 +230,13 @@ final class HistogramFigure {
                 if (lo == 0) {
                     at.add(0.0);
                 }
-                for (double t = 1; t <= end; t *= 10) {
-                    if (t >= lo) {
-                        at.add(t);
+                // powers of ten; over less than about two decades, 1-2-5 steps (a lone "1,000" under 300..5,000)
+                double[] steps = Math.log10(end / Math.max(1, lo)) < 2 ? new double[] {1, 2, 5} : new double[] {1};
+                for (double p = 1; p <= end; p *= 10) {
+                    for (double m : steps) {
+                        if (p * m >= lo && p * m <= end) {
+                            at.add(p * m);
+                        }
                     }
                 }
                 while (at.size() > 6) { // every other power

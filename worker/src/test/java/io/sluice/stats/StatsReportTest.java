@@ -392,6 +392,23 @@ class StatsReportTest {
             drawn += Long.parseLong(m.group(1).replace(",", ""));
         }
         assertEquals(values.values().stream().mapToLong(Integer::longValue).sum(), drawn, svg);
+        // over little more than a decade, 1-2-5 ticks: a lone "1,000" under 300 .. 5,000 before
+        String narrow = figure(java.util.Map.of(300.0, 4, 800.0, 9, 1200.0, 5, 5000.0, 1), Double.NaN);
+        for (String tick : List.of(">500</text>", ">1,000</text>", ">2,000</text>", ">5,000</text>")) {
+            assertTrue(narrow.contains(tick), tick + " in " + narrow);
+        }
+    }
+
+    /** Below 100 documents nothing is cut at p99: it is the largest value or next to it, and a bar of one says nothing. */
+    @Test
+    void aFewDocumentsAreDrawnWhole() {
+        java.util.Map<Double, Integer> values = new java.util.TreeMap<>();
+        for (int i = 1; i <= 60; i++) {
+            values.put(i / 100.0, 1);
+        }
+        assertTrue(!figure(values, 0.59).contains("class=\"over\""));
+        values.put(0.99, 40);
+        assertTrue(figure(values, 0.6).contains("<title>above p99 (0.6), up to 0.99: 40 docs</title>"));
     }
 
     /** A metric that is 0 for most documents says so and draws the others; one with a single value says it. */
