@@ -174,7 +174,7 @@ public final class MergeStats implements Step {
                 + (removedByLists > 0 ? " (" + removedByLists + " merged per-rank files of a killed merge removed first)" : ""));
     }
 
-    private static final Pattern REMOVAL_LIST = Pattern.compile("\\.merge_stats-(\\d{5})\\.removing");
+    private static final Pattern REMOVAL_LIST = Pattern.compile("\\.merge_stats-(\\d{5,})\\.removing");
 
     /**
      * Finishes the removal lists that merges killed while removing their inputs left, whichever rank wrote them: what

@@ -547,7 +547,7 @@ public final class StatsReport {
         if (corpus != null) {
             h.append(fmt(covered)).append(" of the ").append(fmt(corpus.documents())).append(" documents (")
                     .append(percentOf(covered, corpus.documents())).append(") are under these ").append(keyCount)
-                    .append("; the other documents had no URL. ");
+                    .append("; the others had no URL, or were under keys top_k dropped. ");
         } else {
             h.append(keyCount).append(". ");
         }
@@ -599,20 +599,39 @@ public final class StatsReport {
 
     static String esc(String s) {
         StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            i += Character.charCount(c);
             switch (c) {
                 case '<' -> b.append("&lt;");
                 case '>' -> b.append("&gt;");
                 case '&' -> b.append("&amp;");
                 case '"' -> b.append("&quot;");
                 case '\'' -> b.append("&#39;");
-                // bidirectional overrides and other invisible characters, shown as their code: "x.\u202eevil.com"
-                // read as "x.moc.live", a domain that is not in the data
-                default -> b.append(Character.getType(c) == Character.FORMAT ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+                case '\n', '\t' -> b.append((char) c);
+                default -> {
+                    if (shownAsCode(c)) {
+                        b.append(c <= 0xFFFF ? String.format("\\u%04x", c) : String.format("\\U%08x", c));
+                    } else {
+                        b.appendCodePoint(c);
+                    }
+                }
             }
         }
         return b.toString();
+    }
+
+    /**
+     * Characters a browser would not show as written: bidirectional overrides and other format characters ("x.\u202eevil.com"
+     * read as "x.moc.live", a domain that is not in the data; tag characters), controls (NUL, ESC, U+0085), line and
+     * paragraph separators, and lone surrogates. They are shown as their code.
+     */
+    private static boolean shownAsCode(int c) {
+        return switch (Character.getType(c)) {
+            case Character.FORMAT, Character.CONTROL, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
+                 Character.SURROGATE -> true;
+            default -> false;
+        };
     }
 
     private static final String CSS = """

@@ -46,8 +46,8 @@ public abstract class StatsStep implements Step {
     public static final List<String> ALL_GROUPS = List.of("summary", "histogram", "fqdn", "suffix");
     static final String SKETCH_SUFFIX = ".quantiles.json";
     /** A per-rank stats file and a per-rank sketch; group 1 is the rank. */
-    static final Pattern RANK_FILE = Pattern.compile("(\\d{5})\\.json");
-    static final Pattern RANK_SKETCH = Pattern.compile("(\\d{5})" + Pattern.quote(SKETCH_SUFFIX));
+    static final Pattern RANK_FILE = Pattern.compile("(\\d{5,})\\.json"); // rank 100000 and on: six digits and more
+    static final Pattern RANK_SKETCH = Pattern.compile("(\\d{5,})" + Pattern.quote(SKETCH_SUFFIX));
 
     private final Path output;
     private final List<String> groups;

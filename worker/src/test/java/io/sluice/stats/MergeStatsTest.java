@@ -136,6 +136,26 @@ class MergeStatsTest {
      * our steps do: such files merge as datatrove merges them. A job whose token_count metadata held 1e300 wrote
      * them and then refused them, on every run.
      */
+    /** Rank 100000 and on write six-digit names: they are merged (the five-digit pattern left them out, exit 0). */
+    @Test
+    void ranksOfSixDigitsAreMerged() throws IOException {
+        Path in = tmp.resolve("many");
+        Path folder = in.resolve("summary/length");
+        Files.createDirectories(folder);
+        int[] ranks = {99_998, 99_999, 100_000, 1_000_001};
+        for (int i = 0; i < ranks.length; i++) {
+            MetricStats s = new MetricStats();
+            s.add(10 * (i + 1));
+            MetricStatsDict d = new MetricStatsDict();
+            d.put("summary", s);
+            Files.writeString(folder.resolve(String.format("%05d.json", ranks[i])), d.toJson());
+        }
+        StatsRun.merge(in, in, 1, tmp);
+        MetricStats merged = MergeStats.readDict(folder.resolve(MergeStats.MERGED_NAME)).get("summary");
+        assertEquals(4, merged.n());
+        assertEquals(100, merged.total());
+    }
+
     @Test
     void overflowingValuesMergeAsPythonMergesThem() throws IOException {
         Path in = tmp.resolve("huge");

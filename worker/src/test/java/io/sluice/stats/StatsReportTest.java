@@ -187,6 +187,11 @@ class StatsReportTest {
         assertTrue(html.contains("<td class=\"key\">&lt;b&gt;&quot;a&quot;&lt;/b&gt;.com</td>"), html);
         assertTrue(!html.contains("\u202e"), "no override character on the page");
         assertTrue(html.contains("td.key{max-width:40em;overflow-wrap:anywhere}"));
+        // controls, separators, tag characters and lone surrogates too (they went into the page raw)
+        Files.writeString(dir.resolve("fqdn/length").resolve(MergeStats.MERGED_NAME),
+                "{\"a\\u0000b\\u001b\\u0085\\u2028\\udb40\\udc41\\ud800.com\": {\"total\": 5, \"unit\": \"task\"}}");
+        html = StatsReport.render(dir);
+        assertTrue(html.contains("<td class=\"key\">a\\u0000b\\u001b\\u0085\\u2028\\U000e0041\\ud800.com</td>"), html);
     }
 
     /** Counts read as numbers do elsewhere on the page: "15,279 documents", not "15279 documents". */
@@ -467,6 +472,6 @@ class StatsReportTest {
         assertTrue(html.contains("<th>fqdn</th><th>docs</th><th>% of docs</th><th>mean length</th></tr>\n"
                 + "<tr><td class=\"key\">a.example.com</td><td>2</td><td>25%</td><td>15</td></tr>\n"
                 + "<tr><td class=\"key\"><i>(no registrable host)</i></td><td>1</td><td>12.5%</td><td>30</td></tr>"), html);
-        assertTrue(html.contains("3 of the 8 documents (37.5%) are under these 2 keys; the other documents had no URL. Each rank"), html);
+        assertTrue(html.contains("3 of the 8 documents (37.5%) are under these 2 keys; the others had no URL, or were under keys top_k dropped. Each rank"), html);
     }
 }
