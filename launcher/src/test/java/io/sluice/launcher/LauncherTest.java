@@ -506,4 +506,43 @@ class LauncherTest {
             }
         }
     }
+
+    /**
+     * A stats step that fills the heap (a domain table of 300,000 hosts in 48 MB) is named, with advice, in the task log
+     * and on the console: building that message ran out of memory itself, and the log said only
+     * "java.lang.OutOfMemoryError: Java heap space", the console a progress thread's uncaught error.
+     */
+    @Test
+    void aStepThatFillsTheHeapIsNamedWithAdvice() throws Exception {
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 300_000; i++) {
+            lines.append("{\"text\":\"a b c\",\"id\":\"").append(i).append("\",\"metadata\":{\"url\":\"https://host")
+                    .append(i).append(".example").append(i % 97).append(".com/x\"}}\n");
+        }
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/hosts.jsonl"), lines);
+        Path job = dir.resolve("oom.yaml");
+        Files.writeString(job, """
+                name: oom
+                logging_dir: $ROOT/logs
+                tasks: 1
+                stages:
+                  - name: stats
+                    steps:
+                      - read_jsonl: {path: $ROOT/in}
+                      - doc_stats: {output: $ROOT/stats, groups: [fqdn], top_k_groups: []}
+                """.replace("$ROOT", dir.toString()));
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx48m",
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                Launcher.class.getName(), "run", job.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(1, p.waitFor(), out);
+        String log = Files.readString(dir.resolve("logs/stats/logs/task_00000.log"));
+        for (String told : List.of(out, log)) {
+            assertTrue(told.contains("doc_stats failed") && told.contains("out of memory (Java heap space); give the workers"
+                    + " more heap (SLUICE_JAVA_OPTS=-Xmx..., or the slurm block's memory) or fewer workers"), told);
+        }
+        assertFalse(out.contains("UncaughtExceptionHandler"), out);
+    }
 }

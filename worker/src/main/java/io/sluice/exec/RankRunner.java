@@ -106,7 +106,9 @@ public final class RankRunner {
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 // Errors too: before, a step's stack overflow reached the console as a bare class name, and the
                 // task log, which launcher status shows on Slurm, said nothing
-                String msg = e instanceof Error ? "a step failed: " + e : io.sluice.io.FileErrors.describe(e);
+                io.sluice.pipeline.HeapReserve.releaseFor(e);
+                String msg = e instanceof OutOfMemoryError ? "a step failed: " + Pipeline.StepFailure.reason(e)
+                        : e instanceof Error ? "a step failed: " + e : io.sluice.io.FileErrors.describe(e);
                 StringWriter trace = new StringWriter();
                 e.printStackTrace(new PrintWriter(trace));
                 log.error("rank " + rank + " failed: " + msg + "\n" + trace);

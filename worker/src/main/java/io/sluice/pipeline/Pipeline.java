@@ -20,6 +20,7 @@ public final class Pipeline {
     private final List<Link> links = new ArrayList<>();
 
     public Pipeline(List<Step> steps, List<String> names) {
+        HeapReserve.hold();
         this.steps = steps;
         Link next = null;
         for (int i = steps.size() - 1; i >= 0; i--) {
@@ -72,12 +73,12 @@ public final class Pipeline {
      * A step that failed, named, with the document it failed on: without it, an exception inside a step
      * (or an {@code Error}: a regex's recursion overflowing the stack, the heap running out) said neither.
      */
-    static final class StepFailure extends IOException {
+    public static final class StepFailure extends IOException {
         StepFailure(String message, Throwable cause) {
             super(message, cause);
         }
 
-        static String reason(Throwable e) {
+        public static String reason(Throwable e) {
             if (e instanceof StackOverflowError) {
                 return "the stack overflowed (java.util.regex recurses once per repetition of a group such as"
                         + " (a|b)+, so such a pattern over a very long text can; a simpler pattern avoids it)";
@@ -136,6 +137,7 @@ public final class Pipeline {
             } catch (StepFailure f) {
                 throw f; // a later step's, which named itself and the document
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
+                HeapReserve.releaseFor(e);
                 throwIfLaterStepsFailure(e);
                 // a writer's failure on one document (before, a 24 KB Jackson message naming no document or file)
                 String reason = e instanceof IOException ? FileErrors.describe(e) : StepFailure.reason(e);
@@ -155,6 +157,7 @@ public final class Pipeline {
             } catch (StepFailure f) {
                 throw f; // a later step's, on a document this one passed on as it finished
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
+                HeapReserve.releaseFor(e);
                 throwIfLaterStepsFailure(e);
                 String reason = e instanceof Error ? StepFailure.reason(e) : FileErrors.describe(e);
                 throw new StepFailure(reason.startsWith(stats.name() + ":") ? reason
