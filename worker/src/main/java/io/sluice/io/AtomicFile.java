@@ -126,17 +126,19 @@ public final class AtomicFile extends FilterOutputStream {
      * {@link #write} for many small files at once, each complete under its name or absent: written under
      * temporary names, flushed to disk together, then renamed. One fsync after another waits for one disk
      * flush each (a statistics rank's 168 files took 0.6-0.8 s so on a virtual disk); issued together,
-     * the file system flushes them in a few.
+     * the file system flushes them in a few. Each file's bytes are made as it is written and let go: a statistics
+     * rank's domain files can be hundreds of megabytes each, and holding them all at once ran a rank out of memory
+     * after its last document.
      */
-    public static void writeAll(Map<Path, byte[]> files) throws IOException {
-        List<Map.Entry<Path, byte[]>> all = List.copyOf(files.entrySet());
+    public static void writeAll(Map<Path, Content> files) throws IOException {
+        List<Map.Entry<Path, Content>> all = List.copyOf(files.entrySet());
         for (int from = 0; from < all.size(); from += MAX_OPEN) { // a bounded number of open files
             List<AtomicFile> batch = new ArrayList<>();
             try {
-                for (Map.Entry<Path, byte[]> e : all.subList(from, Math.min(all.size(), from + MAX_OPEN))) {
+                for (Map.Entry<Path, Content> e : all.subList(from, Math.min(all.size(), from + MAX_OPEN))) {
                     AtomicFile f = create(e.getKey(), "");
                     batch.add(f);
-                    f.write(e.getValue());
+                    f.write(e.getValue().bytes());
                     f.out.flush();
                 }
                 forceAll(batch);
@@ -149,6 +151,11 @@ public final class AtomicFile extends FilterOutputStream {
                 }
             }
         }
+    }
+
+    /** A file's bytes for {@link #writeAll}, made when it is written. */
+    public interface Content {
+        byte[] bytes() throws IOException;
     }
 
     private static final int MAX_OPEN = 256;

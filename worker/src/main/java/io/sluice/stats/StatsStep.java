@@ -366,39 +366,43 @@ public abstract class StatsStep implements Step {
             Files.createDirectories(output);
             return;
         }
-        Map<Path, byte[]> files = new LinkedHashMap<>();
+        // each file's JSON is made as it is written (AtomicFile.writeAll): a domain group's can be hundreds of MB
+        Map<Path, AtomicFile.Content> files = new LinkedHashMap<>();
         for (String group : groups) {
-            List<String> topKeys = null;
+            // every stat of a domain group has the same keys and counts: ranked once, by the first file's maker
+            var topKeys = new java.util.concurrent.atomic.AtomicReference<List<String>>();
             for (int i = 0; i < names.length; i++) {
+                int stat = i;
                 switch (group) {
                     case "summary" -> {
-                        MetricStatsDict d = new MetricStatsDict();
-                        d.put("summary", summary[i]);
-                        write(files, group, names[i], rankName + ".json", d.toJson(true));
-                        write(files, group, names[i], rankName + SKETCH_SUFFIX, sketches[i].toJson());
+                        write(files, group, names[i], rankName + ".json", () -> {
+                            MetricStatsDict d = new MetricStatsDict();
+                            d.put("summary", summary[stat]);
+                            return d.toJson(true);
+                        });
+                        write(files, group, names[i], rankName + SKETCH_SUFFIX, () -> sketches[stat].toJson());
                     }
                     case "histogram" -> {
-                        write(files, group, names[i], rankName + ".json", histograms[i].counts().toJson(true));
-                        write(files, group, names[i] + "__chars", rankName + ".json", histograms[i].chars().toJson(true));
+                        write(files, group, names[i], rankName + ".json", () -> histograms[stat].counts().toJson(true));
+                        write(files, group, names[i] + "__chars", rankName + ".json", () -> histograms[stat].chars().toJson(true));
                         MetricStatsDict tokens = histograms[i].tokens();
                         if (tokens.size() > 0) {
-                            write(files, group, names[i] + "__tokens", rankName + ".json", tokens.toJson(true));
+                            write(files, group, names[i] + "__tokens", rankName + ".json", () -> tokens.toJson(true));
                         }
                     }
-                    default -> {
+                    default -> write(files, group, names[i], rankName + ".json", () -> {
                         MetricStatsDict d = new MetricStatsDict();
                         for (Map.Entry<String, MetricStats[]> e : (group.equals("fqdn") ? fqdn : suffix).entrySet()) {
-                            d.put(e.getKey(), e.getValue()[i]);
+                            d.put(e.getKey(), e.getValue()[stat]);
                         }
                         if (topKGroups.contains(group)) {
-                            if (topKeys == null) {
-                                // every stat of the group has the same keys and counts: rank them once
-                                topKeys = d.topKeys(topK);
+                            if (topKeys.get() == null) {
+                                topKeys.set(d.topKeys(topK));
                             }
-                            d = d.select(topKeys);
+                            d = d.select(topKeys.get());
                         }
-                        write(files, group, names[i], rankName + ".json", d.toJson(true));
-                    }
+                        return d.toJson(true);
+                    });
                 }
             }
         }
@@ -456,7 +460,8 @@ public abstract class StatsStep implements Step {
         return m.matches() ? Integer.parseInt(m.group(1)) : -1;
     }
 
-    private void write(Map<Path, byte[]> files, String group, String stat, String file, String json) {
-        files.put(output.resolve(group).resolve(stat).resolve(file), json.getBytes(StandardCharsets.UTF_8));
+    private void write(Map<Path, AtomicFile.Content> files, String group, String stat, String file,
+                       java.util.function.Supplier<String> json) {
+        files.put(output.resolve(group).resolve(stat).resolve(file), () -> json.get().getBytes(StandardCharsets.UTF_8));
     }
 }

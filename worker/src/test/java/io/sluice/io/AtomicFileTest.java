@@ -23,7 +23,7 @@ class AtomicFileTest {
         for (int i = 0; i < 300; i++) { // more than one batch of open files
             files.put(dir.resolve("g" + i % 7).resolve(i + ".json"), ("{\"n\": " + i + "}").getBytes());
         }
-        AtomicFile.writeAll(files);
+        AtomicFile.writeAll(contents(files));
         for (java.util.Map.Entry<Path, byte[]> e : files.entrySet()) {
             assertEquals(new String(e.getValue()), Files.readString(e.getKey()));
         }
@@ -33,11 +33,17 @@ class AtomicFileTest {
         failing.put(dir.resolve("taken/0.json"), new byte[] {1});
         failing.put(dir.resolve("taken/1.json"), new byte[] {2});
         failing.put(dir.resolve("taken/2.json"), new byte[] {3});
-        org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> AtomicFile.writeAll(failing));
+        org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> AtomicFile.writeAll(contents(failing)));
         try (var all = Files.walk(dir)) {
             assertEquals(List.of(), all.filter(p -> p.toString().endsWith(AtomicFile.TMP_SUFFIX)).toList());
         }
         assertTrue(!Files.exists(dir.resolve("taken/2.json")), "a file after the failed one is not written half");
+    }
+
+    private static java.util.Map<Path, AtomicFile.Content> contents(java.util.Map<Path, byte[]> files) {
+        java.util.Map<Path, AtomicFile.Content> out = new java.util.LinkedHashMap<>();
+        files.forEach((path, bytes) -> out.put(path, () -> bytes));
+        return out;
     }
 
     @Test
