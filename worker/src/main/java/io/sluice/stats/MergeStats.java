@@ -605,11 +605,51 @@ public final class MergeStats implements Step {
             }
             return node;
         } catch (com.fasterxml.jackson.core.JacksonException e) {
-            // Jackson names its source inside the message ("[Source: REDACTED (...) disabled); line: 1, ...]"): noise here
-            String message = e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
-            throw new IOException(file + ": malformed stats file (truncated or not JSON): "
-                    + message + " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr(), e);
+            throw malformed(file, e);
+        }
+    }
+
+    private static IOException malformed(Path file, com.fasterxml.jackson.core.JacksonException e) {
+        // Jackson names its source inside the message ("[Source: REDACTED (...) disabled); line: 1, ...]"): noise here
+        String message = e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
+        return new IOException(file + ": malformed stats file (truncated or not JSON): "
+                + message + " at line " + e.getLocation().getLineNr() + ", column "
+                + e.getLocation().getColumnNr(), e);
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectReader ENTRY_READER =
+            JSON.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    /** One key of a stats file: its metric, and whether it was written as a bare number (which keeps no count). */
+    interface EntryVisitor {
+        void visit(String key, MetricStats stats, boolean bare);
+    }
+
+    /**
+     * The keys of a stats file one at a time, without holding the file: a domain group merged without top_k can
+     * hold millions (160 MB a file), and reading them whole took gigabytes to draw a table of 25.
+     */
+    static void forEachEntry(Path file, EntryVisitor visitor) throws IOException {
+        try (com.fasterxml.jackson.core.JsonParser p = JSON.createParser(file.toFile())) {
+            if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                throw new IOException(file + ": malformed stats file: "
+                        + (p.currentToken() == null ? "empty" : "expected an object of key to metric"));
+            }
+            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                String key = p.currentName();
+                p.nextToken();
+                JsonNode value = ENTRY_READER.readTree(p); // the one value; the file goes on after it
+                try {
+                    visitor.visit(key, MetricStats.fromJson(value), value.isNumber());
+                } catch (IllegalArgumentException e) {
+                    throw new IOException(file + ": malformed stats file: key '" + key + "': " + e.getMessage(), e);
+                }
+            }
+            if (p.nextToken() != null) {
+                throw new IOException(file + ": malformed stats file: more after its object");
+            }
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw malformed(file, e);
         }
     }
 

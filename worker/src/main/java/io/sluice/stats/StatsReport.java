@@ -489,24 +489,17 @@ public final class StatsReport {
         // is stored as a bare 0 without its count (datatrove's form), and a stat may have cut the key by its top_k
         Map<String, Long> docs = new LinkedHashMap<>();
         String meanOf = stats.contains("length") ? "length" : stats.get(0);
-        MetricStatsDict means = null;
+        boolean meansReadable = false;
         int read = 0;
         for (String stat : stats) {
             Path f = folder.resolve(group).resolve(stat).resolve(MergeStats.MERGED_NAME);
-            JsonNode raw;
-            MetricStatsDict d;
             try {
-                raw = MergeStats.readJson(f);
-                d = MergeStats.dictOf(f, raw);
+                MergeStats.forEachEntry(f, (key, s, bare) -> docs.merge(key, bare ? UNKNOWN_COUNT : s.n(), Math::max));
             } catch (IOException e) {
                 unreadable.add(e.getMessage()); // the other stats count the keys' documents too
                 continue;
             }
-            for (String key : d.entries().keySet()) {
-                long n = raw.get(key).isNumber() ? UNKNOWN_COUNT : d.get(key).n();
-                docs.merge(key, n, Math::max);
-            }
-            means = stat.equals(meanOf) ? d : means;
+            meansReadable |= stat.equals(meanOf);
             read++;
         }
         if (read == 0) {
@@ -518,9 +511,19 @@ public final class StatsReport {
                 .append("</th><th>docs</th>").append(corpus == null ? "" : "<th>% of docs</th>").append("<th>mean ").append(esc(meanOf)).append("</th></tr>\n");
         List<String> keys = new ArrayList<>(docs.keySet());
         keys.sort(Comparator.comparingLong((String k) -> docs.get(k)).reversed()); // stable: ties in the files' order
-        for (String key : keys.subList(0, Math.min(TOP_DOMAINS, keys.size()))) {
+        List<String> shown = keys.subList(0, Math.min(TOP_DOMAINS, keys.size()));
+        Map<String, MetricStats> means = new java.util.HashMap<>(); // the shown keys' only: read again, a key at a time
+        if (meansReadable) {
+            java.util.Set<String> wanted = new java.util.HashSet<>(shown);
+            MergeStats.forEachEntry(folder.resolve(group).resolve(meanOf).resolve(MergeStats.MERGED_NAME), (key, s, bare) -> {
+                if (wanted.contains(key)) {
+                    means.put(key, s);
+                }
+            });
+        }
+        for (String key : shown) {
             long n = docs.get(key);
-            MetricStats mean = means == null ? null : means.getOrNull(key);
+            MetricStats mean = means.get(key);
             // "" is datatrove's key for a URL without a registrable host (an IP address, localhost): not a missing URL
             h.append("<tr><td class=\"key\">").append(key.isEmpty() ? "<i>(no registrable host)</i>" : esc(key)).append("</td>")
                     .append(n == UNKNOWN_COUNT ? UNKNOWN_DOCS : td(fmt(n)));
