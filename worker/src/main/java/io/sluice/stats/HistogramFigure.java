@@ -57,9 +57,10 @@ final class HistogramFigure {
                         .append(esc(fmt(drawn.get(0)[0]))).append("</p>").toString();
             }
             note.append("the bars show the other ").append(fmt(docs - zeros)).append("</p>");
-            p99 = StatsReport.histogramQuantiles(drawn)[2]; // the metric's own is 0 or near it, and would clip these documents to a few bins
+            // the metric's own p99 is 0 or near it, and would clip these documents to a few bins
+            p99 = StatsReport.histogramQuantiles(drawn)[2];
         }
-        return note.append(new HistogramFigure.Layout(drawn, p99).svg()).toString();
+        return note.append(new Layout(drawn, p99).svg()).toString();
     }
 
     private static String percent(double part, double whole) {
