@@ -539,9 +539,10 @@ class LauncherTest {
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertEquals(1, p.waitFor(), out);
         String log = Files.readString(dir.resolve("logs/stats/logs/task_00000.log"));
+        // the heap may run out in doc_stats (named, with the document) or in the reader's next allocation: advice either way
         for (String told : List.of(out, log)) {
-            assertTrue(told.contains("doc_stats failed") && told.contains("out of memory (Java heap space); give the workers"
-                    + " more heap (SLUICE_JAVA_OPTS=-Xmx..., or the slurm block's memory) or fewer workers"), told);
+            assertTrue(told.contains("out of memory (Java heap space); give the workers more heap (SLUICE_JAVA_OPTS=-Xmx...,"
+                    + " or the slurm block's memory) or fewer workers"), told);
         }
         assertFalse(out.contains("UncaughtExceptionHandler"), out);
     }
