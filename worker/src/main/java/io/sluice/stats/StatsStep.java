@@ -301,8 +301,17 @@ public abstract class StatsStep implements Step {
         DomainNote note = doc.note(DomainNote.class) instanceof DomainNote n ? n : null;
         String key = urlKey.toString();
         String putBy = note == null ? null : note.putBy().get(group);
-        if (doc.metadataValue(group) instanceof String s && (putBy == null || putBy.equals(key))) {
-            return s;
+        Object given = doc.metadataValue(group);
+        if (given != null && (putBy == null || putBy.equals(key))) {
+            // a number or a boolean is its key as Python's json writes it ({5: ...} as "5", True as "true"); a list or
+            // an object, which datatrove cannot use as a key (TypeError), is set aside for the URL's split
+            String asKey = given instanceof String str ? str
+                    : given instanceof Boolean b ? b.toString()
+                    : given instanceof Double d ? io.sluice.io.PyJson.floatRepr(d)
+                    : given instanceof Number n ? n.toString() : null;
+            if (asKey != null) {
+                return asKey;
+            }
         }
         DomainParts.Split split = note == null ? null : note.splits().get(key);
         if (split == null) {

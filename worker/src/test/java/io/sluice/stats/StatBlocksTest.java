@@ -326,6 +326,27 @@ class StatBlocksTest {
         assertTrue(Files.readString(tmp.resolve("summary/length/00000.json")).contains("\"total\": 20"));
     }
 
+    /**
+     * An fqdn in the metadata that is a number or a boolean is its key as Python's json writes it, as datatrove keys its
+     * dict by the value; one that is a list (which datatrove cannot use as a key) gives way to the URL's split. Before,
+     * 5 and true were set aside for the URL's split too.
+     */
+    @Test
+    void aNumberOrBooleanFqdnInTheMetadataIsItsKey() throws IOException {
+        Step s = StatsRun.create("doc_stats", Map.of("output", tmp.toString(), "groups", List.of("fqdn")));
+        s.open(StatsRun.context(0, 1, tmp));
+        Object[] given = {5L, true, 1.5, List.of("x")};
+        for (int i = 0; i < given.length; i++) {
+            s.process(new Document("d" + i, "x".repeat(i + 1), new LinkedHashMap<>(Map.of("fqdn", given[i],
+                    "url", "https://www.example.com/"))), d -> { });
+        }
+        s.finish(x -> { });
+        assertEquals("{\"5\": {\"total\": 1, \"unit\": \"task\"}, \"true\": {\"total\": 2, \"n\": 1,"
+                + " \"mean\": 2.0, \"unit\": \"task\"}, \"1.5\": {\"total\": 3, \"n\": 1, \"mean\": 3.0, \"unit\": \"task\"},"
+                + " \"www.example.com\": {\"total\": 4, \"n\": 1, \"mean\": 4.0, \"unit\": \"task\"}}",
+                Files.readString(tmp.resolve("fqdn/length/00000.json")));
+    }
+
     @Test
     void topKCutsOnlyTheGroupsOfTopKGroups() throws IOException {
         List<Document> docs = List.of(
