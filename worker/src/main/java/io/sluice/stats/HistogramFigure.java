@@ -95,7 +95,6 @@ final class HistogramFigure {
      * (bin edges then fall between two values, never through one), plain differences otherwise.
      */
     private static final class Layout {
-        final List<double[]> points;
         final double lo;
         final double top;
         final double step; // the values' grid, 0 for none
@@ -107,7 +106,6 @@ final class HistogramFigure {
         final int plotWidth;
 
         Layout(List<double[]> points, double p99) {
-            this.points = points;
             lo = points.get(0)[0];
             top = points.get(points.size() - 1)[0];
             step = top - lo < 1e15 ? grid(points) : 0;

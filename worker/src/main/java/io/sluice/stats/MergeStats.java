@@ -1,10 +1,13 @@
 package io.sluice.stats;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.sluice.doc.Document;
 import io.sluice.io.AtomicFile;
 import io.sluice.io.PyJson;
@@ -363,10 +366,6 @@ public final class MergeStats implements Step {
     }
 
     /**
-     * Merges one folder into pending files (added to {@code pending}), noting its inputs in {@code consumed};
-     * false when it holds no per-rank files (e.g. already merged with remove_input).
-     */
-    /**
      * The stat a folder holds ({@code <group>/<stat>}): its name, a histogram's {@code __chars} companion under its stat;
      * null for a {@code __tokens} companion (written only by ranks whose documents had token counts) or a folder of
      * another depth.
@@ -420,6 +419,10 @@ public final class MergeStats implements Step {
         }
     }
 
+    /**
+     * Merges one folder into pending files (added to {@code pending}), noting its inputs in {@code consumed};
+     * false when it holds no per-rank files (e.g. already merged with remove_input).
+     */
     private boolean mergeFolder(String folder, List<Path> pending, List<Path> consumed, List<Path> obsolete) throws IOException {
         Path dir = input.resolve(folder);
         Path outDir = output.resolve(folder);
@@ -604,12 +607,12 @@ public final class MergeStats implements Step {
                 throw new IOException(file + ": malformed stats file: empty");
             }
             return node;
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw malformed(file, e);
         }
     }
 
-    private static IOException malformed(Path file, com.fasterxml.jackson.core.JacksonException e) {
+    private static IOException malformed(Path file, JacksonException e) {
         // Jackson names its source inside the message ("[Source: REDACTED (...) disabled); line: 1, ...]"): noise here
         String message = e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
         return new IOException(file + ": malformed stats file (truncated or not JSON): "
@@ -617,7 +620,7 @@ public final class MergeStats implements Step {
                 + e.getLocation().getColumnNr(), e);
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectReader ENTRY_READER =
+    private static final ObjectReader ENTRY_READER =
             JSON.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** One key of a stats file: its metric, and whether it was written as a bare number (which keeps no count). */
@@ -630,12 +633,12 @@ public final class MergeStats implements Step {
      * hold millions (160 MB a file), and reading them whole took gigabytes to draw a table of 25.
      */
     static void forEachEntry(Path file, EntryVisitor visitor) throws IOException {
-        try (com.fasterxml.jackson.core.JsonParser p = JSON.createParser(file.toFile())) {
-            if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+        try (JsonParser p = JSON.createParser(file.toFile())) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException(file + ": malformed stats file: "
                         + (p.currentToken() == null ? "empty" : "expected an object of key to metric"));
             }
-            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String key = p.currentName();
                 p.nextToken();
                 JsonNode value = ENTRY_READER.readTree(p); // the one value; the file goes on after it
@@ -648,7 +651,7 @@ public final class MergeStats implements Step {
             if (p.nextToken() != null) {
                 throw new IOException(file + ": malformed stats file: more after its object");
             }
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw malformed(file, e);
         }
     }

@@ -131,11 +131,6 @@ class MergeStatsTest {
                 + " the stats stage and of this merge stage in the logging dir, and run the job again"), e.getMessage());
     }
 
-    /**
-     * Values past about 1e154 overflow the variance, and Python's json writes the Infinity and NaN that follow, as
-     * our steps do: such files merge as datatrove merges them. A job whose token_count metadata held 1e300 wrote
-     * them and then refused them, on every run.
-     */
     /** Rank 100000 and on write six-digit names: they are merged (the five-digit pattern left them out, exit 0). */
     @Test
     void ranksOfSixDigitsAreMerged() throws IOException {
@@ -144,11 +139,7 @@ class MergeStatsTest {
         Files.createDirectories(folder);
         int[] ranks = {99_998, 99_999, 100_000, 1_000_001};
         for (int i = 0; i < ranks.length; i++) {
-            MetricStats s = new MetricStats();
-            s.add(10 * (i + 1));
-            MetricStatsDict d = new MetricStatsDict();
-            d.put("summary", s);
-            Files.writeString(folder.resolve(String.format("%05d.json", ranks[i])), d.toJson());
+            Files.writeString(folder.resolve(String.format("%05d.json", ranks[i])), summaryFile(10 * (i + 1)));
         }
         StatsRun.merge(in, in, 1, tmp);
         MetricStats merged = MergeStats.readDict(folder.resolve(MergeStats.MERGED_NAME)).get("summary");
@@ -156,6 +147,11 @@ class MergeStatsTest {
         assertEquals(100, merged.total());
     }
 
+    /**
+     * Values past about 1e154 overflow the variance, and Python's json writes the Infinity and NaN that follow, as
+     * our steps do: such files merge as datatrove merges them. A job whose token_count metadata held 1e300 wrote
+     * them and then refused them, on every run.
+     */
     @Test
     void overflowingValuesMergeAsPythonMergesThem() throws IOException {
         Path in = tmp.resolve("huge");
