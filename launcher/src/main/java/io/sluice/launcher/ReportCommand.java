@@ -40,7 +40,7 @@ public final class ReportCommand implements Callable<Integer> {
         if (!written.stale().isEmpty()) {
             say.println("note: " + written.stale().size() + " stat folder(s) hold per-rank files written after their"
                     + " metric.json (the stats ran again since the merge): the report shows the earlier merge's numbers;"
-                    + " run merge_stats. The first: " + written.stale().subList(0, Math.min(3, written.stale().size())));
+                    + " run merge_stats: " + StatsReport.firstFew(written.stale()));
         }
         // one bad file no longer costs the whole page: the rest is written, the bad file named here and on the page
         for (String problem : written.unreadable()) {

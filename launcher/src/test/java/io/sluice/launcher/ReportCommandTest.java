@@ -154,6 +154,28 @@ class ReportCommandTest {
         assertTrue(html.contains("<td class=\"key\">a.example.org</td>") && html.contains("<b>Unreadable:</b> 1 file(s)"), html);
     }
 
+    /** Stale folders are named on the console as on the page, as a plain list (it printed Java's "[summary/length]"). */
+    @Test
+    void staleFoldersAreNamedOnTheConsole() throws IOException {
+        Path stats = dir.resolve("stale");
+        Files.createDirectories(stats.resolve("summary/length"));
+        Path merged = Files.writeString(stats.resolve("summary/length/metric.json"), "{\"summary\": {\"total\": 30, \"n\": 3}}");
+        Path rank = Files.writeString(stats.resolve("summary/length/00000.json"), "{\"summary\": {\"total\": 30, \"n\": 3}}");
+        Files.setLastModifiedTime(rank, java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(merged).toMillis() + 1_000));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.out;
+        System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assertEquals(0, Launcher.execute("report", stats.toString()));
+        } finally {
+            System.setOut(saved);
+        }
+        String said = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(said.contains("note: 1 stat folder(s) hold per-rank files written after their metric.json (the stats ran"
+                + " again since the merge): the report shows the earlier merge's numbers; run merge_stats: summary/length\n"), said);
+    }
+
     /** What `launcher report` prints on stderr, and its exit code. */
     private static String reportErrors(int expectedExit, String... args) {
         java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();

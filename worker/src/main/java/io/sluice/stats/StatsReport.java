@@ -211,7 +211,7 @@ public final class StatsReport {
     }
 
     /** "summary/n_lines, histogram/n_lines and 3 more" */
-    private static String firstFew(List<Path> folders) {
+    public static String firstFew(List<Path> folders) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < Math.min(3, folders.size()); i++) {
             b.append(i == 0 ? "" : ", ").append(folders.get(i));
