@@ -47,8 +47,8 @@ public class MinhashSignatureBench {
 
     @Setup(Level.Trial)
     public void setup() throws IOException {
-        Path corpus = Path.of(System.getProperty("sluice.bench.corpus",
-                "/work/shared/data/dedup/article_extraction_clusters_dev.jsonl.zst"));
+        Path corpus = SharedData.path("sluice.bench.corpus",
+                "dedup/article_extraction_clusters_dev.jsonl.zst");
         for (Document doc : JsonlReader.readAll(corpus)) {
             texts.add(doc.text());
         }

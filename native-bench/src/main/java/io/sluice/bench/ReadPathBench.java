@@ -49,11 +49,7 @@ public class ReadPathBench {
 
     @Setup(Level.Trial)
     public void load() throws IOException {
-        String def = System.getProperty("user.dir") + "/../shared/data/corpus/web_dolma_cc.jsonl.zst";
-        Path file = Path.of(System.getProperty("sluice.bench.jsonl", def));
-        if (!Files.exists(file)) {
-            file = Path.of(System.getProperty("user.dir")).resolve("../../shared/data/corpus/web_dolma_cc.jsonl.zst");
-        }
+        Path file = SharedData.path("sluice.bench.jsonl", "corpus/web_dolma_cc.jsonl.zst");
         data = new byte[SIZE];
         int n = 0;
         while (n < SIZE) { // repeat the file until the buffer is full, ending on a whole line

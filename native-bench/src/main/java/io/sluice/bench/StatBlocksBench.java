@@ -54,7 +54,7 @@ public class StatBlocksBench {
 
     @Setup(Level.Trial)
     public void setup() throws IOException {
-        Path corpus = Path.of(System.getProperty("sluice.bench.corpus", "../shared/data/corpus"));
+        Path corpus = SharedData.path("sluice.bench.corpus", "corpus");
         List<Path> files;
         try (var listing = Files.isDirectory(corpus) ? Files.list(corpus) : java.util.stream.Stream.of(corpus)) {
             files = listing.filter(f -> f.getFileName().toString().endsWith(".jsonl.zst")).sorted().toList();

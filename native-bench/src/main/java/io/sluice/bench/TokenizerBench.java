@@ -39,8 +39,7 @@ public class TokenizerBench {
 
     @Setup(Level.Trial)
     public void setup() throws IOException {
-        Path corpus = Path.of(System.getProperty("sluice.bench.corpus",
-                "/work/shared/data/corpus/web_dolma_cc.jsonl.zst"));
+        Path corpus = SharedData.path("sluice.bench.corpus", "corpus/web_dolma_cc.jsonl.zst");
         for (Document doc : JsonlReader.readAll(corpus)) {
             texts.add(doc.text());
         }
