@@ -40,7 +40,14 @@ public final class ReportCommand implements Callable<Integer> {
         if (!written.stale().isEmpty()) {
             say.println("note: " + written.stale().size() + " stat folder(s) hold per-rank files written after their"
                     + " metric.json (the stats ran again since the merge): the report shows the earlier merge's numbers;"
-                    + " run merge_stats: " + StatsReport.firstFew(written.stale()));
+                    + " run merge_stats again (a job that skips it as complete: delete that stage's completions in its"
+                    + " logging_dir first): " + StatsReport.firstFew(written.stale()));
+        }
+        if (!written.miscounted().isEmpty()) {
+            say.println("note: " + written.miscounted().size() + " stat(s) count other documents than the rest, so their"
+                    + " files come from another run (a setting, a group or the input changed since): "
+                    + written.miscounted().get(0) + (written.miscounted().size() > 1 ? " (the page lists them)" : "")
+                    + "; delete the stale folders, or run the stats steps and merge_stats again into a new output");
         }
         // one bad file no longer costs the whole page: the rest is written, the bad file named here and on the page
         for (String problem : written.unreadable()) {

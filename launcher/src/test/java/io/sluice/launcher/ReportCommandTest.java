@@ -173,7 +173,8 @@ class ReportCommandTest {
         }
         String said = out.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(said.contains("note: 1 stat folder(s) hold per-rank files written after their metric.json (the stats ran"
-                + " again since the merge): the report shows the earlier merge's numbers; run merge_stats: summary/length\n"), said);
+                + " again since the merge): the report shows the earlier merge's numbers; run merge_stats again (a job that skips it as complete: delete"
+                + " that stage's completions in its logging_dir first): summary/length\n"), said);
     }
 
     /** What `launcher report` prints on stderr, and its exit code. */

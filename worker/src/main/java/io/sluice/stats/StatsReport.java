@@ -36,7 +36,7 @@ public final class StatsReport {
      * What a written report left out: stat folders not merged (see {@link #unmerged}), and the files it could not read,
      * each a message naming the file (the page shows it in place of what the file held).
      */
-    public record Written(List<Path> unmerged, List<Path> stale, List<String> unreadable) {
+    public record Written(List<Path> unmerged, List<Path> stale, List<String> unreadable, List<String> miscounted) {
     }
 
     /** Writes the report atomically. */
@@ -48,7 +48,8 @@ public final class StatsReport {
         List<Path> unmerged = unmerged(folder);
         List<Path> stale = stale(folder);
         List<String> unreadable = new ArrayList<>();
-        byte[] page = render(folder, unmerged, stale, unreadable).getBytes(StandardCharsets.UTF_8);
+        List<String> miscounted = new ArrayList<>();
+        byte[] page = render(folder, unmerged, stale, unreadable, miscounted).getBytes(StandardCharsets.UTF_8);
         try {
             if (isDevice(out)) {
                 // written through, as renaming over it replaced the device itself
@@ -59,7 +60,7 @@ public final class StatsReport {
         } catch (IOException e) {
             throw cannotWrite(out, whyNot(out, e));
         }
-        return new Written(unmerged, stale, unreadable);
+        return new Written(unmerged, stale, unreadable, miscounted);
     }
 
     /** Whether {@code out} is a device or a pipe ("-o /dev/stdout"), which the page is written into, not renamed over. */
@@ -147,7 +148,7 @@ public final class StatsReport {
     /** The page, and in {@code unreadable} the files it could not read. */
     static String render(Path folder, List<String> unreadable) throws IOException {
         checkFolder(folder);
-        return render(folder, unmerged(folder), stale(folder), unreadable);
+        return render(folder, unmerged(folder), stale(folder), unreadable, new ArrayList<>());
     }
 
     public static String render(Path folder) throws IOException {
@@ -163,7 +164,8 @@ public final class StatsReport {
         }
     }
 
-    private static String render(Path folder, List<Path> unmerged, List<Path> stale, List<String> unreadable) throws IOException {
+    private static String render(Path folder, List<Path> unmerged, List<Path> stale, List<String> unreadable,
+                                 List<String> miscounted) throws IOException {
         TreeSet<String> stats = new TreeSet<>();
         stats.addAll(statsIn(folder.resolve("summary")));
         for (String s : statsIn(folder.resolve("histogram"))) {
@@ -192,15 +194,26 @@ public final class StatsReport {
         }
         if (!stale.isEmpty()) {
             h.append("<p class=\"bad\"><b>Stale:</b> ").append(stale.size()).append(" stat folder(s) hold per-rank files"
-                    + " written after their metric.json, whose numbers are then an earlier run's (").append(esc(firstFew(stale))).append("); run merge_stats.</p>\n");
+                    + " written after their metric.json, whose numbers are then an earlier run's (").append(esc(firstFew(stale))).append("); run merge_stats again (in a job"
+                    + " that skips it as complete, delete that stage's completions first).</p>\n");
         }
         int headerAt = h.length();
+        Map<String, Long> counts = new LinkedHashMap<>();
         if (!stats.isEmpty()) {
-            summaryAndHistograms(h, folder, stats, unreadable);
+            summaryAndHistograms(h, folder, stats, unreadable, counts);
         }
         CorpusSize size = corpusSize(folder);
-        topKeys(h, folder, "fqdn", fqdnStats, "Top domains", size, unreadable);
-        topKeys(h, folder, "suffix", suffixStats, "Top suffixes", size, unreadable);
+        topKeys(h, folder, "fqdn", fqdnStats, "Top domains", size, unreadable, miscounted);
+        topKeys(h, folder, "suffix", suffixStats, "Top suffixes", size, unreadable, miscounted);
+        miscounted.addAll(0, otherCounts(counts, size));
+        if (!miscounted.isEmpty()) {
+            String listed = String.join("; ", miscounted.subList(0, Math.min(5, miscounted.size())))
+                    + (miscounted.size() > 5 ? "; and " + (miscounted.size() - 5) + " more" : "");
+            h.insert(headerAt, "<p class=\"bad\"><b>Counts disagree:</b> " + esc(listed)
+                    + ". Every stat counts every document once, so these files come from other runs than the rest (a"
+                    + " setting, a group or the input changed since): numbers of different document sets side by side."
+                    + " Delete the stale folders, or run the stats steps and merge_stats again into a new output.</p>\n");
+        }
         if (!unreadable.isEmpty()) {
             h.insert(headerAt, "<p class=\"bad\"><b>Unreadable:</b> " + unreadable.size() + " file(s) could not be read and"
                     + " what they hold is left out (marked below): " + esc(unreadable.get(0)) + "</p>\n");
@@ -219,8 +232,8 @@ public final class StatsReport {
         return folders.size() > 3 ? b.append(" and ").append(folders.size() - 3).append(" more").toString() : b.toString();
     }
 
-    private static void summaryAndHistograms(StringBuilder h, Path folder, TreeSet<String> stats, List<String> unreadable)
-            throws IOException {
+    private static void summaryAndHistograms(StringBuilder h, Path folder, TreeSet<String> stats, List<String> unreadable,
+                                             Map<String, Long> counts) throws IOException {
         h.append("<h2>Summary</h2>\n<div class=\"wide\"><table class=\"num\"><tr><th>metric</th><th>docs</th><th>mean</th><th>std</th>")
                 .append("<th>min</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>\n");
         boolean fromSketch = false;
@@ -245,7 +258,7 @@ public final class StatsReport {
             }
             try {
                 // a row is made whole before it is added: a file of the stat that cannot be read leaves it out alone
-                int source = summaryRow(row, folder, stat, unmergedSummaries, percentiles, histogram, unreadable);
+                int source = summaryRow(row, folder, stat, unmergedSummaries, percentiles, histogram, unreadable, counts);
                 fromSketch |= source == FROM_SKETCH;
                 fromHistogram |= source == FROM_HISTOGRAM;
                 h.append(source == FROM_HISTOGRAM ? " &dagger;" : "").append("</td>").append(row);
@@ -298,8 +311,8 @@ public final class StatsReport {
 
     /** The cells of a stat's row after its name; puts its p50/p90/p99 in {@code percentiles}; says where they came from. */
     private static int summaryRow(StringBuilder h, Path folder, String stat, List<Path> unmergedSummaries,
-                                  Map<String, double[]> percentiles, List<double[]> histogram, List<String> unreadable)
-            throws IOException {
+                                  Map<String, double[]> percentiles, List<double[]> histogram, List<String> unreadable,
+                                  Map<String, Long> counts) throws IOException {
         Summary summary = summary(folder, stat);
         MetricStats s = summary == null ? null : summary.stats();
         boolean bare = summary != null && summary.bare();
@@ -339,6 +352,7 @@ public final class StatsReport {
             // (docs >= 0: there is a histogram; without numeric keys, no range)
             double[] range = histogram.isEmpty() ? new double[] {Double.NaN, Double.NaN}
                     : new double[] {histogram.get(0)[0], histogram.get(histogram.size() - 1)[0]};
+            counts.put(stat, docs);
             h.append(td(fmt(docs))).append("<td colspan=\"2\" class=\"note\">(no summary group)</td>").append(td(fmt(range[0])));
             for (double v : q) {
                 h.append(td(Double.isNaN(v) ? "n/a" : fmt(v)));
@@ -352,6 +366,7 @@ public final class StatsReport {
         if (docs < 0 && bare) {
             h.append(UNKNOWN_DOCS);
         } else {
+            counts.put(stat, docs < 0 ? s.n() : docs);
             h.append(td(fmt(docs < 0 ? s.n() : docs)));
         }
         h.append(td(fmt(s.mean()))).append(td(fmt(s.stdDev()))).append(td(fmt(s.min())));
@@ -412,6 +427,29 @@ public final class StatsReport {
             count += (long) p[1];
         }
         return count;
+    }
+
+    /**
+     * The stats whose documents differ from the corpus's (length's count, else the count most stats share), as
+     * "short_word_ratio_3 counts 400": each stat counts every document once, so such a folder was merged from another
+     * run's files. Empty when all agree or nothing is known.
+     */
+    private static List<String> otherCounts(Map<String, Long> counts, CorpusSize corpus) {
+        long expected;
+        if (corpus != null) {
+            expected = corpus.documents();
+        } else {
+            Map<Long, Integer> votes = new java.util.HashMap<>();
+            counts.values().forEach(n -> votes.merge(n, 1, Integer::sum));
+            expected = votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(-1L);
+        }
+        List<String> out = new ArrayList<>();
+        counts.forEach((stat, n) -> {
+            if (n != expected) {
+                out.add(stat + " counts " + fmt(n) + " documents, the corpus " + fmt(expected));
+            }
+        });
+        return out;
     }
 
     /** The corpus's documents and characters; null when neither {@code length}'s summary nor its histogram can be read. */
@@ -481,7 +519,7 @@ public final class StatsReport {
 
     /** The most frequent keys of a domain group, by documents, with the mean of the first stat found. */
     private static void topKeys(StringBuilder h, Path folder, String group, List<String> stats, String title,
-                                CorpusSize corpus, List<String> unreadable) throws IOException {
+                                CorpusSize corpus, List<String> unreadable, List<String> miscounted) throws IOException {
         if (stats.isEmpty()) {
             return;
         }
@@ -547,6 +585,10 @@ public final class StatsReport {
         }
         String keyCount = fmt(keys.size()) + (keys.size() == 1 ? " key" : " keys")
                 + (keys.size() > TOP_DOMAINS ? " (the top " + TOP_DOMAINS + " shown)" : "");
+        if (corpus != null && covered > corpus.documents()) {
+            miscounted.add("the " + group + " group counts " + fmt(covered) + " documents under its keys, more than the "
+                    + fmt(corpus.documents()) + " of the corpus");
+        }
         if (corpus != null) {
             h.append(fmt(covered)).append(" of the ").append(fmt(corpus.documents())).append(" documents (")
                     .append(percentOf(covered, corpus.documents())).append(") are under these ").append(keyCount)

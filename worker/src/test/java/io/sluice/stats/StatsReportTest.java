@@ -113,7 +113,33 @@ class StatsReportTest {
                 Files.getLastModifiedTime(rewritten.resolveSibling(MergeStats.MERGED_NAME)).toMillis() + 1_000));
         assertEquals(List.of(Path.of("summary/n_words")), StatsReport.stale(dir));
         assertTrue(StatsReport.render(dir).contains("<b>Stale:</b> 1 stat folder(s) hold per-rank files written after their"
-                + " metric.json, whose numbers are then an earlier run's (summary/n_words); run merge_stats."));
+                + " metric.json, whose numbers are then an earlier run's (summary/n_words); run merge_stats again (in a job that skips"
+                + " it as complete, delete that stage's completions first)."));
+    }
+
+    /**
+     * Folders merged from another run's files (a group or a threshold left out of a later run into the same output,
+     * an input changed) count other documents than the rest: the page says so, naming them. It showed
+     * short_word_ratio_3 of an earlier input beside short_word_ratio_4 of the new one, and a domain table
+     * "400 of the 160 documents (250%)", without a word.
+     */
+    @Test
+    void statsCountingOtherDocumentsThanTheCorpusAreNamed(@TempDir Path dir) throws IOException {
+        writeSummary(dir, "length", new long[] {5, 6, 7});
+        writeSummary(dir, "short_word_ratio_4", new long[] {0, 1, 0});
+        assertTrue(!StatsReport.render(dir).contains("Counts disagree"), "every stat counts the 3 documents");
+        writeSummary(dir, "short_word_ratio_3", new long[] {0, 1, 0, 1, 1});
+        Files.createDirectories(dir.resolve("fqdn/length"));
+        Files.writeString(dir.resolve("fqdn/length").resolve(MergeStats.MERGED_NAME),
+                "{\"a.example.org\": {\"total\": 40, \"n\": 4, \"mean\": 10}}");
+        Path page = dir.resolve("report.html");
+        List<String> miscounted = StatsReport.write(dir, page).miscounted();
+        String html = Files.readString(page);
+        assertEquals(List.of("short_word_ratio_3 counts 5 documents, the corpus 3",
+                "the fqdn group counts 4 documents under its keys, more than the 3 of the corpus"), miscounted);
+        assertTrue(html.contains("<b>Counts disagree:</b> short_word_ratio_3 counts 5 documents, the corpus 3; the fqdn"
+                + " group counts 4 documents under its keys, more than the 3 of the corpus. Every stat counts every"
+                + " document once"), html);
     }
 
     /** One file that cannot be read is named, on the page and to the caller; the other metrics are still shown. */
