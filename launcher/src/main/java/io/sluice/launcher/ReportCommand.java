@@ -11,7 +11,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Render merged statistics (the output of merge_stats) as one static HTML page: "
                 + "summary table with p50/p90/p99, a histogram per metric, top domains and suffixes.",
-                "Exit code 1 when a file could not be read: the page is still written, without what that file holds."})
+                "Exit code 1 when a file could not be read: the page is still written, without what that file holds;"
+                        + " 2 when FOLDER does not exist or holds no merged stats."})
 public final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FOLDER", description = "merged stats folder (<group>/<stat>/metric.json)")
     Path folder;

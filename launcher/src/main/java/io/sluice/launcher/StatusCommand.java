@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Show a submitted job's progress: per stage the ranks done, running, pending, failed, "
                 + "cancelled and not submitted, then each failed rank's Slurm state and the last lines of its log. "
-                + "For a job run here (launcher run): the ranks done, failed (with their log) and not run. "
+                + "For a job run here (launcher run): the ranks done, running, failed (with their log) and not run. "
                 + "Then, per stage whose ranks are summed in its stats.json, the input lines its reader skipped.",
                 "Exit code 0 when every rank of every stage is done, 1 otherwise."})
 final class StatusCommand implements Callable<Integer> {

@@ -521,12 +521,56 @@ public final class StageRunner {
     /** The stat folders the job's stats steps write, for {@link #printStaleStatsNote}; built on first use. */
     private java.util.Set<Path> jobStatFolders;
 
+    /**
+     * The completed ranks of a stage with merge_stats whose merge is older than a per-rank stats file in its input:
+     * the stats ran again since (in another job, or another logging dir, which no lineage links to this one), and
+     * skipping the rank left the earlier run's sums in metric.json without a word. Such ranks run again, which a
+     * merge can (with remove_input, a part of the ranks run again is refused by the merge, as it says).
+     */
+    private BitSet mergesOutdated(Job.Stage stage, Path stageDir, BitSet done) throws IOException {
+        BitSet outdated = new BitSet();
+        if (done.isEmpty()) {
+            return outdated;
+        }
+        long newest = Long.MIN_VALUE;
+        Path newestFile = null;
+        for (Job.StepSpec spec : stage.steps()) {
+            if (spec.type().equals("merge_stats") && StepRegistry.create(spec) instanceof MergeStats merge
+                    && Files.isDirectory(merge.input())) {
+                for (Path folder : MergeStats.foldersWithRankFiles(merge.input())) {
+                    for (Path f : MergeStats.rankFiles(folder)) {
+                        long t = Files.getLastModifiedTime(f).toMillis();
+                        if (t > newest) {
+                            newest = t;
+                            newestFile = f;
+                        }
+                    }
+                }
+            }
+        }
+        for (int r = done.nextSetBit(0); r >= 0 && newestFile != null; r = done.nextSetBit(r + 1)) {
+            Path marker = Completions.marker(stageDir, r);
+            if (Files.exists(marker) && Files.getLastModifiedTime(marker).toMillis() < newest) {
+                outdated.set(r);
+                Completions.unmark(stageDir, r); // the rank itself checks its marker again once it holds its lock
+            }
+        }
+        if (!outdated.isEmpty()) {
+            console.printf("[%s] note: %d completed rank(s) merged before per-rank stats they read were written (%s, say:"
+                    + " the stats ran again since): merged again%n", stage.name(), outdated.cardinality(), newestFile);
+        }
+        return outdated;
+    }
+
     /** Runs ranks [first, first + count) of the stage that are below its task count and not complete. */
     public Result runBlock(Job.Stage stage, int first, int count, int workers) throws IOException {
         Path stageDir = stageDir(stage);
         Files.createDirectories(stageDir);
         ShardPlan plan = plan(stage);
         BitSet done = Completions.completedRanks(stageDir);
+        if (job.skipCompleted()) {
+            done.andNot(mergesOutdated(stage, stageDir, done));
+        }
         List<Integer> todo = new ArrayList<>();
         int skipped = 0;
         for (int r = first; r < Math.min(stage.tasks(), first + count); r++) {

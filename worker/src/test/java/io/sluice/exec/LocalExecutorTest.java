@@ -1059,6 +1059,38 @@ class LocalExecutorTest {
         assertFalse(console.toString().contains("holds merged stats"), console.toString());
     }
 
+    /**
+     * A merge job run again after the stats ran again from another logging dir (so no lineage links the two) merges
+     * again: it skipped its rank as complete, and metric.json kept the earlier input's sums (n=400 for 160 documents).
+     */
+    @Test
+    void aMergeOlderThanItsPerRankFilesRunsAgain() throws Exception {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 4);
+        String stats = cleanJobWithLineStats("groups: [summary]");
+        assertTrue(run(fx.job(stats)));
+        String merge = "name: m\nlogging_dir: $ROOT/mlogs\nstages:\n  - {name: m, tasks: 1, steps: [{merge_stats: {input:"
+                + " $ROOT/stats, output: $ROOT/merged}}]}\n";
+        assertTrue(run(fx.job(merge)));
+        Path nLines = root.resolve("merged/summary/n_lines/metric.json");
+        assertTrue(Files.readString(nLines).contains("\"total\": 9,"), Files.readString(nLines));
+        console.reset();
+        assertTrue(run(fx.job(merge)));
+        assertTrue(console.toString().contains("[m] 1 rank(s) already complete, skipped"), console.toString());
+
+        Thread.sleep(20); // the new per-rank files are later than the merge's completion to the file system's clock
+        TestFiles.deleteRecursively(root.resolve("in"));
+        fx.corpus("in", 3, 2);
+        assertTrue(run(fx.job(stats.replace("$ROOT/logs", "$ROOT/logs2"))));
+        console.reset();
+        assertTrue(run(fx.job(merge)));
+        String out = console.toString();
+        assertTrue(out.contains("[m] note: 1 completed rank(s) merged before per-rank stats they read were written ("
+                + root.resolve("stats/summary")), out);
+        assertFalse(out.contains("already complete"), out);
+        assertTrue(Files.readString(nLines).contains("\"total\": 3,"), Files.readString(nLines));
+    }
+
     @Test
     void statsThatTheStageRemovesAreNotNotedButStaleMergedStatsAre() throws IOException {
         JobFixture fx = new JobFixture(root);
