@@ -496,7 +496,10 @@ public final class StageRunner {
                 try {
                     for (String folder : MergeStats.foldersMergedOnly(out)) {
                         Path source = in.resolve(folder).normalize(); // what this merge makes it from, when out != in
-                        if (!jobStatFolders.contains(source) && (!Files.isDirectory(source) || MergeStats.rankFiles(source).isEmpty())) {
+                        // one merged with remove_input, which says so beside it, had its inputs taken by that merge
+                        boolean consumed = Files.exists(out.resolve(folder).resolve(MergeStats.MERGED_RANKS));
+                        if (!jobStatFolders.contains(source) && !consumed
+                                && (!Files.isDirectory(source) || MergeStats.rankFiles(source).isEmpty())) {
                             stale.add(folder);
                         }
                     }

@@ -173,6 +173,13 @@ public final class MergeStats implements Step {
                     + " (NNNNN.quantiles.json; datatrove writes none) that do not pair up, and got no quantiles.json: the"
                     + " report reads their percentiles from the histogram group. The first: " + foldersWithoutSketch.get(0));
         }
+        if (merged == 0 && !mine.isEmpty()) {
+            // a merge run again after one with remove_input: its files stand, and this merge's settings (top_k) were not
+            // applied to them, which "merged 0 stat folders" left to be guessed
+            ctx.log().warn("nothing to merge in this rank's " + mine.size() + " folder(s): their per-rank files were"
+                    + " removed by an earlier merge with remove_input, whose metric.json files stay as they are (this"
+                    + " merge's top_k not applied); run the stats steps again to merge anew");
+        }
         ctx.log().info("merged " + merged + " stat folders of " + folders.size() + " under " + input
                 + (removedByLists > 0 ? " (" + removedByLists + " merged per-rank files of a killed merge removed first)" : ""));
     }
@@ -411,8 +418,9 @@ public final class MergeStats implements Step {
                 String otherGroup = other.substring(0, other.indexOf('/'));
                 throw new IOException(input.resolve(folder) + ": no " + String.format("%05d.json", rank) + ", where "
                         + input.resolve(other).resolve(String.format("%05d.json", rank)) + " of the same stat is: a stats rank"
-                        + " writes every group of a stat at once, and merging without it would count fewer documents; "
-                        + remakeAdvice(rank) + ". If the stats steps no longer write the '" + otherGroup + "' group there (or"
+                        + " writes every group of a stat at once, and merging without it would count fewer documents."
+                        + " If the stats stage is still running (another job, or a merge submitted without waiting for it),"
+                        + " merge once it has finished; else " + remakeAdvice(rank) + ". If the stats steps no longer write the '" + otherGroup + "' group there (or"
                         + " run fewer tasks), its files are an earlier run's: delete " + input.resolve(otherGroup)
                         + " and merge again");
             }

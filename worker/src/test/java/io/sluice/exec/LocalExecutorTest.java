@@ -1091,6 +1091,25 @@ class LocalExecutorTest {
         assertTrue(Files.readString(nLines).contains("\"total\": 3,"), Files.readString(nLines));
     }
 
+    /**
+     * A merge run again after one with remove_input finds nothing to merge: its log says so and that its top_k was not
+     * applied, and the folders that merge made are not called stale ("merged stats ... no step of this job writes").
+     */
+    @Test
+    void aMergeAfterOneThatRemovedItsInputSaysThereIsNothingToMerge() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 4);
+        assertTrue(run(fx.job(cleanJobWithLineStats("groups: [summary]"))));
+        String merge = "name: m\nlogging_dir: $ROOT/mlogs\nstages:\n  - {name: m, tasks: 1, steps: [{merge_stats: {input:"
+                + " $ROOT/stats, remove_input: true}}]}\n";
+        assertTrue(run(fx.job(merge)));
+        console.reset();
+        assertTrue(run(fx.job(merge.replace("mlogs", "mlogs2").replace("remove_input: true", "top_k: 5"))));
+        assertFalse(console.toString().contains("holds merged stats"), console.toString());
+        assertTrue(Files.readString(root.resolve("mlogs2/m/logs/task_00000.log")).contains("nothing to merge in this rank's"
+                + " 10 folder(s): their per-rank files were removed by an earlier merge with remove_input"));
+    }
+
     @Test
     void statsThatTheStageRemovesAreNotNotedButStaleMergedStatsAre() throws IOException {
         JobFixture fx = new JobFixture(root);

@@ -306,8 +306,9 @@ class MergeStatsTest {
         IOException e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 2, tmp));
         assertTrue(e.getMessage().startsWith(in.resolve("histogram/n_words") + ": no 00001.json, where "
                 + in.resolve("fqdn/n_words/00001.json") + " of the same stat is: a stats rank writes every group of a stat at"
-                + " once, and merging without it would count fewer documents; rank 1 of the stats stage that wrote it makes it"
-                + " again"), e.getMessage());
+                + " once, and merging without it would count fewer documents. If the stats stage is still running (another"
+                + " job, or a merge submitted without waiting for it), merge once it has finished; else rank 1 of the stats"
+                + " stage that wrote it makes it again"), e.getMessage());
         assertFalse(Files.exists(in.resolve("histogram/n_words/metric.json")));
 
         Files.writeString(lost, bins);
