@@ -428,6 +428,40 @@ public final class MergeStats implements Step {
     }
 
     /**
+     * Refuses a rank's file of a group that counts more documents than the same rank's summary of the stat: a stats
+     * rank writes every group of a stat from the same documents, so one of the two is another run's. A group left out
+     * of {@code groups} since an earlier run into the same output, with as many tasks, kept that run's files, which
+     * {@link #checkNoRankFileMissing} cannot tell from this run's, and the merge summed them ("400 of the 160
+     * documents" in the report). A summary stored as a bare number (datatrove's all-zero metric) has no count, and
+     * is not compared.
+     */
+    private void checkNotMoreThanSummary(String folder, Path file, MetricStatsDict rank) throws IOException {
+        String[] parts = folder.split("/");
+        if (parts.length != 2 || parts[0].equals("summary")) {
+            return;
+        }
+        Path summaryFile = input.resolve("summary").resolve(parts[1]).resolve(file.getFileName());
+        if (!Files.exists(summaryFile)) {
+            return;
+        }
+        JsonNode summary = readRankFile(summaryFile, MergeStats::readJson).get("summary");
+        if (summary == null || !summary.isObject()) {
+            return;
+        }
+        long expected = MetricStats.fromJson(summary).n();
+        long counted = 0;
+        for (MetricStats s : rank.entries().values()) {
+            counted += s.n();
+        }
+        if (counted > expected) {
+            throw new IOException(file + " counts " + counted + " documents, more than the " + expected + " of " + summaryFile
+                    + ": a stats rank writes every group of a stat from the same documents, so one of the two is an earlier"
+                    + " run's. If the stats steps no longer write the '" + parts[0] + "' group there (or the input changed"
+                    + " since), delete " + input.resolve(parts[0]) + "; else run the stats stage again; then merge again");
+        }
+    }
+
+    /**
      * Merges one folder into pending files (added to {@code pending}), noting its inputs in {@code consumed};
      * false when it holds no per-rank files (e.g. already merged with remove_input).
      */
@@ -444,7 +478,9 @@ public final class MergeStats implements Step {
         checkNoPartOfRemoved(dir, rankFiles, outDir);
         MetricStatsDict stat = new MetricStatsDict();
         for (Path file : rankFiles) {
-            stat.merge(readRankFile(file, MergeStats::readDict));
+            MetricStatsDict rank = readRankFile(file, MergeStats::readDict);
+            checkNotMoreThanSummary(folder, file, rank);
+            stat.merge(rank);
         }
         String group = Path.of(folder).getParent() == null ? "" : Path.of(folder).getParent().getFileName().toString();
         group = group.contains("__") ? group.substring(0, group.indexOf("__")) : group; // datatrove's "fqdn__<name>" folders

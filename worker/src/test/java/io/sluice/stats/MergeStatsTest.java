@@ -284,6 +284,32 @@ class MergeStatsTest {
     }
 
     /**
+     * A group's per-rank file that counts more documents than the rank's summary of the stat is another run's (a group
+     * left out of groups since, with as many tasks): refused, naming both files. It was summed with the new run's,
+     * and the report said "400 of the 160 documents".
+     */
+    @Test
+    void aGroupFileCountingMoreDocumentsThanItsSummaryIsRefused() throws IOException {
+        Path in = tmp.resolve("counts");
+        Files.createDirectories(in.resolve("summary/length"));
+        Files.createDirectories(in.resolve("fqdn/length"));
+        Files.writeString(in.resolve("summary/length/00000.json"), "{\"summary\": {\"total\": 30, \"n\": 2, \"mean\": 15.0}}");
+        Files.writeString(in.resolve("fqdn/length/00000.json"), "{\"a.org\": {\"total\": 30, \"n\": 2, \"mean\": 15.0}}");
+        StatsRun.merge(in, in, 1, tmp); // as many: fine
+        Files.writeString(in.resolve("fqdn/length/00000.json"), "{\"a.org\": {\"total\": 30, \"n\": 2, \"mean\": 15.0},"
+                + " \"b.org\": {\"total\": 40, \"n\": 3, \"mean\": 13.3}}");
+        IOException e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
+        assertEquals(in.resolve("fqdn/length/00000.json") + " counts 5 documents, more than the 2 of "
+                + in.resolve("summary/length/00000.json") + ": a stats rank writes every group of a stat from the same"
+                + " documents, so one of the two is an earlier run's. If the stats steps no longer write the 'fqdn' group"
+                + " there (or the input changed since), delete " + in.resolve("fqdn") + "; else run the stats stage again;"
+                + " then merge again", e.getMessage());
+        // datatrove's all-zero summary is a bare 0, without a count: not compared
+        Files.writeString(in.resolve("summary/length/00000.json"), "{\"summary\": 0}");
+        StatsRun.merge(in, in, 1, tmp);
+    }
+
+    /**
      * A stats rank writes every group of a stat at once: a folder without a rank's file that its stat's other folders
      * have (deleted by hand, lost) is refused, naming both. It was merged as fewer documents, without a word. A
      * __tokens folder, written only by ranks whose documents had token counts, is no such sibling.
