@@ -525,19 +525,20 @@ public final class StageRunner {
     private java.util.Set<Path> jobStatFolders;
 
     /**
-     * The completed ranks of a stage with merge_stats whose merge is older than a per-rank stats file in its input:
-     * the stats ran again since (in another job, or another logging dir, which no lineage links to this one), and
-     * skipping the rank left the earlier run's sums in metric.json without a word. Such ranks run again, which a
-     * merge can (with remove_input, a part of the ranks run again is refused by the merge, as it says).
+     * The completed ranks of a stage with merge_stats whose merge is older than a per-rank stats file in its input,
+     * and that file ({@code newerInput}, null when none): the stats ran again since (in another job, or another
+     * logging dir, which no lineage links to this one), and skipping the rank left the earlier run's sums in
+     * metric.json without a word. Such ranks run again, which a merge can (with remove_input, a part of the ranks run
+     * again is refused by the merge, as it says). {@code launcher submit} asks too.
      */
-    private BitSet mergesOutdated(Job.Stage stage, Path stageDir, BitSet done) throws IOException {
+    public record OutdatedMerges(BitSet ranks, Path newerInput) {
+    }
+
+    public static OutdatedMerges outdatedMerges(Job.Stage stage, Path stageDir, BitSet done) throws IOException {
         BitSet outdated = new BitSet();
-        if (done.isEmpty()) {
-            return outdated;
-        }
         long newest = Long.MIN_VALUE;
         Path newestFile = null;
-        for (Job.StepSpec spec : stage.steps()) {
+        for (Job.StepSpec spec : done.isEmpty() ? List.<Job.StepSpec>of() : stage.steps()) {
             if (spec.type().equals("merge_stats") && StepRegistry.create(spec) instanceof MergeStats merge
                     && Files.isDirectory(merge.input())) {
                 for (Path folder : MergeStats.foldersWithRankFiles(merge.input())) {
@@ -555,14 +556,23 @@ public final class StageRunner {
             Path marker = Completions.marker(stageDir, r);
             if (Files.exists(marker) && Files.getLastModifiedTime(marker).toMillis() < newest) {
                 outdated.set(r);
-                Completions.unmark(stageDir, r); // the rank itself checks its marker again once it holds its lock
             }
         }
-        if (!outdated.isEmpty()) {
-            console.printf("[%s] note: %d completed rank(s) merged before per-rank stats they read were written (%s, say:"
-                    + " the stats ran again since): merged again%n", stage.name(), outdated.cardinality(), newestFile);
+        return new OutdatedMerges(outdated, outdated.isEmpty() ? null : newestFile);
+    }
+
+    /** {@link #outdatedMerges}, their completions withdrawn (the rank checks its marker again once it holds its lock). */
+    private BitSet withdrawOutdatedMerges(Job.Stage stage, Path stageDir, BitSet done) throws IOException {
+        OutdatedMerges outdated = outdatedMerges(stage, stageDir, done);
+        BitSet ranks = outdated.ranks();
+        for (int r = ranks.nextSetBit(0); r >= 0; r = ranks.nextSetBit(r + 1)) {
+            Completions.unmark(stageDir, r);
         }
-        return outdated;
+        if (!ranks.isEmpty()) {
+            console.printf("[%s] note: %d completed rank(s) merged before per-rank stats they read were written (%s, say:"
+                    + " the stats ran again since): merged again%n", stage.name(), ranks.cardinality(), outdated.newerInput());
+        }
+        return ranks;
     }
 
     /** Runs ranks [first, first + count) of the stage that are below its task count and not complete. */
@@ -572,7 +582,7 @@ public final class StageRunner {
         ShardPlan plan = plan(stage);
         BitSet done = Completions.completedRanks(stageDir);
         if (job.skipCompleted()) {
-            done.andNot(mergesOutdated(stage, stageDir, done));
+            done.andNot(withdrawOutdatedMerges(stage, stageDir, done));
         }
         List<Integer> todo = new ArrayList<>();
         int skipped = 0;

@@ -1,5 +1,6 @@
 package io.sluice.launcher.slurm;
 
+import io.sluice.exec.StageRunner;
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
 
@@ -58,6 +59,7 @@ public final class Submitter {
             StageFiles files = StageFiles.of(job, stage);
             // skip_completed: false runs every rank again (the worker does not skip them either)
             Set<Integer> completed = job.skipCompleted() ? files.completedRanks() : Set.of();
+            completed = withoutOutdatedMerges(job, stage, files, completed, plans);
             ArrayPlan plan = ArrayPlan.of(stage.tasks(), completed, s.localTasks(), s.arrayParallelism(),
                     s.maxArraySize());
             String script = "";
@@ -76,6 +78,35 @@ public final class Submitter {
                     statsOptions));
         }
         return plans;
+    }
+
+    /**
+     * {@code completed} without the ranks of a merge_stats stage that will merge again: all of them when a stage it
+     * depends on has ranks to run in this submission (a completion deleted: their new per-rank files change every
+     * merged folder), else those older than a per-rank file of their input ({@link StageRunner#outdatedMerges}). Before,
+     * the merge was "complete, not submitted", and metric.json kept the earlier run's sums. The worker, finding the
+     * rank's marker older than its input, merges again too.
+     */
+    private static Set<Integer> withoutOutdatedMerges(Job job, Job.Stage stage, StageFiles files, Set<Integer> completed,
+                                                      List<StagePlan> earlier) {
+        if (completed.isEmpty() || stage.steps().stream().noneMatch(s -> s.type().equals("merge_stats"))) {
+            return completed;
+        }
+        List<String> upstream = job.upstreamOf(stage);
+        if (earlier.stream().anyMatch(p -> upstream.contains(p.stage().name()) && !p.plan().nothingToRun())) {
+            return Set.of();
+        }
+        java.util.BitSet done = new java.util.BitSet();
+        completed.forEach(done::set);
+        java.util.BitSet outdated;
+        try {
+            outdated = StageRunner.outdatedMerges(stage, files.stageDir(), done).ranks();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the input of stage '" + stage.name() + "'", e);
+        }
+        Set<Integer> kept = new java.util.TreeSet<>(completed);
+        outdated.stream().forEach(kept::remove);
+        return kept;
     }
 
     /**

@@ -55,6 +55,38 @@ class SubmitterTest {
         assertTrue(merge.contains("first_rank=$(( 0 + block * 4 ))\nranks=$(( 1 - first_rank < 4 ? 1 - first_rank : 4 ))\n"), merge);
     }
 
+    /**
+     * A merge_stats stage whose stats run again is submitted again: with a stats rank to run in this submission, or
+     * once per-rank stats newer than its completion are there (the stats ran from another job). Before, it was "complete,
+     * not submitted" and metric.json kept the earlier run's sums.
+     */
+    @Test
+    void aMergeStageIsSubmittedAgainWhenTheStatsItMergesRanAgain() throws IOException {
+        Path statsOut = tmp.resolve("stats");
+        Job.Stage merge = new Job.Stage("merge", 1, 1, List.of("stats"),
+                List.of(new Job.StepSpec("merge_stats", Map.of("input", statsOut.toString()), "merge")));
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(1, 10, 1001, false, null, Map.of()),
+                TestJobs.stage("stats", 2), merge);
+        Path rankFile = Files.createDirectories(statsOut.resolve("summary/length")).resolve("00001.json");
+        Files.writeString(rankFile, "{\"summary\": {\"total\": 3, \"n\": 1, \"mean\": 3.0}}");
+        Completions.markComplete(job.loggingDir().resolve("stats"), 0);
+        Completions.markComplete(job.loggingDir().resolve("stats"), 1);
+        Completions.markComplete(job.loggingDir().resolve("merge"), 0);
+        Files.setLastModifiedTime(rankFile, java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(Completions.marker(job.loggingDir().resolve("merge"), 0)).toMillis() - 10_000));
+        assertTrue(dryRunOutput(job).contains("stage merge: its 1 rank complete, would not be submitted"), printed.toString());
+
+        Completions.unmark(job.loggingDir().resolve("stats"), 1);
+        printed.reset();
+        assertTrue(dryRunOutput(job).contains("stage merge: 1 of 1 ranks to run"), printed.toString());
+
+        Completions.markComplete(job.loggingDir().resolve("stats"), 1);
+        Files.setLastModifiedTime(rankFile, java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(Completions.marker(job.loggingDir().resolve("merge"), 0)).toMillis() + 10_000));
+        printed.reset();
+        assertTrue(dryRunOutput(job).contains("stage merge: 1 of 1 ranks to run"), printed.toString());
+    }
+
     @Test
     void dryRunOfA2500RankStageWithMaxArraySize1001PrintsThreeSubmissionsAndWritesNothing() throws IOException {
         Job job = TestJobs.job("big", tmp.resolve("logs"), TestJobs.slurm(1, 100, 1001, false, null, Map.of()),
