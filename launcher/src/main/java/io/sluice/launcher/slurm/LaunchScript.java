@@ -99,6 +99,7 @@ public final class LaunchScript {
         b.append("printf 'sluice: stage %s, ranks %s..%s, on %s\\n' ").append(ShellQuote.quote(stage.name()))
                 .append(" \"$first_rank\" \"$(( first_rank + ranks - 1 ))\" \"${SLURMD_NODENAME:-$(hostname)}\"\n");
         appendEnvCommand(b, s);
+        b.append(HUGE_PAGES);
         String java = javaCommand(worker, jobJson, stage, s, s.cpusPerTask())
                 + " --first-rank \"$first_rank\" --ranks \"$ranks\"";
         if (s.requeue()) {
@@ -142,9 +143,20 @@ public final class LaunchScript {
         // an array of one, so that squeue, status and cancel treat it like the stage's jobs
         b.append("#SBATCH --array=0\n");
         appendEnvCommand(b, s);
+        b.append(HUGE_PAGES);
         b.append("exec ").append(javaCommand(worker, jobJson, stage, s, 1)).append(" --first-rank 0 --ranks 0\n");
         return b.toString();
     }
+
+    /**
+     * Transparent huge pages for the worker's heap where the node's kernel gives them on request ("madvise"; with
+     * "always" the heap has them anyway, and with "never" the flag makes the JVM print two warnings), as bin/launcher
+     * asks: see {@link WorkerCommand#JVM_FLAGS}. Decided on the node, whose kernel may differ from the login node's.
+     */
+    private static final String HUGE_PAGES = """
+            thp=()
+            if grep -qs '\\[madvise\\]' /sys/kernel/mm/transparent_hugepage/enabled; then thp=(-XX:+UseTransparentHugePages); fi
+            """;
 
     private static void appendEnvCommand(StringBuilder b, SlurmOptions s) {
         if (s.envCommand() != null && !s.envCommand().isBlank()) {
@@ -163,8 +175,9 @@ public final class LaunchScript {
                                       int cpus) {
         long taskMegabytes = taskMegabytes(s, cpus);
         long heap = taskMegabytes > 0 ? MemorySize.heapMegabytes(taskMegabytes) : 0;
-        return worker.words(jobJson, stage.name(), heap, cpus).stream().map(ShellQuote::quote)
-                .collect(Collectors.joining(" "));
+        List<String> words = worker.words(jobJson, stage.name(), heap, cpus);
+        return ShellQuote.quote(words.getFirst()) + " \"${thp[@]}\" " + words.subList(1, words.size()).stream()
+                .map(ShellQuote::quote).collect(Collectors.joining(" "));
     }
 
     /**

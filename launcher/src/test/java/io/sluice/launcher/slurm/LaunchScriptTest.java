@@ -85,6 +85,17 @@ class LaunchScriptTest {
         return script;
     }
 
+    /** The flag the scripts add on a node whose kernel gives transparent huge pages on request, as this one may. */
+    private static final List<String> HUGE_PAGES = hugePagesOnRequest() ? List.of("-XX:+UseTransparentHugePages") : List.of();
+
+    private static boolean hugePagesOnRequest() {
+        try {
+            return Files.readString(Path.of("/sys/kernel/mm/transparent_hugepage/enabled")).contains("[madvise]");
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     @Test
     void hostileValuesReachTheWorkerVerbatimAndExecuteNothing() throws Exception {
         Path javaHome = fakeJavaHome("jdk " + HOSTILE.replace("\n", " ").replace("\\", ""));
@@ -101,10 +112,12 @@ class LaunchScriptTest {
         // element 1 of the submission with block offset 1 runs block 2: rank 6, the stage's last (it said 6..8)
         Run r = run(script, Map.of("SLURM_ARRAY_TASK_ID", "1"), "1");
         assertEquals(0, r.exit(), r.output());
-        assertEquals(List.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
+        List<String> expected = new java.util.ArrayList<>(HUGE_PAGES);
+        expected.addAll(List.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
                 "-XX:+UseParallelGC", "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-XX:InlineSmallCode=1000", "-XX:ActiveProcessorCount=2", "-Xmx1638m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
                 "--job", loggingDir.resolve("job.json").toString(), "--stage", stageName, "--workers", "2",
-                "--first-rank", "6", "--ranks", "1"), r.javaArgs());
+                "--first-rank", "6", "--ranks", "1"));
+        assertEquals(expected, r.javaArgs());
         assertTrue(r.output().contains("ranks 6..6"), r.output());
 
         Job.Stage stage = job.stages().getFirst();
@@ -118,7 +131,7 @@ class LaunchScriptTest {
         List<String> args = merge.javaArgs();
         assertEquals(List.of("-XX:+UseParallelGC", "-XX:Tier3BackEdgeThreshold=600000", "-XX:Tier4BackEdgeThreshold=400000", "-XX:InlineSmallCode=1000", "-XX:ActiveProcessorCount=1", "-Xmx819m", "-cp", "/opt/sluice " + HOSTILE + "/sluice.jar", WorkerCommand.WORKER_MAIN,
                 "--job", loggingDir.resolve("job.json").toString(), "--stage", stageName, "--workers", "1",
-                "--first-rank", "0", "--ranks", "0"), args.subList(3, args.size()));
+                "--first-rank", "0", "--ranks", "0"), args.subList(3 + HUGE_PAGES.size(), args.size()));
     }
 
     /** java_home: PATH runs the java that env_command puts on the PATH (module load java/21): before, no way to. */
@@ -129,7 +142,7 @@ class LaunchScriptTest {
                 "export PATH=" + javaHome.resolve("bin") + ":$PATH", null, null, null, null, WorkerCommand.JAVA_ON_PATH, Map.of());
         Job job = TestJobs.job("j", tmp.resolve("logs"), s, TestJobs.stage("s", 2));
         Path script = render(job, Set.of(), WorkerCommand.sameAsLauncher(job, WorkerCommand.WORKER_MAIN));
-        assertTrue(Files.readString(script).contains("\njava --add-modules"), Files.readString(script));
+        assertTrue(Files.readString(script).contains("\njava \"${thp[@]}\" --add-modules"), Files.readString(script));
         Run r = run(script, Map.of("SLURM_ARRAY_TASK_ID", "1"));
         assertEquals(0, r.exit(), r.output());
         assertEquals(List.of("--first-rank", "1", "--ranks", "1"), r.javaArgs().subList(r.javaArgs().size() - 4, r.javaArgs().size()));
