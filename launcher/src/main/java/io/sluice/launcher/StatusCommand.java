@@ -28,11 +28,16 @@ final class StatusCommand implements Callable<Integer> {
         var stages = StatusReport.collect(job, new SlurmCommands());
         StatusReport.print(job, stages, System.out);
         for (Job.Stage stage : job.stages()) {
-            // what the readers skipped, from the stage's stats.json: on Slurm no console says it as the stage ends
+            // what run says as a stage ends (documents without a URL, a filter that dropped all, what the readers
+            // skipped), from the stage's stats.json: on Slurm no console says it
             java.nio.file.Path stats = job.stageDir(stage).resolve("stats.json");
             if (java.nio.file.Files.exists(stats)) {
                 try {
-                    for (String note : io.sluice.exec.PipelineStats.read(stats).skippedInputNotes()) {
+                    io.sluice.exec.PipelineStats sums = io.sluice.exec.PipelineStats.read(stats);
+                    for (String note : sums.counterNotes()) {
+                        System.out.printf("stage %s: %s%n", stage.name(), note);
+                    }
+                    for (String note : sums.skippedInputNotes()) {
                         System.out.printf("stage %s: %s%n", stage.name(), note);
                     }
                 } catch (java.io.IOException | RuntimeException e) {

@@ -345,6 +345,23 @@ class LauncherTest {
         }
     }
 
+    /**
+     * What run says as a stage ends about documents without a URL, status says too, from stats.json: on Slurm no
+     * console said it, and the report's domain tables quietly covered 61 of 1,066 documents.
+     */
+    @Test
+    void statusSaysWhatRunSaidOfDocumentsWithoutAUrl() throws IOException {
+        input("{\"text\": \"one two\", \"metadata\": {\"url\": \"https://a.example.org/x\"}}\n{\"text\": \"three\"}\n");
+        Path f = job("logging_dir: $ROOT/logs\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/in}},"
+                + " {doc_stats: {output: $ROOT/stats, groups: [fqdn]}}]\n");
+        assertEquals(0, Launcher.execute("run", f.toString()), err.toString());
+        String note = "no URL in 1 of 2 documents, counted by doc_stats (no_url_fqdn); url_key says where it is looked for";
+        assertTrue(out.toString().contains("[a] note: " + note), out.toString());
+        out.reset();
+        Launcher.execute("status", f.toString());
+        assertTrue(out.toString().contains("stage a: " + note), out.toString());
+    }
+
     /** A rank whose local run was killed as it ran: status said only "not run", as if it had never started. */
     @Test
     void statusNamesTheRanksAKilledLocalRunLeftUnfinished() throws IOException {

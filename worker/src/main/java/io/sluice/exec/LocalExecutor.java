@@ -6,13 +6,8 @@ import io.sluice.job.JobException;
 import io.sluice.job.Preflight;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Runs a whole job on this machine, stage after stage, with datatrove's LocalPipelineExecutor
@@ -97,52 +92,15 @@ public final class LocalExecutor {
         return true;
     }
 
-    /**
-     * A filter that dropped every document for one reason is most often set up wrong (url_filter's url_key
-     * pointing where the corpus has no URL, a language list without the corpus's language): said on the
-     * console, where before only the task log had a hint and the job ended "done" with nothing kept. Then the
-     * documents without a URL, and what the reader skipped.
-     */
+    /** {@link PipelineStats#counterNotes} and what the reader skipped, as the stage ends. */
     private void printCounterNotes(Job.Stage stage, PipelineStats stats) {
-        // datatrove stops at the first document without a URL; Sluice goes on, and says so here: one line for
-        // the steps that found the same documents without one (the stats blocks of a stage, each two groups),
-        // naming the counters of each step, which a block's groups decide
-        Map<String, Map<String, Set<String>>> noUrl = new LinkedHashMap<>(); // count -> step -> counters
-        for (io.sluice.pipeline.StepStats step : stats.steps()) {
-            long total = step.get("total");
-            for (Map.Entry<String, Long> c : step.counters().entrySet()) {
-                String key = c.getKey();
-                if (total > 0 && key.startsWith("dropped_") && c.getValue() == total) {
-                    console.printf("[%s] note: %s dropped all %d documents it saw as '%s'; its task logs say more%n",
-                            stage.name(), step.name(), total, key.substring("dropped_".length()));
-                } else if (c.getValue() > 0 && (key.equals("dropped_missing_url") || key.startsWith("no_url_"))) {
-                    noUrl.computeIfAbsent(String.format("%,d of %,d documents", c.getValue(), total), k -> new LinkedHashMap<>())
-                            .computeIfAbsent(step.name(), k -> new LinkedHashSet<>()).add(key);
-                }
-            }
+        for (String note : stats.counterNotes()) {
+            console.printf("[%s] note: %s%n", stage.name(), note);
         }
-        noUrl.forEach((count, byStep) -> console.printf("[%s] note: no URL in %s, counted by %s; url_key says where it"
-                + " is looked for (the task logs name the key a document holds one under, if any)%n", stage.name(), count,
-                stepsAndCounters(byStep)));
         // what the reader skipped: before, only stats.json and the task logs said it (datatrove warns on its console)
         for (String note : stats.skippedInputNotes()) {
             console.printf("[%s] note: %s%n", stage.name(), note);
         }
-    }
-
-    /** "doc_stats and line_stats (no_url_fqdn), word_stats (no_url_fqdn, no_url_suffix)": steps alike together. */
-    private static String stepsAndCounters(Map<String, Set<String>> byStep) {
-        Map<Set<String>, List<String>> stepsByCounters = new LinkedHashMap<>();
-        byStep.forEach((step, counters) -> stepsByCounters.computeIfAbsent(counters, k -> new ArrayList<>()).add(step));
-        List<String> parts = new ArrayList<>();
-        stepsByCounters.forEach((counters, steps) -> parts.add(inWords(steps) + " (" + String.join(", ", counters) + ")"));
-        return String.join(", ", parts);
-    }
-
-    /** "a", "a and b", "a, b and c". */
-    private static String inWords(List<String> names) {
-        int n = names.size();
-        return n == 1 ? names.getFirst() : String.join(", ", names.subList(0, n - 1)) + " and " + names.get(n - 1);
     }
 
     /**

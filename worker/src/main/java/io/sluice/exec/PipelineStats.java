@@ -78,6 +78,52 @@ public final class PipelineStats {
     }
 
     /**
+     * A filter that dropped every document for one reason, most often set up wrong (url_filter's url_key pointing
+     * where the corpus has no URL, a language list without the corpus's language), and the documents without a URL:
+     * said by {@code launcher run} as a stage ends and by {@code launcher status}, where before only the task logs had
+     * a hint and the job ended "done" with nothing kept (on Slurm, nothing said it at all).
+     */
+    public List<String> counterNotes() {
+        List<String> notes = new ArrayList<>();
+        // datatrove stops at the first document without a URL; Sluice goes on, and says so: one line for the steps
+        // that found the same documents without one (the stats blocks of a stage, each two groups), naming the
+        // counters of each step, which a block's groups decide
+        Map<String, Map<String, Set<String>>> noUrl = new java.util.LinkedHashMap<>(); // count -> step -> counters
+        for (StepStats step : steps()) {
+            long total = step.get("total");
+            for (Map.Entry<String, Long> c : step.counters().entrySet()) {
+                String key = c.getKey();
+                if (total > 0 && key.startsWith("dropped_") && c.getValue() == total) {
+                    notes.add(String.format("%s dropped all %d documents it saw as '%s'; its task logs say more", step.name(),
+                            total, key.substring("dropped_".length())));
+                } else if (c.getValue() > 0 && (key.equals("dropped_missing_url") || key.startsWith("no_url_"))) {
+                    noUrl.computeIfAbsent(String.format("%,d of %,d documents", c.getValue(), total),
+                                    k -> new java.util.LinkedHashMap<>())
+                            .computeIfAbsent(step.name(), k -> new java.util.LinkedHashSet<>()).add(key);
+                }
+            }
+        }
+        noUrl.forEach((count, byStep) -> notes.add("no URL in " + count + ", counted by " + stepsAndCounters(byStep)
+                + "; url_key says where it is looked for (the task logs name the key a document holds one under, if any)"));
+        return notes;
+    }
+
+    /** "doc_stats and line_stats (no_url_fqdn), word_stats (no_url_fqdn, no_url_suffix)": steps alike together. */
+    private static String stepsAndCounters(Map<String, Set<String>> byStep) {
+        Map<Set<String>, List<String>> stepsByCounters = new java.util.LinkedHashMap<>();
+        byStep.forEach((step, counters) -> stepsByCounters.computeIfAbsent(counters, k -> new ArrayList<>()).add(step));
+        List<String> parts = new ArrayList<>();
+        stepsByCounters.forEach((counters, steps) -> parts.add(inWords(steps) + " (" + String.join(", ", counters) + ")"));
+        return String.join(", ", parts);
+    }
+
+    /** "a", "a and b", "a, b and c". */
+    private static String inWords(List<String> names) {
+        int n = names.size();
+        return n == 1 ? names.getFirst() : String.join(", ", names.subList(0, n - 1)) + " and " + names.get(n - 1);
+    }
+
+    /**
      * Per step that skipped input (the reader's {@code skipped_<reason>} counters), what it skipped, as a sentence:
      * "read_jsonl skipped 3 malformed line(s), 2 line(s) with empty text (as datatrove skips them); its task logs
      * name them". Said by {@code launcher run} as a stage ends and by {@code launcher status}.
