@@ -823,8 +823,17 @@ public final class StageRunner {
     private void checkCompletedStagesStillHold(Job before) throws IOException {
         if (job.skipCompleted()) {
             StageLineage lineage = new StageLineage(job);
+            // every changed stage at once, as the job file's checks: one at a time, the second was met after the first fixed
+            List<String> problems = new ArrayList<>();
             for (Job.Stage stage : job.stages()) {
-                checkUnchanged(stage, before, lineage); // by its settings, also with job.json deleted
+                try {
+                    checkUnchanged(stage, before, lineage); // by its settings, also with job.json deleted
+                } catch (JobException e) {
+                    problems.add(e.getMessage());
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw JobException.of(problems);
             }
             lineage.check();
         }

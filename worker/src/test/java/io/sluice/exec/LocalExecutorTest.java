@@ -1600,6 +1600,22 @@ class LocalExecutorTest {
         assertTrue(e.getMessage().startsWith("stage 'sample' has 3 completed rank(s) from a run with other settings"), e.getMessage());
     }
 
+    /** Two changed stages are both named at once; the second was met only after the first was fixed. */
+    @Test
+    void everyChangedStageIsNamedAtOnce() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        String job = JobFixture.TWO_STAGE_JOB;
+        assertTrue(run(fx.job(job)));
+        String changed = job.replace("min_words: 5", "min_words: 12").replace("compression: none}", "compression: gzip}");
+        JobException e = assertThrows(JobException.class, () -> run(fx.job(changed)));
+        assertEquals(2, e.problems().size(), e.getMessage());
+        assertTrue(e.problems().get(0).startsWith("stage 'clean' has 3 completed rank(s) from a run with other settings"),
+                e.getMessage());
+        assertTrue(e.problems().get(1).startsWith("stage 'sample' has 3 completed rank(s) from a run with other settings"),
+                e.getMessage());
+    }
+
     /** A rank the stage no longer has (an earlier run had more tasks) is not counted in its stats.json. */
     @Test
     void ranksPastTheStagesTasksAreNotCounted() throws IOException {
