@@ -45,10 +45,10 @@ public final class ReportCommand implements Callable<Integer> {
                     + " logging_dir first): " + StatsReport.firstFew(written.stale()));
         }
         if (!written.miscounted().isEmpty()) {
-            say.println("note: " + written.miscounted().size() + " stat(s) count other documents than the rest, so their"
-                    + " files come from another run (a setting, a group or the input changed since): "
-                    + written.miscounted().get(0) + (written.miscounted().size() > 1 ? " (the page lists them)" : "")
-                    + "; delete the stale folders, or run the stats steps and merge_stats again into a new output");
+            say.println("note: " + written.miscounted().size() + " stat(s) count other documents than the rest of"
+                    + " their block, or their summary: their files may come from another run (a setting, a group or the"
+                    + " input changed since): " + written.miscounted().get(0)
+                    + (written.miscounted().size() > 1 ? " (the page lists them)" : ""));
         }
         // one bad file no longer costs the whole page: the rest is written, the bad file named here and on the page
         for (String problem : written.unreadable()) {

@@ -20,8 +20,8 @@ final class SharedData {
                 : Path.of(System.getProperty("sluice.shared", "../shared"), "data").resolve(relative);
         if (!Files.exists(p)) {
             throw new IllegalStateException("benchmark data not found: " + p.toAbsolutePath().normalize() + " (give -D"
-                    + property + "=FILE, or -Dsluice.shared=the shared folder holding data/" + relative
-                    + "; bin/bench sets the latter to ../shared beside the project)");
+                    + property + "=FILE, or the shared folder holding data/" + relative + ": bin/bench reads SLUICE_SHARED,"
+                    + " else ../shared beside the project)");
         }
         return p;
     }

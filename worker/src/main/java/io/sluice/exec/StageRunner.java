@@ -541,13 +541,23 @@ public final class StageRunner {
         for (Job.StepSpec spec : done.isEmpty() ? List.<Job.StepSpec>of() : stage.steps()) {
             if (spec.type().equals("merge_stats") && StepRegistry.create(spec) instanceof MergeStats merge
                     && Files.isDirectory(merge.input())) {
-                for (Path folder : MergeStats.foldersWithRankFiles(merge.input())) {
-                    for (Path f : MergeStats.rankFiles(folder)) {
-                        long t = Files.getLastModifiedTime(f).toMillis();
-                        if (t > newest) {
-                            newest = t;
-                            newestFile = f;
+                List<Path> folders;
+                try {
+                    folders = MergeStats.foldersWithRankFiles(merge.input());
+                } catch (IOException | UncheckedIOException e) {
+                    continue; // the tree changed as it was walked (a stats job writing it): no outdated merge is told
+                }
+                for (Path folder : folders) {
+                    try {
+                        for (Path f : MergeStats.rankFiles(folder)) {
+                            long t = Files.getLastModifiedTime(f).toMillis();
+                            if (t > newest) {
+                                newest = t;
+                                newestFile = f;
+                            }
                         }
+                    } catch (java.nio.file.NoSuchFileException | UncheckedIOException e) {
+                        // removed as listed (a stats rank replacing its files, a merge with remove_input): the others tell
                     }
                 }
             }
@@ -561,9 +571,14 @@ public final class StageRunner {
         return new OutdatedMerges(outdated, outdated.isEmpty() ? null : newestFile);
     }
 
-    /** {@link #outdatedMerges}, their completions withdrawn (the rank checks its marker again once it holds its lock). */
-    private BitSet withdrawOutdatedMerges(Job.Stage stage, Path stageDir, BitSet done) throws IOException {
-        OutdatedMerges outdated = outdatedMerges(stage, stageDir, done);
+    /**
+     * {@link #outdatedMerges} among ranks [first, first + count), their completions withdrawn (the rank checks its
+     * marker again once it holds its lock); the ranks of other blocks are theirs to withdraw.
+     */
+    private BitSet withdrawOutdatedMerges(Job.Stage stage, Path stageDir, BitSet done, int first, int count) throws IOException {
+        BitSet block = done.get(0, (int) Math.min(stage.tasks(), (long) first + count));
+        block.clear(0, first);
+        OutdatedMerges outdated = outdatedMerges(stage, stageDir, block);
         BitSet ranks = outdated.ranks();
         for (int r = ranks.nextSetBit(0); r >= 0; r = ranks.nextSetBit(r + 1)) {
             Completions.unmark(stageDir, r);
@@ -582,7 +597,7 @@ public final class StageRunner {
         ShardPlan plan = plan(stage);
         BitSet done = Completions.completedRanks(stageDir);
         if (job.skipCompleted()) {
-            done.andNot(withdrawOutdatedMerges(stage, stageDir, done));
+            done.andNot(withdrawOutdatedMerges(stage, stageDir, done, first, count));
         }
         List<Integer> todo = new ArrayList<>();
         int skipped = 0;
@@ -829,7 +844,7 @@ public final class StageRunner {
                 try {
                     checkUnchanged(stage, before, lineage); // by its settings, also with job.json deleted
                 } catch (JobException e) {
-                    problems.add(e.getMessage());
+                    problems.addAll(e.problems());
                 }
             }
             if (!problems.isEmpty()) {

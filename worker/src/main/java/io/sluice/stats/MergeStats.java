@@ -173,7 +173,7 @@ public final class MergeStats implements Step {
                     + " (NNNNN.quantiles.json; datatrove writes none) that do not pair up, and got no quantiles.json: the"
                     + " report reads their percentiles from the histogram group. The first: " + foldersWithoutSketch.get(0));
         }
-        if (merged == 0 && !mine.isEmpty()) {
+        if (merged == 0 && !mine.isEmpty() && mine.stream().anyMatch(f -> Files.exists(output.resolve(f).resolve(MERGED_RANKS)))) {
             // a merge run again after one with remove_input: its files stand, and this merge's settings (top_k) were not
             // applied to them, which "merged 0 stat folders" left to be guessed
             ctx.log().warn("nothing to merge in this rank's " + mine.size() + " folder(s): their per-rank files were"
@@ -444,7 +444,14 @@ public final class MergeStats implements Step {
         if (!Files.exists(summaryFile)) {
             return;
         }
-        JsonNode summary = readRankFile(summaryFile, MergeStats::readJson).get("summary");
+        JsonNode summary;
+        try {
+            summary = readJson(summaryFile).get("summary");
+        } catch (java.io.FileNotFoundException | java.nio.file.NoSuchFileException e) {
+            return; // merged and removed (remove_input) just now by the merge rank whose folder it is
+        } catch (IOException e) {
+            throw new IOException(e.getMessage() + "; " + remakeAdvice(StatsStep.rankOf(file.getFileName().toString())), e);
+        }
         if (summary == null || !summary.isObject()) {
             return;
         }
@@ -456,8 +463,9 @@ public final class MergeStats implements Step {
         if (counted > expected) {
             throw new IOException(file + " counts " + counted + " documents, more than the " + expected + " of " + summaryFile
                     + ": a stats rank writes every group of a stat from the same documents, so one of the two is an earlier"
-                    + " run's. If the stats steps no longer write the '" + parts[0] + "' group there (or the input changed"
-                    + " since), delete " + input.resolve(parts[0]) + "; else run the stats stage again; then merge again");
+                    + " run's: the older. If the stats steps no longer write one of the two groups there (a group left out of"
+                    + " groups since), delete its folder (" + input.resolve(parts[0]) + " or " + input.resolve("summary")
+                    + "); else run the stats stage again; then merge again");
         }
     }
 

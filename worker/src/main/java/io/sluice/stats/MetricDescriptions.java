@@ -44,6 +44,23 @@ final class MetricDescriptions {
     /** {@code short_word_ratio_3}, {@code long_line_ratio_chars_10000}, ...: the unit and the threshold. */
     private static final Pattern THRESHOLD = Pattern.compile("(short|long)_(word|line|paragraph|sentence)_ratio_(?:chars_)?(\\d+)");
 
+    /**
+     * The block that writes {@code stat} (doc, word, line, paragraph or sentence), or null for a stat of no block of
+     * Sluice's: the stats of one block count the same documents, those of two blocks may not (one before a filter,
+     * one after, writing into one folder).
+     */
+    static String blockOf(String stat) {
+        if (of(stat).isEmpty()) {
+            return null;
+        }
+        for (String block : new String[] {"sentence", "paragraph", "word", "line"}) {
+            if (stat.contains(block)) {
+                return block; // avg_words_per_line is word_stats'
+            }
+        }
+        return "doc";
+    }
+
     /** What {@code stat} is for a document, or "" for a stat of no block of Sluice's. */
     static String of(String stat) {
         String fixed = FIXED.get(stat);

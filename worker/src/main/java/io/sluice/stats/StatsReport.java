@@ -203,16 +203,17 @@ public final class StatsReport {
             summaryAndHistograms(h, folder, stats, unreadable, counts);
         }
         CorpusSize size = corpusSize(folder);
-        topKeys(h, folder, "fqdn", fqdnStats, "Top domains", size, unreadable, miscounted);
-        topKeys(h, folder, "suffix", suffixStats, "Top suffixes", size, unreadable, miscounted);
-        miscounted.addAll(0, otherCounts(counts, size));
+        topKeys(h, folder, "fqdn", fqdnStats, "Top domains", size, unreadable, counts, miscounted);
+        topKeys(h, folder, "suffix", suffixStats, "Top suffixes", size, unreadable, counts, miscounted);
+        miscounted.addAll(0, otherCounts(counts));
         if (!miscounted.isEmpty()) {
             String listed = String.join("; ", miscounted.subList(0, Math.min(5, miscounted.size())))
                     + (miscounted.size() > 5 ? "; and " + (miscounted.size() - 5) + " more" : "");
             h.insert(headerAt, "<p class=\"bad\"><b>Counts disagree:</b> " + esc(listed)
-                    + ". Every stat counts every document once, so these files come from other runs than the rest (a"
-                    + " setting, a group or the input changed since): numbers of different document sets side by side."
-                    + " Delete the stale folders, or run the stats steps and merge_stats again into a new output.</p>\n");
+                    + ". The stats of one block, and a stat's groups, count the same documents: these files may come from"
+                    + " another run than the rest (a setting, a group or the input changed since), and then show numbers"
+                    + " of other documents. If so, delete their folders, or run the stats steps and merge_stats again into"
+                    + " a new output.</p>\n");
         }
         if (!unreadable.isEmpty()) {
             h.insert(headerAt, "<p class=\"bad\"><b>Unreadable:</b> " + unreadable.size() + " file(s) could not be read and"
@@ -366,7 +367,11 @@ public final class StatsReport {
         if (docs < 0 && bare) {
             h.append(UNKNOWN_DOCS);
         } else {
-            counts.put(stat, docs < 0 ? s.n() : docs);
+            if (docs >= 0) {
+                // exact, from the sketch or the histogram; a summary's n alone may be datatrove's merge of bare
+                // zeros, each read as one document ("485 of 726"), which is no sign of another run
+                counts.put(stat, docs);
+            }
             h.append(td(fmt(docs < 0 ? s.n() : docs)));
         }
         h.append(td(fmt(s.mean()))).append(td(fmt(s.stdDev()))).append(td(fmt(s.min())));
@@ -430,23 +435,31 @@ public final class StatsReport {
     }
 
     /**
-     * The stats whose documents differ from the corpus's (length's count, else the count most stats share), as
-     * "short_word_ratio_3 counts 400": each stat counts every document once, so such a folder was merged from another
-     * run's files. Empty when all agree or nothing is known.
+     * The stats whose documents differ from those of the other stats of their block (the count most of them share), as
+     * "short_word_ratio_3 counts 400 documents, the other word stats 160": a block counts every document once in
+     * each of its stats, so such a folder was likely merged from another run's files. Stats of different blocks are
+     * not compared (one block may run before a filter, another after it, into one folder), nor a block whose counts
+     * have no clear majority. Empty when all agree or nothing is known.
      */
-    private static List<String> otherCounts(Map<String, Long> counts, CorpusSize corpus) {
-        long expected;
-        if (corpus != null) {
-            expected = corpus.documents();
-        } else {
-            Map<Long, Integer> votes = new java.util.HashMap<>();
-            counts.values().forEach(n -> votes.merge(n, 1, Integer::sum));
-            expected = votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(-1L);
-        }
+    private static List<String> otherCounts(Map<String, Long> counts) {
+        Map<String, Map<Long, Integer>> votes = new LinkedHashMap<>(); // block -> count -> stats
+        counts.forEach((stat, n) -> {
+            String block = MetricDescriptions.blockOf(stat);
+            if (block != null) {
+                votes.computeIfAbsent(block, k -> new LinkedHashMap<>()).merge(n, 1, Integer::sum);
+            }
+        });
         List<String> out = new ArrayList<>();
         counts.forEach((stat, n) -> {
-            if (n != expected) {
-                out.add(stat + " counts " + fmt(n) + " documents, the corpus " + fmt(expected));
+            Map<Long, Integer> v = votes.get(MetricDescriptions.blockOf(stat));
+            if (v == null || v.size() < 2) {
+                return;
+            }
+            int top = v.values().stream().max(Integer::compare).orElse(0);
+            List<Long> majority = v.entrySet().stream().filter(e -> e.getValue() == top).map(Map.Entry::getKey).toList();
+            if (majority.size() == 1 && n != majority.get(0)) {
+                out.add(stat + " counts " + fmt(n) + " documents, the other " + MetricDescriptions.blockOf(stat) + " stats "
+                        + fmt(majority.get(0)));
             }
         });
         return out;
@@ -519,7 +532,8 @@ public final class StatsReport {
 
     /** The most frequent keys of a domain group, by documents, with the mean of the first stat found. */
     private static void topKeys(StringBuilder h, Path folder, String group, List<String> stats, String title,
-                                CorpusSize corpus, List<String> unreadable, List<String> miscounted) throws IOException {
+                                CorpusSize corpus, List<String> unreadable, Map<String, Long> counts,
+                                List<String> miscounted) throws IOException {
         if (stats.isEmpty()) {
             return;
         }
@@ -531,11 +545,21 @@ public final class StatsReport {
         int read = 0;
         for (String stat : stats) {
             Path f = folder.resolve(group).resolve(stat).resolve(MergeStats.MERGED_NAME);
+            long[] underKeys = {0};
             try {
-                MergeStats.forEachEntry(f, (key, s, bare) -> docs.merge(key, bare ? UNKNOWN_COUNT : s.n(), Math::max));
+                MergeStats.forEachEntry(f, (key, s, bare) -> {
+                    docs.merge(key, bare ? UNKNOWN_COUNT : s.n(), Math::max);
+                    underKeys[0] += bare ? 0 : s.n();
+                });
             } catch (IOException e) {
                 unreadable.add(e.getMessage()); // the other stats count the keys' documents too
                 continue;
+            }
+            Long summaryDocs = counts.get(stat);
+            if (summaryDocs != null && underKeys[0] > summaryDocs) {
+                // a stat's groups are written together from the same documents, the keys' at most all of them
+                miscounted.add(group + "/" + stat + " counts " + fmt(underKeys[0]) + " documents under its keys, more than"
+                        + " the " + fmt(summaryDocs) + " of its summary");
             }
             meansReadable |= stat.equals(meanOf);
             read++;
@@ -585,10 +609,6 @@ public final class StatsReport {
         }
         String keyCount = fmt(keys.size()) + (keys.size() == 1 ? " key" : " keys")
                 + (keys.size() > TOP_DOMAINS ? " (the top " + TOP_DOMAINS + " shown)" : "");
-        if (corpus != null && covered > corpus.documents()) {
-            miscounted.add("the " + group + " group counts " + fmt(covered) + " documents under its keys, more than the "
-                    + fmt(corpus.documents()) + " of the corpus");
-        }
         if (corpus != null) {
             h.append(fmt(covered)).append(" of the ").append(fmt(corpus.documents())).append(" documents (")
                     .append(percentOf(covered, corpus.documents())).append(") are under these ").append(keyCount)

@@ -1064,7 +1064,7 @@ class LocalExecutorTest {
      * again: it skipped its rank as complete, and metric.json kept the earlier input's sums (n=400 for 160 documents).
      */
     @Test
-    void aMergeOlderThanItsPerRankFilesRunsAgain() throws Exception {
+    void aMergeOlderThanItsPerRankFilesRunsAgain() throws IOException {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
         String stats = cleanJobWithLineStats("groups: [summary]");
@@ -1078,7 +1078,10 @@ class LocalExecutorTest {
         assertTrue(run(fx.job(merge)));
         assertTrue(console.toString().contains("[m] 1 rank(s) already complete, skipped"), console.toString());
 
-        Thread.sleep(20); // the new per-rank files are later than the merge's completion to the file system's clock
+        // the new per-rank files are later than the merge's completion, also on a file system of whole seconds
+        Path marker = root.resolve("mlogs/m/completions/00000");
+        Files.setLastModifiedTime(marker, java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(marker).toMillis() - 10_000));
         TestFiles.deleteRecursively(root.resolve("in"));
         fx.corpus("in", 3, 2);
         assertTrue(run(fx.job(stats.replace("$ROOT/logs", "$ROOT/logs2"))));

@@ -301,9 +301,9 @@ class MergeStatsTest {
         IOException e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
         assertEquals(in.resolve("fqdn/length/00000.json") + " counts 5 documents, more than the 2 of "
                 + in.resolve("summary/length/00000.json") + ": a stats rank writes every group of a stat from the same"
-                + " documents, so one of the two is an earlier run's. If the stats steps no longer write the 'fqdn' group"
-                + " there (or the input changed since), delete " + in.resolve("fqdn") + "; else run the stats stage again;"
-                + " then merge again", e.getMessage());
+                + " documents, so one of the two is an earlier run's: the older. If the stats steps no longer write one of"
+                + " the two groups there (a group left out of groups since), delete its folder (" + in.resolve("fqdn")
+                + " or " + in.resolve("summary") + "); else run the stats stage again; then merge again", e.getMessage());
         // datatrove's all-zero summary is a bare 0, without a count: not compared
         Files.writeString(in.resolve("summary/length/00000.json"), "{\"summary\": 0}");
         StatsRun.merge(in, in, 1, tmp);
