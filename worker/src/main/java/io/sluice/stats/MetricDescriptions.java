@@ -53,6 +53,9 @@ final class MetricDescriptions {
         if (of(stat).isEmpty()) {
             return null;
         }
+        if (stat.equals("type_token_ratio")) {
+            return "word";
+        }
         for (String block : new String[] {"sentence", "paragraph", "word", "line"}) {
             if (stat.contains(block)) {
                 return block; // avg_words_per_line is word_stats'

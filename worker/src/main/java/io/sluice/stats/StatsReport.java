@@ -457,7 +457,7 @@ public final class StatsReport {
             }
             int top = v.values().stream().max(Integer::compare).orElse(0);
             List<Long> majority = v.entrySet().stream().filter(e -> e.getValue() == top).map(Map.Entry::getKey).toList();
-            if (majority.size() == 1 && n != majority.get(0)) {
+            if (majority.size() == 1 && !n.equals(majority.get(0))) {
                 out.add(stat + " counts " + fmt(n) + " documents, the other " + MetricDescriptions.blockOf(stat) + " stats "
                         + fmt(majority.get(0)));
             }

@@ -130,6 +130,10 @@ class StatsReportTest {
         writeSummary(dir, "n_words", new long[] {1, 2});
         writeSummary(dir, "short_word_ratio_4", new long[] {0, 1});
         writeSummary(dir, "stop_word_ratio", new long[] {0, 1});
+        writeSummary(dir, "type_token_ratio", new long[] {1, 1});
+        // 200 documents, past the Longs Java caches: compared by value (two equal counts were said to differ)
+        writeSummary(dir, "n_lines", java.util.stream.LongStream.range(0, 200).toArray());
+        writeSummary(dir, "avg_line_length", java.util.stream.LongStream.range(0, 200).toArray());
         assertTrue(!StatsReport.render(dir).contains("Counts disagree"), "word_stats after a filter: 2 of the 3 documents");
         // datatrove's merge of bare zeros: a summary without a sketch or histogram has no exact count to compare
         Files.createDirectories(dir.resolve("summary/paragraph_duplicates"));
@@ -137,15 +141,18 @@ class StatsReportTest {
                 "{\"summary\": {\"total\": 1, \"n\": 9, \"mean\": 0.11}}");
         assertTrue(!StatsReport.render(dir).contains("Counts disagree"), "no exact count");
         writeSummary(dir, "short_word_ratio_3", new long[] {0, 1, 0, 1, 1});
+        writeSummary(dir, "line_duplicates", new long[] {0, 0, 0, 0, 0});
         Files.createDirectories(dir.resolve("fqdn/length"));
         Files.writeString(dir.resolve("fqdn/length").resolve(MergeStats.MERGED_NAME),
                 "{\"a.example.org\": {\"total\": 40, \"n\": 4, \"mean\": 10}}");
         Path page = dir.resolve("report.html");
         List<String> miscounted = StatsReport.write(dir, page).miscounted();
         String html = Files.readString(page);
-        assertEquals(List.of("short_word_ratio_3 counts 5 documents, the other word stats 2",
+        assertEquals(List.of("line_duplicates counts 5 documents, the other line stats 200",
+                "short_word_ratio_3 counts 5 documents, the other word stats 2",
                 "fqdn/length counts 4 documents under its keys, more than the 3 of its summary"), miscounted);
-        assertTrue(html.contains("<b>Counts disagree:</b> short_word_ratio_3 counts 5 documents, the other word stats 2;"
+        assertTrue(html.contains("<b>Counts disagree:</b> line_duplicates counts 5 documents, the other line stats 200;"
+                + " short_word_ratio_3 counts 5 documents, the other word stats 2;"
                 + " fqdn/length counts 4 documents under its keys, more than the 3 of its summary. The stats of one block,"
                 + " and a stat's groups, count the same documents"), html);
     }
