@@ -524,16 +524,17 @@ public final class StageRunner {
     /** The stat folders the job's stats steps write, for {@link #printStaleStatsNote}; built on first use. */
     private java.util.Set<Path> jobStatFolders;
 
-    /**
-     * The completed ranks of a stage with merge_stats whose merge is older than a per-rank stats file in its input,
-     * and that file ({@code newerInput}, null when none): the stats ran again since (in another job, or another
-     * logging dir, which no lineage links to this one), and skipping the rank left the earlier run's sums in
-     * metric.json without a word. Such ranks run again, which a merge can (with remove_input, a part of the ranks run
-     * again is refused by the merge, as it says). {@code launcher submit} asks too.
-     */
+    /** What {@link #outdatedMerges} found: the ranks, and a per-rank stats file newer than their merge (null when none). */
     public record OutdatedMerges(BitSet ranks, Path newerInput) {
     }
 
+    /**
+     * The ranks among {@code done} of a stage with merge_stats whose merge is older than a per-rank stats file in its
+     * input: the stats ran again since (in another job, or another logging dir, which no lineage links to this one),
+     * and skipping the rank left the earlier run's sums in metric.json without a word. Such ranks run again, which a
+     * merge can (with remove_input, a part of the ranks run again is refused by the merge, as it says).
+     * {@code launcher submit} asks too.
+     */
     public static OutdatedMerges outdatedMerges(Job.Stage stage, Path stageDir, BitSet done) throws IOException {
         BitSet outdated = new BitSet();
         long newest = Long.MIN_VALUE;
