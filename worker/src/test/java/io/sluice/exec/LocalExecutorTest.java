@@ -1095,6 +1095,34 @@ class LocalExecutorTest {
     }
 
     /**
+     * A block of a merge stage's ranks (a Slurm element, local_tasks) merges again its own outdated ranks only: it
+     * withdrew the completions of the others, which no one then ran.
+     */
+    @Test
+    void anOutdatedMergeIsToldAmongTheBlocksOwnRanksOnly() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 4);
+        assertTrue(run(fx.job(cleanJobWithLineStats("groups: [summary]"))));
+        String merge = "name: m\nlogging_dir: $ROOT/mlogs\nstages:\n  - {name: m, tasks: 2, steps: [{merge_stats: {input:"
+                + " $ROOT/stats, output: $ROOT/merged}}]}\n";
+        assertTrue(run(fx.job(merge)));
+        for (int r = 0; r < 2; r++) { // both merges older than the stats they read
+            Path marker = Completions.marker(root.resolve("mlogs/m"), r);
+            Files.setLastModifiedTime(marker, java.nio.file.attribute.FileTime.fromMillis(
+                    Files.getLastModifiedTime(marker).toMillis() - 60_000));
+        }
+        console.reset();
+        Job job = fx.job(merge);
+        new StageRunner(job, new PrintStream(console, true), false).runBlock(job.stage("m"), 1, 1, 1);
+        assertTrue(console.toString().contains("[m] note: 1 completed rank(s) merged before per-rank stats they read"),
+                console.toString());
+        assertTrue(Files.exists(Completions.marker(root.resolve("mlogs/m"), 0)), "rank 0 is another block's");
+        assertTrue(Files.exists(Completions.marker(root.resolve("mlogs/m"), 1)), "rank 1 merged again");
+        assertTrue(Files.getLastModifiedTime(Completions.marker(root.resolve("mlogs/m"), 0)).toMillis()
+                < Files.getLastModifiedTime(Completions.marker(root.resolve("mlogs/m"), 1)).toMillis());
+    }
+
+    /**
      * A merge run again after one with remove_input finds nothing to merge: its log says so and that its top_k was not
      * applied, and the folders that merge made are not called stale ("merged stats ... no step of this job writes").
      */
