@@ -1022,6 +1022,18 @@ class LocalExecutorTest {
     }
 
     /** The clean job with a line_stats step of {@code args} writing to $ROOT/stats before its writer. */
+    /** A job of one merge_stats stage of {@code tasks} ranks over $ROOT/stats ({@code args}: ", key: value"), logs in $ROOT/mlogs. */
+    private static String mergeJob(int tasks, String args) {
+        return "name: m\nlogging_dir: $ROOT/mlogs\nstages:\n  - {name: m, tasks: " + tasks + ", steps: [{merge_stats:"
+                + " {input: $ROOT/stats" + args + "}}]}\n";
+    }
+
+    /** Sets {@code file}'s modification time {@code millis} earlier. */
+    private static void backdate(Path file, long millis) throws IOException {
+        Files.setLastModifiedTime(file,
+                java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() - millis));
+    }
+
     private static String cleanJobWithLineStats(String args) {
         return JobFixture.CLEAN_JOB.replace("      - write_jsonl: {path: $ROOT/out}",
                 "      - line_stats: {output: $ROOT/stats, " + args + "}\n      - write_jsonl: {path: $ROOT/out}");
@@ -1049,8 +1061,7 @@ class LocalExecutorTest {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
         assertTrue(run(fx.job(cleanJobWithLineStats("groups: [summary]"))));
-        String merge = "name: m\nlogging_dir: $ROOT/mlogs\nstages:\n  - {name: m, tasks: 1, steps: [{merge_stats: {input:"
-                + " $ROOT/stats, output: $ROOT/merged}}]}\n";
+        String merge = mergeJob(1, ", output: $ROOT/merged");
         assertTrue(run(fx.job(merge)));
         Files.delete(root.resolve("mlogs/m/completions/00000"));
         console.reset();
@@ -1069,8 +1080,7 @@ class LocalExecutorTest {
         fx.corpus("in", 3, 4);
         String stats = cleanJobWithLineStats("groups: [summary]");
         assertTrue(run(fx.job(stats)));
-        String merge = "name: m\nlogging_dir: $ROOT/mlogs\nstages:\n  - {name: m, tasks: 1, steps: [{merge_stats: {input:"
-                + " $ROOT/stats, output: $ROOT/merged}}]}\n";
+        String merge = mergeJob(1, ", output: $ROOT/merged");
         assertTrue(run(fx.job(merge)));
         Path nLines = root.resolve("merged/summary/n_lines/metric.json");
         assertTrue(Files.readString(nLines).contains("\"total\": 9,"), Files.readString(nLines));
@@ -1079,9 +1089,7 @@ class LocalExecutorTest {
         assertTrue(console.toString().contains("[m] 1 rank(s) already complete, skipped"), console.toString());
 
         // the new per-rank files are later than the merge's completion, also on a file system of whole seconds
-        Path marker = root.resolve("mlogs/m/completions/00000");
-        Files.setLastModifiedTime(marker, java.nio.file.attribute.FileTime.fromMillis(
-                Files.getLastModifiedTime(marker).toMillis() - 10_000));
+        backdate(root.resolve("mlogs/m/completions/00000"), 10_000);
         TestFiles.deleteRecursively(root.resolve("in"));
         fx.corpus("in", 3, 2);
         assertTrue(run(fx.job(stats.replace("$ROOT/logs", "$ROOT/logs2"))));
@@ -1103,13 +1111,10 @@ class LocalExecutorTest {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
         assertTrue(run(fx.job(cleanJobWithLineStats("groups: [summary]"))));
-        String merge = "name: m\nlogging_dir: $ROOT/mlogs\nstages:\n  - {name: m, tasks: 2, steps: [{merge_stats: {input:"
-                + " $ROOT/stats, output: $ROOT/merged}}]}\n";
+        String merge = mergeJob(2, ", output: $ROOT/merged");
         assertTrue(run(fx.job(merge)));
         for (int r = 0; r < 2; r++) { // both merges older than the stats they read
-            Path marker = Completions.marker(root.resolve("mlogs/m"), r);
-            Files.setLastModifiedTime(marker, java.nio.file.attribute.FileTime.fromMillis(
-                    Files.getLastModifiedTime(marker).toMillis() - 60_000));
+            backdate(Completions.marker(root.resolve("mlogs/m"), r), 60_000);
         }
         console.reset();
         Job job = fx.job(merge);
@@ -1131,8 +1136,7 @@ class LocalExecutorTest {
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
         assertTrue(run(fx.job(cleanJobWithLineStats("groups: [summary]"))));
-        String merge = "name: m\nlogging_dir: $ROOT/mlogs\nstages:\n  - {name: m, tasks: 1, steps: [{merge_stats: {input:"
-                + " $ROOT/stats, remove_input: true}}]}\n";
+        String merge = mergeJob(1, ", remove_input: true");
         assertTrue(run(fx.job(merge)));
         console.reset();
         assertTrue(run(fx.job(merge.replace("mlogs", "mlogs2").replace("remove_input: true", "top_k: 5"))));
