@@ -420,8 +420,9 @@ public final class MergeStats implements Step {
                         + input.resolve(other).resolve(String.format("%05d.json", rank)) + " of the same stat is: a stats rank"
                         + " writes every group of a stat at once, and merging without it would count fewer documents."
                         + " If the stats stage is still running (another job, or a merge submitted without waiting for it),"
-                        + " merge once it has finished; else " + remakeAdvice(rank) + ". If the stats steps no longer write the '" + otherGroup + "' group there (or"
-                        + " run fewer tasks), its files are an earlier run's: delete " + input.resolve(otherGroup)
+                        + " merge once it has finished; else " + remakeAdvice(rank) + ". If the stats steps no longer write the '"
+                        + otherGroup + "' group there (or run fewer tasks), its files are an earlier run's: delete "
+                        + input.resolve(otherGroup)
                         + " and merge again");
             }
         }
@@ -441,21 +442,12 @@ public final class MergeStats implements Step {
             return;
         }
         Path summaryFile = input.resolve("summary").resolve(parts[1]).resolve(file.getFileName());
-        if (!Files.exists(summaryFile)) {
+        Long known = summaryCounts.get(summaryFile); // a stat's histogram, fqdn and suffix folders ask for the same file
+        long expected = known != null ? known : summaryCount(summaryFile, file);
+        summaryCounts.put(summaryFile, expected);
+        if (expected < 0) {
             return;
         }
-        JsonNode summary;
-        try {
-            summary = readJson(summaryFile).get("summary");
-        } catch (java.io.FileNotFoundException | java.nio.file.NoSuchFileException e) {
-            return; // merged and removed (remove_input) just now by the merge rank whose folder it is
-        } catch (IOException e) {
-            throw new IOException(e.getMessage() + "; " + remakeAdvice(StatsStep.rankOf(file.getFileName().toString())), e);
-        }
-        if (summary == null || !summary.isObject()) {
-            return;
-        }
-        long expected = MetricStats.fromJson(summary).n();
         long counted = 0;
         for (MetricStats s : rank.entries().values()) {
             counted += s.n();
@@ -467,6 +459,22 @@ public final class MergeStats implements Step {
                     + " groups since), delete its folder (" + input.resolve(parts[0]) + " or " + input.resolve("summary")
                     + "); else run the stats stage again; then merge again");
         }
+    }
+
+    /** Per summary file read by {@link #checkNotMoreThanSummary}, its documents, or -1 for none to compare with. */
+    private final Map<Path, Long> summaryCounts = new java.util.HashMap<>();
+
+    /** The documents a rank's summary file counts; -1 when it is absent or a bare number (no count). */
+    private long summaryCount(Path summaryFile, Path askedBy) throws IOException {
+        JsonNode summary;
+        try {
+            summary = readJson(summaryFile).get("summary");
+        } catch (java.io.FileNotFoundException | java.nio.file.NoSuchFileException e) {
+            return -1; // none, or merged and removed (remove_input) just now by the merge rank whose folder it is
+        } catch (IOException e) {
+            throw new IOException(e.getMessage() + "; " + remakeAdvice(StatsStep.rankOf(askedBy.getFileName().toString())), e);
+        }
+        return summary != null && summary.isObject() ? MetricStats.fromJson(summary).n() : -1;
     }
 
     /**
