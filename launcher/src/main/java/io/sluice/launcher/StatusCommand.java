@@ -33,11 +33,7 @@ final class StatusCommand implements Callable<Integer> {
             java.nio.file.Path stats = job.stageDir(stage).resolve("stats.json");
             if (java.nio.file.Files.exists(stats)) {
                 try {
-                    io.sluice.exec.PipelineStats sums = io.sluice.exec.PipelineStats.read(stats);
-                    for (String note : sums.counterNotes()) {
-                        System.out.printf("stage %s: %s%n", stage.name(), note);
-                    }
-                    for (String note : sums.skippedInputNotes()) {
+                    for (String note : io.sluice.exec.PipelineStats.read(stats).notes()) {
                         System.out.printf("stage %s: %s%n", stage.name(), note);
                     }
                 } catch (java.io.IOException | RuntimeException e) {

@@ -92,13 +92,9 @@ public final class LocalExecutor {
         return true;
     }
 
-    /** {@link PipelineStats#counterNotes} and what the reader skipped, as the stage ends. */
+    /** {@link PipelineStats#notes}, as the stage ends: before, only stats.json and the task logs said them. */
     private void printCounterNotes(Job.Stage stage, PipelineStats stats) {
-        for (String note : stats.counterNotes()) {
-            console.printf("[%s] note: %s%n", stage.name(), note);
-        }
-        // what the reader skipped: before, only stats.json and the task logs said it (datatrove warns on its console)
-        for (String note : stats.skippedInputNotes()) {
+        for (String note : stats.notes()) {
             console.printf("[%s] note: %s%n", stage.name(), note);
         }
     }

@@ -78,12 +78,22 @@ public final class PipelineStats {
     }
 
     /**
+     * What {@code launcher run} says as a stage ends and {@code launcher status} from the stage's stats.json (on
+     * Slurm no console says it): {@link #counterNotes}, then {@link #skippedInputNotes}.
+     */
+    public List<String> notes() {
+        List<String> notes = counterNotes();
+        notes.addAll(skippedInputNotes());
+        return notes;
+    }
+
+    /**
      * A filter that dropped every document for one reason, most often set up wrong (url_filter's url_key pointing
      * where the corpus has no URL, a language list without the corpus's language), and the documents without a URL:
      * said by {@code launcher run} as a stage ends and by {@code launcher status}, where before only the task logs had
      * a hint and the job ended "done" with nothing kept (on Slurm, nothing said it at all).
      */
-    public List<String> counterNotes() {
+    private List<String> counterNotes() {
         List<String> notes = new ArrayList<>();
         // datatrove stops at the first document without a URL; Sluice goes on, and says so: one line for the steps
         // that found the same documents without one (the stats blocks of a stage, each two groups), naming the
@@ -128,7 +138,7 @@ public final class PipelineStats {
      * "read_jsonl skipped 3 malformed line(s), 2 line(s) with empty text (as datatrove skips them); its task logs
      * name them". Said by {@code launcher run} as a stage ends and by {@code launcher status}.
      */
-    public List<String> skippedInputNotes() {
+    private List<String> skippedInputNotes() {
         List<String> notes = new java.util.ArrayList<>();
         for (StepStats step : steps()) {
             List<String> parts = new java.util.ArrayList<>();
