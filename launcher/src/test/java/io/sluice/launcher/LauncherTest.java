@@ -170,7 +170,7 @@ class LauncherTest {
         // refused as the job's block is, named by the stage
         Path bad = job(Files.readString(f).replace("time: '12:00:00'", "time: soon"));
         assertEquals(2, Launcher.execute("validate", bad.toString()));
-        assertTrue(err.toString().contains(bad.getFileName() + ": stages[1] (b).slurm.time: 'soon' is not a Slurm time limit"),
+        assertTrue(err.toString().contains(bad.getFileName() + ":7: stages[1] (b).slurm.time: 'soon' is not a Slurm time limit"),
                 err.toString());
     }
 
@@ -291,12 +291,12 @@ class LauncherTest {
         assertTrue(err.toString().contains("slurm.sbatch_args: --array is set by `launcher submit` itself"), err.toString());
         Path soon = job("slurm: {time: soon}\n" + stages);
         assertEquals(2, Launcher.execute("validate", soon.toString()));
-        assertTrue(err.toString().contains(soon.getFileName() + ": slurm.time: 'soon' is not a Slurm time limit"),
+        assertTrue(err.toString().contains(soon.getFileName() + ":1: slurm.time: 'soon' is not a Slurm time limit"),
                 "the message names the job file, as every other job-file error: " + err);
         // an unquoted number, which sbatch reads as minutes (3600 meant as seconds asked for 60 hours)
         Path number = job("slurm: {time: 3600}\n" + stages);
         assertEquals(2, Launcher.execute("validate", number.toString()));
-        assertTrue(err.toString().contains(number.getFileName() + ": slurm: 'time' is a number (3600), which sbatch reads as minutes;"
+        assertTrue(err.toString().contains(number.getFileName() + ":1: slurm: 'time' is a number (3600), which sbatch reads as minutes;"
                 + " write it as Slurm does, quoted: \"01:00:00\" for an hour, or \"3600\" if you mean 3600 minutes"), err.toString());
         // beyond 64 bits: its long value wrapped to 0, "which sbatch reads as no time limit"
         Path huge = job("slurm: {time: 18446744073709551616}\n" + stages);

@@ -62,8 +62,9 @@ public final class JobFile {
 
     public static Job load(Path file, SlurmCheck slurmCheck) {
         Map<String, Object> root;
+        KeyLines lines = new KeyLines();
         try {
-            root = readTree(file);
+            root = readTree(file, lines);
         } catch (NoSuchFileException e) {
             throw new JobException(file + ": job file not found");
         } catch (JsonProcessingException e) {
@@ -83,16 +84,21 @@ public final class JobFile {
         } catch (IOException e) {
             throw new JobException(file + ": cannot read: " + e.getMessage());
         }
-        return parse(file.getFileName().toString(), root, slurmCheck);
+        String fileName = file.getFileName().toString();
+        try {
+            return parse(fileName, root, slurmCheck);
+        } catch (JobException e) {
+            throw JobException.of(e.problems().stream().map(p -> lines.locate(fileName, p)).toList());
+        }
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> readTree(Path file) throws IOException {
+    private static Map<String, Object> readTree(Path file, KeyLines lines) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         Object tree;
         try (JsonParser parser = YAML.createParser(bytes)) { // YAML is a superset of JSON
             parser.nextToken();
-            tree = parser.currentToken() == null ? null : new TreeReader(file, (YAMLParser) parser).value();
+            tree = parser.currentToken() == null ? null : new TreeReader(file, (YAMLParser) parser, lines).value("");
         }
         if (!(tree instanceof Map)) {
             throw new JobException(file + ": a job file must be a mapping of keys (name, stages, ...)");
@@ -118,6 +124,7 @@ public final class JobFile {
 
         private final Path file;
         private final YAMLParser parser;
+        private final KeyLines lines;
         private final Map<String, Object> anchors = new HashMap<>();
         /** Per anchor, the number of values it stands for, its nested aliases expanded. */
         private final Map<String, Long> anchorSizes = new HashMap<>();
@@ -127,9 +134,10 @@ public final class JobFile {
         /** The number of values {@link #value} last returned stands for. */
         private long size;
 
-        TreeReader(Path file, YAMLParser parser) {
+        TreeReader(Path file, YAMLParser parser, KeyLines lines) {
             this.file = file;
             this.parser = parser;
+            this.lines = lines;
         }
 
         private String at() {
@@ -146,8 +154,8 @@ public final class JobFile {
             }
         }
 
-        /** The value at the parser's current token; sets {@link #size}. */
-        Object value() throws IOException {
+        /** The value at the parser's current token, found at {@code path} in the tree ({@link KeyLines}); sets {@link #size}. */
+        Object value(String path) throws IOException {
             if (parser.isCurrentAlias()) {
                 String name = parser.getText();
                 if (open.contains(name)) {
@@ -180,8 +188,10 @@ public final class JobFile {
                     while (parser.nextToken() == JsonToken.FIELD_NAME) {
                         String key = parser.currentName();
                         int line = parser.currentLocation().getLineNr();
+                        String keyPath = path.isEmpty() ? key : path + "." + key;
+                        lines.put(keyPath, line);
                         parser.nextToken();
-                        Object v = value();
+                        Object v = value(keyPath);
                         total += size;
                         if (key.equals("<<")) {
                             merge = v;
@@ -191,14 +201,16 @@ public final class JobFile {
                         }
                     }
                     if (mergeLine > 0) {
-                        merge(map, merge, mergeLine);
+                        merge(map, merge, mergeLine, path);
                     }
                     value = map;
                 }
                 case START_ARRAY -> {
                     List<Object> list = new ArrayList<>();
                     while (parser.nextToken() != JsonToken.END_ARRAY) {
-                        list.add(value());
+                        String itemPath = path + "[" + list.size() + "]";
+                        lines.put(itemPath, parser.currentTokenLocation().getLineNr());
+                        list.add(value(itemPath));
                         total += size;
                     }
                     value = list;
@@ -229,7 +241,7 @@ public final class JobFile {
 
         /** Adds to {@code map} the entries of the merge key's mappings that it does not set itself. */
         @SuppressWarnings("unchecked")
-        private void merge(Map<String, Object> map, Object merge, int line) {
+        private void merge(Map<String, Object> map, Object merge, int line, String path) {
             List<?> sources = merge instanceof List<?> l ? l : java.util.Collections.singletonList(merge);
             for (Object source : sources) { // the first listed wins over later ones, as in YAML's merge
                 if (!(source instanceof Map<?, ?>)) {
@@ -239,6 +251,7 @@ public final class JobFile {
                 for (Map.Entry<String, Object> e : ((Map<String, Object>) source).entrySet()) {
                     if (!map.containsKey(e.getKey())) { // a key set to null (~) is set, and stays null
                         map.put(e.getKey(), e.getValue());
+                        lines.put(path.isEmpty() ? e.getKey() : path + "." + e.getKey(), line); // the key comes from the '<<' line
                     }
                 }
             }
@@ -334,7 +347,7 @@ public final class JobFile {
                     if (names.contains(stage)) {
                         depends.add(stage);
                     } else if (!unread.contains(dep)) {
-                        problems.add(where + " (" + s.name() + "): depends on '" + dep
+                        problems.add(where + " (" + s.name() + "): 'depends' names '" + dep
                                 + "', which is not an earlier stage; earlier stages: " + names);
                     }
                 }

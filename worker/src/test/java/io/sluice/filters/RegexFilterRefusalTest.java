@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and "(?<=ab|c)" among them). Each message here is what python3.11 -c "import re; re.compile(...)" says.
  */
 class RegexFilterRefusalTest {
-    private static final String WHERE = "job.yaml: stages[0] (a).steps[1] (regex_filter): 'regex' ";
+    private static final String WHERE = "job.yaml:3: stages[0] (a).steps[1] (regex_filter): 'regex' ";
     private static final String REFUSED = WHERE + "is not a valid Python regular expression (datatrove's re.compile refuses it): ";
 
     @TempDir
@@ -166,8 +166,8 @@ class RegexFilterRefusalTest {
     @Test
     void aRefusalIsToldWithTheFilesOtherProblems() throws IOException {
         Path f = dir.resolve("job.yaml");
-        Files.writeString(f, "tasks: 0\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {regex_filter: {regex: 'a\\z'}}]\n");
-        assertEquals("2 problems:\n  job.yaml: 'tasks' must be a positive integer, got 0\n  " + REFUSED + "bad escape \\z at position 1",
+        Files.writeString(f, "stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {regex_filter: {regex: 'a\\z'}}]\ntasks: 0\n");
+        assertEquals("2 problems:\n  job.yaml:4: 'tasks' must be a positive integer, got 0\n  " + REFUSED + "bad escape \\z at position 1",
                 assertThrows(JobException.class, () -> JobFile.load(f)).getMessage());
     }
 }

@@ -47,14 +47,14 @@ class JobFileTest {
     @Test
     void unknownStepNamesTheKnownOnes() throws IOException {
         String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - lenght_filter: {}\n");
-        assertEquals(true, msg.startsWith("job.yaml: stages[0] (a).steps[1] (lenght_filter): unknown step 'lenght_filter' (did you mean 'length_filter'?); known steps: "), msg);
+        assertEquals(true, msg.startsWith("job.yaml:5: stages[0] (a).steps[1] (lenght_filter): unknown step 'lenght_filter' (did you mean 'length_filter'?); known steps: "), msg);
         assertEquals(true, msg.contains("length_filter"), msg);
     }
 
     @Test
     void unknownKeyNamesTheAllowedOnes() throws IOException {
         String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - length_filter: {min_wrds: 3}\n");
-        assertEquals("job.yaml: stages[0] (a).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?); allowed: exclusion_output, "
+        assertEquals("job.yaml:5: stages[0] (a).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?); allowed: exclusion_output, "
                 + "min_chars, max_chars, min_words, max_words, min_lines, max_lines", msg);
     }
 
@@ -100,7 +100,7 @@ class JobFileTest {
     @Test
     void datatrovesReaderAndWriterOptionsAreNamedBeforeAMissingPath() throws IOException {
         // before: only "'path' is required", naming neither key
-        assertEquals("job.yaml: stages[0] (a).steps[0] (read_jsonl): unknown keys 'data_folder' (datatrove's name; here it is"
+        assertEquals("job.yaml:3: stages[0] (a).steps[0] (read_jsonl): unknown keys 'data_folder' (datatrove's name; here it is"
                 + " 'path'), 'glob_pattern' (datatrove's name; here it is 'glob'); allowed: path, glob, recursive, text_key, id_key,"
                 + " default_metadata, limit, skip, split_size, on_error; and 'path' is required",
                 error("stages:\n  - name: a\n    steps: [{read_jsonl: {data_folder: x, glob_pattern: '*.gz'}}]\n"));
@@ -113,7 +113,7 @@ class JobFileTest {
         assertEquals(true, msg.contains("'compression' (datatrove's option, not taken here: readers find each file's"
                 + " compression from its name and first bytes; only writers take it)"), msg);
         msg = error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {write_jsonl: {output_folder: o}}]\n");
-        assertEquals("job.yaml: stages[0] (a).steps[1] (write_jsonl): unknown key 'output_folder' (datatrove's name; here it is"
+        assertEquals("job.yaml:3: stages[0] (a).steps[1] (write_jsonl): unknown key 'output_folder' (datatrove's name; here it is"
                 + " 'path'); allowed: path, compression, output_filename, max_file_size; and 'path' is required", msg);
         // the same names as datatrove's pass
         Path f = dir.resolve("ok.yaml");
@@ -125,7 +125,7 @@ class JobFileTest {
     @Test
     void anEmptyExclusionOutputIsAnError() throws IOException {
         // before, validate passed and the dropped documents were written into the folder the job was started from
-        assertEquals("job.yaml: stages[0] (a).steps[1] (gopher_quality): 'exclusion_output' is empty: name a folder for"
+        assertEquals("job.yaml:3: stages[0] (a).steps[1] (gopher_quality): 'exclusion_output' is empty: name a folder for"
                 + " the dropped documents, or leave the key out",
                 error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {gopher_quality: {exclusion_output: ''}}]\n"));
     }
@@ -133,7 +133,7 @@ class JobFileTest {
     @Test
     void unquotedYamlBooleansAreNotTakenAsWords() throws IOException {
         // before, stop_words: [the, on] counted "true" as the stop word, and languages: [en, no] kept "false"
-        assertEquals("job.yaml: stages[0] (a).steps[1] (word_stats): 'stop_words' must be a list of strings, got the boolean"
+        assertEquals("job.yaml:3: stages[0] (a).steps[1] (word_stats): 'stop_words' must be a list of strings, got the boolean"
                 + " true as element 2 (YAML reads unquoted yes, no, on, off, true and false as booleans: quote the word,"
                 + " e.g. \"no\")",
                 error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}, {word_stats: {output: s, stop_words: [the, on]}}]\n"));
@@ -146,23 +146,23 @@ class JobFileTest {
 
     @Test
     void wrongTypesAndTopLevelTyposAreNamed() throws IOException {
-        assertEquals("job.yaml: 'tasks' must be an integer, got 'many'",
+        assertEquals("job.yaml:1: 'tasks' must be an integer, got 'many'",
                 error("tasks: many\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n"));
-        assertEquals("job.yaml: stages[0] (a).steps[0] (read_jsonl): 'split_size' must be a size such as 512M or 1G (a whole"
+        assertEquals("job.yaml:3: stages[0] (a).steps[0] (read_jsonl): 'split_size' must be a size such as 512M or 1G (a whole"
                 + " number, with K, M, G or T), got '1.5M'",
                 error("stages:\n  - name: a\n    steps: [{read_jsonl: {path: x, split_size: 1.5M}}]\n"));
-        assertEquals("job.yaml: unknown key 'worker' (did you mean 'workers'?); allowed: name, logging_dir, tasks, workers, skip_completed, "
+        assertEquals("job.yaml:1: unknown key 'worker' (did you mean 'workers'?); allowed: name, logging_dir, tasks, workers, skip_completed, "
                         + "randomize_start_duration, local_tasks, local_rank_offset, stages, slurm",
                 error("worker: 2\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n"));
-        assertEquals("job.yaml: stages[0] (a).steps[0] (write_jsonl): 'compression' must be one of zstd, gzip, none, got 'lz4'",
+        assertEquals("job.yaml:3: stages[0] (a).steps[0] (write_jsonl): 'compression' must be one of zstd, gzip, none, got 'lz4'",
                 error("stages:\n  - name: a\n    steps: [{write_jsonl: {path: x, compression: lz4}}]\n"));
     }
 
     @Test
     void readerMustComeFirstAndDependsMustExist() throws IOException {
-        assertEquals("job.yaml: stages[0] (a).steps[1] (read_jsonl): 'read_jsonl' must be the first step of its stage",
+        assertEquals("job.yaml:3: stages[0] (a).steps[1] (read_jsonl): 'read_jsonl' must be the first step of its stage",
                 error("stages:\n  - name: a\n    steps: [{sampler: {}}, {read_jsonl: {path: x}}]\n"));
-        assertEquals("job.yaml: stages[0] (a): depends on 'b', which is not an earlier stage; earlier stages: []",
+        assertEquals("job.yaml:3: stages[0] (a): 'depends' names 'b', which is not an earlier stage; earlier stages: []",
                 error("stages:\n  - name: a\n    depends: b\n    steps: [{read_jsonl: {path: x}}]\n"));
     }
 
@@ -196,7 +196,7 @@ class JobFileTest {
         // before, "../x" put the stage's completion markers and logs beside the logging dir
         for (String name : new String[] {"../x", "a/b", ".hidden", "' '"}) {
             String shown = name.equals("' '") ? " " : name;
-            assertEquals("job.yaml: stages[0]: 'name' is '" + shown + "', which cannot name a stage: the name"
+            assertEquals("job.yaml:2: stages[0]: 'name' is '" + shown + "', which cannot name a stage: the name"
                     + " is the stage's folder in the logging dir, so it must not be blank, start with '.' or hold '/' or '\\'",
                     error("stages:\n  - name: " + name + "\n    steps: [{read_jsonl: {path: x}}]\n"));
         }
@@ -332,30 +332,30 @@ class JobFileTest {
     /** A NUL in a path is told with the key it is in; java.nio's message named neither the key nor the file. */
     @Test
     void aPathWithANulNamesItsKey() throws IOException {
-        assertEquals("2 problems:\n  job.yaml: 'logging_dir' is no path ('/tmp/l?g'): Nul character not allowed\n"
-                + "  job.yaml: stages[0] (a).steps[0] (read_jsonl): 'path' is no path ('/tmp/x?y'): Nul character not allowed",
+        assertEquals("2 problems:\n  job.yaml:1: 'logging_dir' is no path ('/tmp/l?g'): Nul character not allowed\n"
+                + "  job.yaml:4: stages[0] (a).steps[0] (read_jsonl): 'path' is no path ('/tmp/x?y'): Nul character not allowed",
                 error("logging_dir: \"/tmp/l\\0g\"\nstages:\n  - name: a\n    steps: [{read_jsonl: {path: \"/tmp/x\\0y\"}}]\n"));
     }
 
     /** A stage name of the wrong type is one problem among the others, not the only one told. */
     @Test
     void aStageNameOfTheWrongTypeIsToldWithTheOthers() throws IOException {
-        assertEquals("2 problems:\n  job.yaml: 'tasks' must be a positive integer, got 0\n  job.yaml: stages[0]: 'name' must be a"
+        assertEquals("2 problems:\n  job.yaml:1: 'tasks' must be a positive integer, got 0\n  job.yaml:3: stages[0]: 'name' must be a"
                 + " string, got a list", error("tasks: 0\nstages:\n  - name: [a]\n    steps: [{read_jsonl: {path: x}}]\n"));
     }
 
     /** skip_completed: null would read as false, as a step's flag does, and run every completed rank again: refused. */
     @Test
     void anEmptySkipCompletedIsRefused() throws IOException {
-        assertEquals("job.yaml: 'skip_completed' is null: write true or false",
+        assertEquals("job.yaml:1: 'skip_completed' is null: write true or false",
                 error("skip_completed: null\nstages:\n  - name: b\n    steps: [{read_jsonl: {path: x}}]\n"));
     }
 
     /** A zero too many: the launcher ran out of memory planning a hundred million ranks, with a bare stack trace. */
     @Test
     void moreTasksThanSlurmCanNumberAreRefused() throws IOException {
-        assertEquals("2 problems:\n  job.yaml: 'tasks' is 100000000, more ranks than Slurm can number (at most 4000000); a rank"
-                + " usually reads a few files or a few hundred MB\n  job.yaml: stages[0]: 'tasks' is 5000000, more ranks than"
+        assertEquals("2 problems:\n  job.yaml:1: 'tasks' is 100000000, more ranks than Slurm can number (at most 4000000); a rank"
+                + " usually reads a few files or a few hundred MB\n  job.yaml:4: stages[0]: 'tasks' is 5000000, more ranks than"
                 + " Slurm can number (at most 4000000); a rank usually reads a few files or a few hundred MB",
                 error("tasks: 100000000\nstages:\n  - name: b\n    tasks: 5000000\n    steps: [{read_jsonl: {path: x}}]\n"));
     }
@@ -363,13 +363,13 @@ class JobFileTest {
     @Test
     void aLocalRankOffsetPastEveryStageIsAnError() throws IOException {
         assertEquals(2, load("local_tasks: 2\nlocal_rank_offset: 2\n" + ONE_STAGE).localRankOffset());
-        assertEquals("job.yaml: 'local_rank_offset' must be from 0 to 3 (the job's largest stage has 4 tasks), got 40:"
+        assertEquals("job.yaml:2: 'local_rank_offset' must be from 0 to 3 (the job's largest stage has 4 tasks), got 40:"
                 + " no stage would have a rank to run", error("local_tasks: 2\nlocal_rank_offset: 40\n" + ONE_STAGE));
         // before, local_tasks: 0 ran nothing and exited 0
-        assertEquals("job.yaml: 'local_tasks' must be at least 1 (the ranks this run takes), or -1 for all; got 0, which"
+        assertEquals("job.yaml:1: 'local_tasks' must be at least 1 (the ranks this run takes), or -1 for all; got 0, which"
                 + " would run nothing", error("local_tasks: 0\n" + ONE_STAGE));
         // past 32 bits: the offset was cast round to 1 and accepted; a huge local_tasks is all the ranks
-        assertEquals("job.yaml: 'local_rank_offset' must be from 0 to 3 (the job's largest stage has 4 tasks), got 4294967297:"
+        assertEquals("job.yaml:2: 'local_rank_offset' must be from 0 to 3 (the job's largest stage has 4 tasks), got 4294967297:"
                 + " no stage would have a rank to run", error("local_tasks: 2\nlocal_rank_offset: 4294967297\n" + ONE_STAGE));
         assertEquals(Integer.MAX_VALUE, load("local_tasks: 4294967297\n" + ONE_STAGE).localTasks());
     }
@@ -437,10 +437,10 @@ class JobFileTest {
                       - read_jsonl: {path: x}
                       - GopherQualityFilter: {}
                 """);
-        assertEquals(true, msg.startsWith("3 problems:\n  job.yaml: stages[0] (a).steps[0] (read_jsonl): unknown key"
+        assertEquals(true, msg.startsWith("3 problems:\n  job.yaml:4: stages[0] (a).steps[0] (read_jsonl): unknown key"
                 + " 'data_folder' (datatrove's name; here it is 'path')"), msg);
-        assertEquals(true, msg.contains("\n  job.yaml: stages[0] (a).steps[1] (gopher_quality): unknown key 'exclusion_writer'"), msg);
-        assertEquals(true, msg.contains("\n  job.yaml: stages[1] (b).steps[1] (GopherQualityFilter): unknown step"), msg);
+        assertEquals(true, msg.contains("\n  job.yaml:5: stages[0] (a).steps[1] (gopher_quality): unknown key 'exclusion_writer'"), msg);
+        assertEquals(true, msg.contains("\n  job.yaml:9: stages[1] (b).steps[1] (GopherQualityFilter): unknown step"), msg);
     }
 
     /** A step's own mistakes are told together too: before, its first bad value hid the others until it was mended. */
@@ -454,9 +454,9 @@ class JobFileTest {
                       - write_jsonl: {path: y, compression: lz4, max_file_size: 1.5M, output_filename: ../x}
                       - length_filter: {exclusion_output: {path: z, compression: lz5}, min_chars: q}
                 """);
-        String read = "\n  job.yaml: stages[0] (a).steps[0] (read_jsonl): ";
-        String write = "\n  job.yaml: stages[0] (a).steps[1] (write_jsonl): ";
-        String filter = "\n  job.yaml: stages[0] (a).steps[2] (length_filter)";
+        String read = "\n  job.yaml:4: stages[0] (a).steps[0] (read_jsonl): ";
+        String write = "\n  job.yaml:5: stages[0] (a).steps[1] (write_jsonl): ";
+        String filter = "\n  job.yaml:6: stages[0] (a).steps[2] (length_filter)";
         assertEquals("8 problems:"
                 + read + "'recursive' must be true or false, got 'maybe'"
                 + read + "'limit' must be an integer, got 'many'"
@@ -470,11 +470,11 @@ class JobFileTest {
                 msg);
         // datatrove reads nothing for a limit below -1; a null histogram_round_digits is round(x, None), keys as
         // whole numbers; a null top_k fails it: each was read as something else (all, or the default)
-        String stats = "\n  job.yaml: stages[0] (a).steps[2] (doc_stats): ";
+        String stats = "\n  job.yaml:6: stages[0] (a).steps[2] (doc_stats): ";
         assertEquals("5 problems:"
                 + read + "'limit' must be -1 (no limit) or a number of documents, got -5"
                 + read + "'skip' must be a number of documents, got -1"
-                + "\n  job.yaml: stages[0] (a).steps[1] (read_jsonl): 'limit' is null" + StepArgs.NUMBER_NOT_NULL
+                + "\n  job.yaml:5: stages[0] (a).steps[1] (read_jsonl): 'limit' is null" + StepArgs.NUMBER_NOT_NULL
                 + stats + "'histogram_round_digits' is null, which datatrove passes to round() as None, so its histogram"
                 + " keys are whole numbers (\"0\", \"1\"), a form Sluice does not write; give a number of digits (0 rounds"
                 + " to whole numbers), or leave the key out for 3"
@@ -490,21 +490,22 @@ class JobFileTest {
                         """));
         // beyond 64 bits: 2^64 was read as 0 (a BigInteger's long value wraps), 1e30 as 2^63 - 1, 1e7T as negative
         String range = "must be an integer from -9223372036854775808 to 9223372036854775807, got ";
+        String inOneLine = "\n  job.yaml:1: stages[0] (a).steps[0] (read_jsonl): ";
         assertEquals("3 problems:"
-                + read + "'limit' " + range + "'18446744073709551616'"
-                + read + "'skip' " + range + "'1.0E30'"
-                + read + "'split_size' must be a size such as 512M or 1G (a whole number, with K, M, G or T), got '10000000T'",
+                + inOneLine + "'limit' " + range + "'18446744073709551616'"
+                + inOneLine + "'skip' " + range + "'1.0E30'"
+                + inOneLine + "'split_size' must be a size such as 512M or 1G (a whole number, with K, M, G or T), got '10000000T'",
                 error("stages: [{name: a, steps: [{read_jsonl: {path: x, limit: 18446744073709551616, skip: 1e30,"
                         + " split_size: 10000000T}}]}]\n"));
         // one problem is still its own message, with no count before it
-        assertEquals("job.yaml: stages[0] (a).steps[0] (read_jsonl): 'limit' must be an integer, got 'many'",
+        assertEquals("job.yaml:1: stages[0] (a).steps[0] (read_jsonl): 'limit' must be an integer, got 'many'",
                 error("stages: [{name: a, steps: [{read_jsonl: {path: x, limit: many}}]}]\n"));
     }
 
     /** The job's and the stages' own keys are told with the steps' problems, each where it is. */
     @Test
     void theJobsAndStagesKeyProblemsAreToldWithTheStepsOnes() throws IOException {
-        // before, only "job.yaml: 'tasks' must be a positive integer, got 0": eleven more rounds of validate
+        // before, only "job.yaml:2: 'tasks' must be a positive integer, got 0": eleven more rounds of validate
         String msg = error("""
                 name: mistakes
                 tasks: 0
@@ -527,16 +528,16 @@ class JobFileTest {
                 slurm: {time: '1:00:00', array_parallelism: -1, mem_per_cpu: 2}
                 """); // the slurm: block is the launcher's to check (SlurmOptionsTest)
         List<String> told = List.of(
-                "job.yaml: 'tasks' must be a positive integer, got 0",
-                "job.yaml: 'local_tasks' must be at least 1 (the ranks this run takes), or -1 for all; got 0, which would run nothing",
-                "job.yaml: unknown key 'worker' (did you mean 'workers'?); allowed: ",
-                "job.yaml: stages[0]: 'tasks' must be an integer, got 'many'",
-                "job.yaml: stages[0] (a).steps[0] (read_jsonl): unknown key 'data_folder' (datatrove's name; here it is 'path')",
-                "job.yaml: stages[0] (a).steps[1] (gopher_quality): unknown key 'exclusion_writer'",
-                "job.yaml: stages[1]: unknown key 'colour'; allowed: name, tasks, workers, depends, slurm, minhash, steps",
-                "job.yaml: stages[1] (b): depends on 'c', which is not an earlier stage; earlier stages: [a]",
-                "job.yaml: stages[1] (b).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?)",
-                "job.yaml: stages[2]: stage name 'a' is used twice");
+                "job.yaml:2: 'tasks' must be a positive integer, got 0",
+                "job.yaml:4: 'local_tasks' must be at least 1 (the ranks this run takes), or -1 for all; got 0, which would run nothing",
+                "job.yaml:3: unknown key 'worker' (did you mean 'workers'?); allowed: ",
+                "job.yaml:7: stages[0]: 'tasks' must be an integer, got 'many'",
+                "job.yaml:9: stages[0] (a).steps[0] (read_jsonl): unknown key 'data_folder' (datatrove's name; here it is 'path')",
+                "job.yaml:10: stages[0] (a).steps[1] (gopher_quality): unknown key 'exclusion_writer'",
+                "job.yaml:13: stages[1]: unknown key 'colour'; allowed: name, tasks, workers, depends, slurm, minhash, steps",
+                "job.yaml:12: stages[1] (b): 'depends' names 'c', which is not an earlier stage; earlier stages: [a]",
+                "job.yaml:16: stages[1] (b).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?)",
+                "job.yaml:17: stages[2]: stage name 'a' is used twice");
         List<String> lines = msg.lines().toList();
         assertEquals(told.size() + " problems:", lines.getFirst(), msg);
         assertEquals(told.size() + 1, lines.size(), msg);
@@ -559,9 +560,9 @@ class JobFileTest {
                 """;
         assertEquals("""
                 3 problems:
-                  job.yaml: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got 0
-                  job.yaml: stages[0]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got -5
-                  job.yaml: stages[1]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got 0""",
+                  job.yaml:1: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got 0
+                  job.yaml:4: stages[0]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got -5
+                  job.yaml:7: stages[1]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the machine has cores; got 0""",
                 error("workers: 0\n" + stages));
         Job job = load("workers: 3\n" + stages.replace("workers: -5", "workers: -1").replace("workers: 0", "workers: 1"));
         assertEquals(List.of(-1, 1, 1, 1, 1), job.stages().stream().map(Job.Stage::workers).toList());
@@ -572,12 +573,53 @@ class JobFileTest {
     @Test
     void aMisspeltStagesOrStepsIsNotAlsoMissing() throws IOException {
         assertEquals(true, error("stage:\n  - name: a\n    steps: [{read_jsonl: {path: x}}]\n")
-                .startsWith("job.yaml: unknown key 'stage' (did you mean 'stages'?); allowed: "));
+                .startsWith("job.yaml:1: unknown key 'stage' (did you mean 'stages'?); allowed: "));
         assertEquals(true, error("stages:\n  - name: a\n    step: [{read_jsonl: {path: x}}]\n")
-                .startsWith("job.yaml: stages[0]: unknown key 'step' (did you mean 'steps'?); allowed: "));
-        assertEquals("2 problems:\n  job.yaml: 'tasks' must be a positive integer, got -1\n  job.yaml: 'stages' is required:"
+                .startsWith("job.yaml:3: stages[0]: unknown key 'step' (did you mean 'steps'?); allowed: "));
+        assertEquals("2 problems:\n  job.yaml:1: 'tasks' must be a positive integer, got -1\n  job.yaml: 'stages' is required:"
                 + " a list of stages, each with a name and steps", error("tasks: -1\n"));
-        assertEquals("job.yaml: 'stages' is empty: a list of stages, each with a name and steps", error("stages: []\n"));
+        assertEquals("job.yaml:1: 'stages' is empty: a list of stages, each with a name and steps", error("stages: []\n"));
+    }
+
+    /**
+     * Each problem names the line of the key it is about, as compilers do: a job of several stages has several
+     * steps[1]. A key that a merge key ({@code <<}) brings in is on the merge key's line, and a key of an aliased
+     * mapping on the alias's.
+     */
+    @Test
+    void problemsNameTheLineOfTheirKey() throws IOException {
+        assertEquals("""
+                5 problems:
+                  job.yaml:2: 'tasks' must be a positive integer, got 0
+                  job.yaml:13: stages[0] (a).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?); \
+                allowed: exclusion_output, min_chars, max_chars, min_words, max_words, min_lines, max_lines
+                  job.yaml:15: stages[1]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the \
+                machine has cores; got 0
+                  job.yaml:20: stages[1] (b): 'depends' names 'c', which is not an earlier stage; earlier stages: [a]
+                  job.yaml:19: stages[1] (b).steps[1] (length_filter): unknown key 'max_wrds' (did you mean 'max_words'?); \
+                allowed: exclusion_output, min_chars, max_chars, min_words, max_words, min_lines, max_lines""",
+                error("""
+                        name: lines
+                        tasks: 0
+                        x-defaults: &defaults
+                          workers: 0
+                        x-filter: &filter
+                          max_wrds: 9
+                        stages:
+                          - name: a
+                            steps:
+                              - read_jsonl: {path: x}
+                              - length_filter:
+                                  min_words: 3
+                                  min_wrds: 4
+                          - name: b
+                            <<: *defaults
+                            tasks: 2
+                            steps:
+                              - read_jsonl: {path: x}
+                              - length_filter: *filter
+                            depends: [c]
+                        """));
     }
 
     /** YAML's merge rules: a key the mapping sets wins even when set to null, and the first listed mapping wins. */

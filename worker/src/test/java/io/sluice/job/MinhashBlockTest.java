@@ -74,14 +74,14 @@ class MinhashBlockTest {
                   - name: dedup
                     minhash: {input: in, output: out, work_dir: w, cluster: {num_buckets: 7}}
                 """));
-        assertEquals("job.yaml: stages[0] (dedup).minhash: 'cluster' sets 'num_buckets', which is a key of the minhash:"
+        assertEquals("job.yaml:3: stages[0] (dedup).minhash: 'cluster' sets 'num_buckets', which is a key of the minhash:"
                 + " block; give it there, once for all its stages", twice.getMessage());
         JobException own = assertThrows(JobException.class, () -> load("""
                 stages:
                   - name: dedup
                     minhash: {input: in, output: out, work_dir: w, buckets: {output: elsewhere}}
                 """));
-        assertEquals("job.yaml: stages[0] (dedup).minhash: 'buckets' sets 'output', which the minhash: block sets itself",
+        assertEquals("job.yaml:3: stages[0] (dedup).minhash: 'buckets' sets 'output', which the minhash: block sets itself",
                 own.getMessage());
         JobException misspelt = assertThrows(JobException.class, () -> load("""
                 stages:
@@ -104,12 +104,12 @@ class MinhashBlockTest {
                 """);
         List<String> lines = message.lines().toList();
         assertEquals(List.of("4 problems:",
-                "  job.yaml: stages[0] (dedup).minhash: 'num_buckets' must be a positive integer, got 0",
-                "  job.yaml: stages[0] (dedup).minhash: 'keep' must be one of datatrove, first, longest, got 'shortest'"),
+                "  job.yaml:3: stages[0] (dedup).minhash: 'num_buckets' must be a positive integer, got 0",
+                "  job.yaml:3: stages[0] (dedup).minhash: 'keep' must be one of datatrove, first, longest, got 'shortest'"),
                 lines.subList(0, 3), message);
-        assertEquals(true, lines.get(3).startsWith("  job.yaml: stages[0] (dedup).minhash: unknown key 'n_gram' (did you mean"
+        assertEquals(true, lines.get(3).startsWith("  job.yaml:3: stages[0] (dedup).minhash: unknown key 'n_gram' (did you mean"
                 + " 'n_grams'?); allowed: input, output, work_dir, "), message);
-        assertEquals(true, lines.get(4).startsWith("  job.yaml: stages[1] (after).steps[1] (length_filter): unknown key"
+        assertEquals(true, lines.get(4).startsWith("  job.yaml:5: stages[1] (after).steps[1] (length_filter): unknown key"
                 + " 'min_wrds' (did you mean 'min_words'?)"), message);
 
         // a missing key after the unknown one, which is often it misspelt; each of a step's keys the block sets
@@ -120,13 +120,13 @@ class MinhashBlockTest {
                 """);
         lines = message.lines().toList();
         assertEquals(5, lines.size(), message);
-        assertEquals(true, lines.get(1).startsWith("  job.yaml: stages[0] (dedup).minhash: unknown key 'data_folder'"), message);
+        assertEquals(true, lines.get(1).startsWith("  job.yaml:3: stages[0] (dedup).minhash: unknown key 'data_folder'"), message);
         assertEquals(List.of(
-                "  job.yaml: stages[0] (dedup).minhash: 'input' is required: the input folder, or read_jsonl arguments such as"
+                "  job.yaml:3: stages[0] (dedup).minhash: 'input' is required: the input folder, or read_jsonl arguments such as"
                         + " {path: ..., glob: ...}",
-                "  job.yaml: stages[0] (dedup).minhash: 'cluster' sets 'seed', which is a key of the minhash: block; give it"
+                "  job.yaml:3: stages[0] (dedup).minhash: 'cluster' sets 'seed', which is a key of the minhash: block; give it"
                         + " there, once for all its stages",
-                "  job.yaml: stages[0] (dedup).minhash: 'cluster' sets 'keep', which is a key of the minhash: block; give it"
+                "  job.yaml:3: stages[0] (dedup).minhash: 'cluster' sets 'keep', which is a key of the minhash: block; give it"
                         + " there, once for all its stages"), lines.subList(2, 5), message);
     }
 
@@ -145,14 +145,14 @@ class MinhashBlockTest {
                   - name: d
                     minhash: {input: in, output: out, work_dir: w, after_filter: [{pii_formater: {}}]}
                 """);
-        assertTrue(message.startsWith("job.yaml: stages[0] (d).minhash.after_filter[0] (pii_formater): unknown step"
+        assertTrue(message.startsWith("job.yaml:3: stages[0] (d).minhash.after_filter[0] (pii_formater): unknown step"
                 + " 'pii_formater' (did you mean 'pii_formatter'?)"), message);
         message = refusal("""
                 stages:
                   - name: d
                     minhash: {input: in, output: out, work_dir: w, after_filter: [{minhash_filter: {input: w/clusters}}]}
                 """);
-        assertEquals("job.yaml: stages[0] (d).minhash.after_filter[0] (minhash_filter): the block runs the MinHash steps"
+        assertEquals("job.yaml:3: stages[0] (d).minhash.after_filter[0] (minhash_filter): the block runs the MinHash steps"
                 + " itself; after_filter is for steps on the documents it keeps", message);
     }
 
@@ -164,7 +164,7 @@ class MinhashBlockTest {
                   - name: d
                     minhash: {input: in, output: out, work_dir: w, n_grams: x}
                 """);
-        assertEquals("job.yaml: stages[0] (d).minhash: 'n_grams' must be an integer, got 'x'", message);
+        assertEquals("job.yaml:3: stages[0] (d).minhash: 'n_grams' must be an integer, got 'x'", message);
     }
 
     /** A stage waiting for a block with problems by its last stage's name is not told a second time. */
@@ -178,7 +178,7 @@ class MinhashBlockTest {
                     depends: d_filter
                     steps: [{read_jsonl: {path: out}}]
                 """);
-        assertEquals("job.yaml: stages[0] (d).minhash: 'keep' must be one of datatrove, first, longest, got 'bogus'", message);
+        assertEquals("job.yaml:3: stages[0] (d).minhash: 'keep' must be one of datatrove, first, longest, got 'bogus'", message);
     }
 
     /** A list of folders was read as the folder "[a, b]", and a boolean as "true". */
@@ -190,11 +190,11 @@ class MinhashBlockTest {
                     minhash: {input: [a, b], output: [c], work_dir: true}
                 """);
         assertEquals(List.of("3 problems:",
-                "  job.yaml: stages[0] (dedup).minhash: 'input' must be one folder, or read_jsonl arguments such as"
+                "  job.yaml:3: stages[0] (dedup).minhash: 'input' must be one folder, or read_jsonl arguments such as"
                         + " {path: ..., glob: ...}; got a list",
-                "  job.yaml: stages[0] (dedup).minhash: 'output' must be one folder, or write_jsonl arguments such as"
+                "  job.yaml:3: stages[0] (dedup).minhash: 'output' must be one folder, or write_jsonl arguments such as"
                         + " {path: ..., compression: ...}; got a list",
-                "  job.yaml: stages[0] (dedup).minhash: 'work_dir' must be a string, got the boolean true (YAML reads unquoted"
+                "  job.yaml:3: stages[0] (dedup).minhash: 'work_dir' must be a string, got the boolean true (YAML reads unquoted"
                         + " yes, no, on, off, true and false as booleans: quote the word, e.g. \"no\")"),
                 message.lines().toList(), message);
     }
@@ -206,7 +206,7 @@ class MinhashBlockTest {
                   - name: dedup
                     minhash: {input: in, output: out, work_dir: w, n_gram: 3}
                 """);
-        assertEquals(true, message.startsWith("job.yaml: stages[0] (dedup).minhash: unknown key 'n_gram' (did you mean 'n_grams'?); allowed: "),
+        assertEquals(true, message.startsWith("job.yaml:3: stages[0] (dedup).minhash: unknown key 'n_gram' (did you mean 'n_grams'?); allowed: "),
                 message);
     }
 
@@ -244,8 +244,8 @@ class MinhashBlockTest {
                 """);
         List<String> told = msg.lines().skip(1).map(String::strip).toList();
         assertEquals(7, told.size(), msg);
-        assertTrue(told.get(0).startsWith("job.yaml: stages[0] (d).minhash: 'seed' must be an integer"), msg);
-        assertTrue(told.get(1).startsWith("job.yaml: stages[0] (d).minhash: unknown key 'n_gram' (did you mean 'n_grams'?)"), msg);
+        assertTrue(told.get(0).startsWith("job.yaml:9: stages[0] (d).minhash: 'seed' must be an integer"), msg);
+        assertTrue(told.get(1).startsWith("job.yaml:8: stages[0] (d).minhash: unknown key 'n_gram' (did you mean 'n_grams'?)"), msg);
         for (String key : List.of("globb", "compresion", "memory_limt", "thread")) {
             assertTrue(told.stream().anyMatch(t -> t.contains("unknown key '" + key + "'")), key + ": " + msg);
         }
@@ -260,7 +260,7 @@ class MinhashBlockTest {
                   - name: d
                     minhash: {input: {path: in, globb: "*.zst"}, output: out, work_dir: w}
                 """);
-        assertTrue(msg.startsWith("job.yaml: stages[0] (d).minhash.input (read_jsonl): unknown key 'globb' (did you mean 'glob'?)"), msg);
+        assertTrue(msg.startsWith("job.yaml:3: stages[0] (d).minhash.input (read_jsonl): unknown key 'globb' (did you mean 'glob'?)"), msg);
         assertTrue(!msg.contains("problems"), "one problem, not the same one twice: " + msg);
     }
 }

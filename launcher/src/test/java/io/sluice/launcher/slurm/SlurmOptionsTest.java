@@ -62,14 +62,14 @@ class SlurmOptionsTest {
                 slurm: {time: '1:00:00', array_parallelism: -1, mem_per_cpu: 2}
                 """);
         List<String> told = List.of(
-                "job.yaml: 'tasks' must be a positive integer, got 0",
-                "job.yaml: slurm: 'mem_per_cpu' is '2', which sbatch reads as 2M per CPU",
-                "job.yaml: slurm: 'array_parallelism' must be from 0 to 2147483647, got -1",
-                "job.yaml: stages[0] (a).slurm: 'cpus_per_task' must be a positive integer, got 0",
-                "job.yaml: stages[0] (a).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?)",
+                "job.yaml:1: 'tasks' must be a positive integer, got 0",
+                "job.yaml:11: slurm: 'mem_per_cpu' is '2', which sbatch reads as 2M per CPU",
+                "job.yaml:11: slurm: 'array_parallelism' must be from 0 to 2147483647, got -1",
+                "job.yaml:4: stages[0] (a).slurm: 'cpus_per_task' must be a positive integer, got 0",
+                "job.yaml:7: stages[0] (a).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?)",
                 // what sbatch would refuse, which validate told in a round of its own
-                "job.yaml: stages[1] (b).slurm.time: 'soon' is not a Slurm time limit",
-                "job.yaml: stages[1] (b).slurm.sbatch_args: --array is set by `launcher submit` itself");
+                "job.yaml:9: stages[1] (b).slurm.time: 'soon' is not a Slurm time limit",
+                "job.yaml:9: stages[1] (b).slurm.sbatch_args: --array is set by `launcher submit` itself");
         List<String> lines = msg.lines().toList();
         assertEquals(told.size() + " problems:", lines.getFirst(), msg);
         assertEquals(told.size() + 1, lines.size(), msg);
@@ -79,7 +79,7 @@ class SlurmOptionsTest {
         // the worker reads the job without them: a compute node runs what the launcher checked
         Files.writeString(dir.resolve("w.yaml"), ONE_STAGE + "slurm: {array_parallelism: -1}\n");
         assertEquals(Map.of("array_parallelism", -1), JobFile.load(dir.resolve("w.yaml")).slurm());
-        assertEquals("job.yaml: stages[0] (a): 'slurm' must be a mapping of the slurm: block's keys, such as {time: '12:00:00'}",
+        assertEquals("job.yaml:3: stages[0] (a): 'slurm' must be a mapping of the slurm: block's keys, such as {time: '12:00:00'}",
                 assertThrows(JobException.class, () -> JobFile.load(writeJob("stages:\n  - name: a\n    slurm: 2h\n"
                         + "    steps: [{read_jsonl: {path: x}}]\n"))).getMessage());
     }
@@ -91,11 +91,11 @@ class SlurmOptionsTest {
     @Test
     void onlyValidateAndSubmitRefuseWhatSbatchWould() throws IOException {
         String yaml = ONE_STAGE + "slurm: {time: '00:01:00'}\n"; // requeue's 120 s grace is not shorter than the minute
-        assertTrue(error(yaml).startsWith("job.yaml: slurm.requeue_grace_seconds: 120 s is not shorter than its time"), error(yaml));
+        assertTrue(error(yaml).startsWith("job.yaml:5: slurm.requeue_grace_seconds: 120 s is not shorter than its time"), error(yaml));
         assertEquals("00:01:00", jobOptions(load(yaml)).time());
         String stage = "stages:\n  - name: a\n    slurm: {java_home: /x, time: '00:01:00'}\n    steps: [{read_jsonl: {path: x}}]\n";
-        assertEquals("2 problems:\n  job.yaml: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one build"
-                + " runs every stage)\n  job.yaml: stages[0] (a).slurm.requeue_grace_seconds: 120 s is not shorter than its"
+        assertEquals("2 problems:\n  job.yaml:3: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one build"
+                + " runs every stage)\n  job.yaml:3: stages[0] (a).slurm.requeue_grace_seconds: 120 s is not shorter than its"
                 + " time '00:01:00' (60 s): each element would be told to requeue itself as soon as it starts, again and"
                 + " again; lower requeue_grace_seconds, or set requeue: false", error(stage));
     }
@@ -150,19 +150,19 @@ class SlurmOptionsTest {
         // sbatch refuses --mem-per-cpu beside --mem: the default made every such submit fail
         assertEquals(null, jobOptions(load(ONE_STAGE + "slurm: {sbatch_args: {mem: 4G}}\n")).memPerCpu());
         assertEquals(java.util.Map.of("mem", "4G"), jobOptions(load(ONE_STAGE + "slurm: {sbatch_args: {--mem: 4G}}\n")).sbatchArgs());
-        assertEquals("job.yaml: slurm.sbatch_args.mem: '4 GB' is not a Slurm memory size like 2G, 512M or 2000 (whole numbers only)",
+        assertEquals("job.yaml:5: slurm.sbatch_args.mem: '4 GB' is not a Slurm memory size like 2G, 512M or 2000 (whole numbers only)",
                 error(ONE_STAGE + "slurm: {sbatch_args: {mem: 4 GB}}\n"));
         assertEquals(null, jobOptions(load(ONE_STAGE + "slurm: {mem_per_cpu: null}\n")).memPerCpu());
-        assertEquals("job.yaml: slurm: 'mem_per_cpu' cannot be given with sbatch_args' --mem (sbatch takes one of them);"
+        assertEquals("job.yaml:5: slurm: 'mem_per_cpu' cannot be given with sbatch_args' --mem (sbatch takes one of them);"
                 + " set mem_per_cpu: null", error(ONE_STAGE + "slurm: {mem_per_cpu: 1G, sbatch_args: {mem: 4G}}\n"));
     }
 
     @Test
     void slurmValuesSbatchWouldRefuseAreJobErrors() throws IOException {
-        assertEquals("job.yaml: slurm.mem_per_cpu: '1.5G' is not a Slurm memory size like 2G, 512M or 2000 (whole numbers only)",
+        assertEquals("job.yaml:5: slurm.mem_per_cpu: '1.5G' is not a Slurm memory size like 2G, 512M or 2000 (whole numbers only)",
                 error(ONE_STAGE + "slurm: {mem_per_cpu: 1.5G}\n"));
         // datatrove's mem_per_cpu_gb: 2 written as mem_per_cpu: 2 is two megabytes to sbatch: every task was killed
-        assertEquals("job.yaml: slurm: 'mem_per_cpu' is '2', which sbatch reads as 2M per CPU (a stage's stats merge job has"
+        assertEquals("job.yaml:5: slurm: 'mem_per_cpu' is '2', which sbatch reads as 2M per CPU (a stage's stats merge job has"
                 + " one); a worker needs at least 256M. Give the unit: 2G is two gigabytes",
                 error(ONE_STAGE + "slurm: {mem_per_cpu: 2, cpus_per_task: 4}\n"));
         // 4 x 100M would do for the array's elements, but the stats merge job has one CPU: before, it got -Xmx80m
@@ -176,9 +176,9 @@ class SlurmOptionsTest {
         assertEquals("512", jobOptions(load(ONE_STAGE + "slurm: {mem_per_cpu: 512}\n")).memPerCpu());
         assertEquals("0", jobOptions(load(ONE_STAGE + "slurm: {mem_per_cpu: null, sbatch_args: {mem: '0', exclusive: ''}}\n"))
                 .sbatchArgs().get("mem"), "--mem=0 is all of the node's memory");
-        assertEquals("job.yaml: slurm: 'array_parallelism' must be from 0 to 2147483647, got -1",
+        assertEquals("job.yaml:5: slurm: 'array_parallelism' must be from 0 to 2147483647, got -1",
                 error(ONE_STAGE + "slurm: {array_parallelism: -1}\n"));
-        assertEquals("job.yaml: slurm: 'requeue_grace_seconds' must be from 0 to 65535, got -5",
+        assertEquals("job.yaml:5: slurm: 'requeue_grace_seconds' must be from 0 to 65535, got -5",
                 error(ONE_STAGE + "slurm: {requeue_grace_seconds: -5}\n"));
     }
 
@@ -214,7 +214,7 @@ class SlurmOptionsTest {
                 assertEquals("big", SlurmOptions.of(j, j.stage(stage)).partition(), stage);
             }
         }
-        assertEquals("job.yaml: stages[1] (b).slurm: 'cpus_per_task' must be a positive integer, got 0",
+        assertEquals("job.yaml:5: stages[1] (b).slurm: 'cpus_per_task' must be a positive integer, got 0",
                 error(yaml.replace("time: '12:00:00',", "time: '12:00:00', cpus_per_task: 0,")));
         // a stage's memory replaces the job's, in whichever form each gives it (sbatch takes one); before, a stage's
         // mem_per_cpu under a job's sbatch_args {mem: 64G} was refused, with advice that dropped the stage's memory
@@ -230,11 +230,11 @@ class SlurmOptionsTest {
                 .replace("mem_per_cpu: null, sbatch_args: {mem: 64G", "sbatch_args: {mem: 64G"));
         SlurmOptions b = SlurmOptions.of(perCpu, perCpu.stage("b"));
         assertEquals(null, b.memPerCpu(), "the stage's sbatch_args mem replaces the job's mem_per_cpu");
-        assertEquals("job.yaml: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one build runs"
+        assertEquals("job.yaml:3: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one build runs"
                 + " every stage)", error(yaml.replace("  - name: a\n", "  - name: a\n    slurm: {java_home: /opt/jdk}\n")));
         // before, java_home stopped the check of the stage's other slurm: keys
-        assertEquals("2 problems:\n  job.yaml: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one"
-                + " build runs every stage)\n  job.yaml: stages[0] (a).slurm: 'cpus_per_task' must be a positive integer, got 0",
+        assertEquals("2 problems:\n  job.yaml:3: stages[0] (a).slurm: 'java_home' is set in the job's slurm: block only (one"
+                + " build runs every stage)\n  job.yaml:3: stages[0] (a).slurm: 'cpus_per_task' must be a positive integer, got 0",
                 error(yaml.replace("  - name: a\n", "  - name: a\n    slurm: {java_home: /opt/jdk, cpus_per_task: 0}\n")));
     }
 
@@ -244,22 +244,22 @@ class SlurmOptionsTest {
         String said = error(ONE_STAGE + "slurm: {partiton: gpu, mem_per_cpu: 100M, time: '00:01:00',"
                 + " sbatch_args: {job-name: foo, time: '01:00:00', '--bad option': 1}}\n");
         List<String> told = List.of(
-                "job.yaml: slurm: 'mem_per_cpu' is '100M', which sbatch reads as 100M per CPU (a stage's stats merge job has"
+                "job.yaml:5: slurm: 'mem_per_cpu' is '100M', which sbatch reads as 100M per CPU (a stage's stats merge job has"
                         + " one); a worker needs at least 256M",
-                "job.yaml: slurm: unknown key 'partiton' (did you mean 'partition'?)",
-                "job.yaml: slurm.sbatch_args: --time=01:00:00 and time: 00:01:00 are both given; keep one",
-                "job.yaml: slurm.requeue_grace_seconds: 120 s is not shorter than its time '00:01:00' (60 s)",
-                "job.yaml: slurm.sbatch_args: --job-name is set by `launcher submit` itself",
-                "job.yaml: slurm.sbatch_args: 'bad option' is not an sbatch option name");
+                "job.yaml:5: slurm: unknown key 'partiton' (did you mean 'partition'?)",
+                "job.yaml:5: slurm.sbatch_args: --time=01:00:00 and time: 00:01:00 are both given; keep one",
+                "job.yaml:5: slurm.requeue_grace_seconds: 120 s is not shorter than its time '00:01:00' (60 s)",
+                "job.yaml:5: slurm.sbatch_args: --job-name is set by `launcher submit` itself",
+                "job.yaml:5: slurm.sbatch_args: 'bad option' is not an sbatch option name");
         List<String> lines = said.lines().toList();
         assertEquals(List.of(told.size() + " problems:"), lines.subList(0, 1), said);
         for (int i = 0; i < told.size(); i++) {
             assertTrue(lines.get(i + 1).startsWith("  " + told.get(i)), "problem " + (i + 1) + ": " + said);
         }
         // a key's own problem is not told again by the sbatch checks with a value the user never wrote
-        assertEquals("job.yaml: slurm: 'requeue_grace_seconds' must be from 0 to 65535, got 100000",
+        assertEquals("job.yaml:5: slurm: 'requeue_grace_seconds' must be from 0 to 65535, got 100000",
                 error(ONE_STAGE + "slurm: {time: '00:01:00', requeue_grace_seconds: 100000}\n"));
-        assertEquals("job.yaml: slurm: 'requeue' must be true or false, got 'maybe'",
+        assertEquals("job.yaml:5: slurm: 'requeue' must be true or false, got 'maybe'",
                 error(ONE_STAGE + "slurm: {requeue: maybe, sbatch_args: {signal: 'B:USR1@60'}}\n"));
         // java_home ~/jdk: the script quotes it, so it is expanded here
         assertEquals(System.getProperty("user.home") + "/jdk-25",

@@ -1,0 +1,74 @@
+package io.sluice.job;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The line of every key and list item of a job file, by its path ({@code stages[0].steps[1].length_filter.min_words}),
+ * so that a problem found in the tree names the line to edit as well as the path: a job of many stages, or one
+ * written with anchors, has several {@code steps[1]}, and editors jump to {@code job.yaml:14:}.
+ */
+final class KeyLines {
+    /*
+     * A problem's path as the job file's readers write it: dotted keys with list indexes, each maybe followed by
+     * the stage's or step's name in brackets ("stages[0] (clean).steps[1] (length_filter)").
+     */
+    private static final String SEGMENT = "[A-Za-z_][A-Za-z0-9_]*(?:\\[\\d+\\])*(?: \\([^()]*\\))?";
+    private static final Pattern PROBLEM = Pattern.compile("(" + SEGMENT + "(?:\\." + SEGMENT + ")*): (.*)", Pattern.DOTALL);
+    /** The key a problem is about: "'min_words' must be ..." or "unknown key 'min_wrds' ...". */
+    private static final Pattern KEY = Pattern.compile("(?:unknown keys? )?'([^']+)'.*", Pattern.DOTALL);
+    private static final Pattern NAME = Pattern.compile(" \\(([^()]*)\\)");
+
+    private final Map<String, Integer> lines = new HashMap<>();
+
+    /** Notes where {@code path} is; an alias's copy of a mapping keeps the lines of the mapping it names. */
+    void put(String path, int line) {
+        lines.putIfAbsent(path, line);
+    }
+
+    /**
+     * {@code problem}, told of the file {@code fileName} ("job.yaml: stages[0] (a).steps[1] (length_filter): 'min_words'
+     * ..."), with the line of the key or item it names after the file name ("job.yaml:14: stages[0] ..."); a key
+     * not written where the path says (one from an alias or a merge key {@code <<}) gets the line of the nearest
+     * thing written there. A problem naming no path, or another file, is returned as it is.
+     */
+    String locate(String fileName, String problem) {
+        String prefix = fileName + ": ";
+        if (!problem.startsWith(prefix)) {
+            return problem;
+        }
+        String told = problem.substring(prefix.length());
+        Matcher m = PROBLEM.matcher(told);
+        boolean hasPath = m.matches();
+        String written = hasPath ? m.group(1) : ""; // else a key of the job's own: "job.yaml: 'tasks' must be ..."
+        String path = NAME.matcher(written).replaceAll("");
+        Matcher key = KEY.matcher(hasPath ? m.group(2) : told);
+        Integer line = null;
+        if (key.matches()) {
+            line = lines.get(join(path, key.group(1)));
+            // a step's keys are under its name: stages[0].steps[1] (length_filter) holds length_filter.min_words
+            Matcher name = NAME.matcher(written);
+            String lastName = null;
+            while (name.find()) {
+                lastName = name.end() == written.length() ? name.group(1) : null;
+            }
+            if (line == null && lastName != null) {
+                line = lines.get(join(join(path, lastName), key.group(1)));
+            }
+        }
+        for (String p = path; line == null && !p.isEmpty(); p = parent(p)) {
+            line = lines.get(p);
+        }
+        return line == null ? problem : fileName + ":" + line + ": " + told;
+    }
+
+    private static String join(String path, String key) {
+        return path.isEmpty() ? key : path + "." + key;
+    }
+
+    private static String parent(String path) {
+        return path.substring(0, Math.max(0, Math.max(path.lastIndexOf('.'), path.lastIndexOf('['))));
+    }
+}
