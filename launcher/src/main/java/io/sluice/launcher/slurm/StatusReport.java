@@ -62,7 +62,7 @@ public final class StatusReport {
     public record StageStatus(String stage, int tasks, int done, int running, int pending, int cancelled,
                               int notSubmitted, List<FailedRank> failed, List<String> jobIds,
                               Map<String, Integer> pendingReasons, Map<ArrayTaskState.Key, Integer> requeued,
-                              String statsMergeFailed, List<Integer> interrupted) {
+                              String statsMergeFailed, List<Integer> interrupted, int unknown, String slurmUnreachable) {
     }
 
     private StatusReport() {
@@ -77,7 +77,14 @@ public final class StatusReport {
             f.readJobIds().ifPresent(j -> allIds.addAll(j.ids()));
         }
         Map<ArrayTaskState.Key, ArrayTaskState> queue = new HashMap<>();
-        slurm.queue(allIds).forEach(t -> queue.put(t.key(), t));
+        String unreachable = null;
+        try {
+            slurm.queue(allIds).forEach(t -> queue.put(t.key(), t));
+        } catch (SlurmException e) {
+            // the controller down or not answering: the completion markers still say which ranks are done, and
+            // they are what a user asking after a cluster outage most wants to know
+            unreachable = e.getMessage();
+        }
         Map<ArrayTaskState.Key, ArrayTaskState> accounting = null; // asked for only when squeue has forgotten an element
         List<StageStatus> result = new ArrayList<>();
         for (Job.Stage stage : job.stages()) {
@@ -91,6 +98,7 @@ public final class StatusReport {
             List<Integer> interrupted = new ArrayList<>();
             Map<String, Integer> pendingReasons = new HashMap<>();
             Map<Integer, ArrayTaskState.Key> elementOfRank = elementsOfRanks(f);
+            int unknown = 0;
             for (int rank = 0; rank < stage.tasks(); rank++) {
                 if (done.contains(rank)) {
                     continue;
@@ -116,6 +124,10 @@ public final class StatusReport {
                             interrupted.add(rank); // before, only "not run", as if it had never started
                         }
                     }
+                    continue;
+                }
+                if (unreachable != null) {
+                    unknown++; // neither its state nor, without it, whether its log's end is a failure
                     continue;
                 }
                 ArrayTaskState t = queue.get(element);
@@ -171,7 +183,7 @@ public final class StatusReport {
             }
             String statsMergeFailed = null;
             String statsJob = f.readJobIds().map(StageFiles.JobIds::statsJobId).orElse(null);
-            if (statsJob != null) {
+            if (statsJob != null && unreachable == null) {
                 ArrayTaskState.Key key = new ArrayTaskState.Key(statsJob, 0);
                 ArrayTaskState t = queue.get(key);
                 if (t == null) {
@@ -195,7 +207,7 @@ public final class StatusReport {
             }
             result.add(new StageStatus(stage.name(), stage.tasks(), done.size(), running, pending, cancelled,
                     notSubmitted, failed, f.readJobIds().map(StageFiles.JobIds::ids).orElse(List.of()),
-                    mostFirst(pendingReasons), requeued, statsMergeFailed, interrupted));
+                    mostFirst(pendingReasons), requeued, statsMergeFailed, interrupted, unknown, unreachable));
         }
         return result;
     }
@@ -376,11 +388,25 @@ public final class StatusReport {
                         s.notSubmitted());
             }
         } else {
-            out.printf("%-20s %11s %8s %8s %7s %10s %14s  %s%n", "stage", "done", "running", "pending", "failed",
-                    "cancelled", "not submitted", "slurm jobs");
-            for (StageStatus s : stages) {
-                out.printf("%-20s %11s %8d %8d %7d %10d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.running(),
-                        s.pending(), s.failed().size(), s.cancelled(), s.notSubmitted(), String.join(",", s.jobIds()));
+            String unreachable = stages.stream().map(StageStatus::slurmUnreachable).filter(java.util.Objects::nonNull)
+                    .findFirst().orElse(null);
+            if (unreachable == null) {
+                out.printf("%-20s %11s %8s %8s %7s %10s %14s  %s%n", "stage", "done", "running", "pending", "failed",
+                        "cancelled", "not submitted", "slurm jobs");
+                for (StageStatus s : stages) {
+                    out.printf("%-20s %11s %8d %8d %7d %10d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.running(),
+                            s.pending(), s.failed().size(), s.cancelled(), s.notSubmitted(), String.join(",", s.jobIds()));
+                }
+            } else {
+                // what the files say, and no guess at the rest: a rank not done may be running, pending or failed
+                out.printf("%-20s %11s %8s %14s  %s%n", "stage", "done", "unknown", "not submitted", "slurm jobs");
+                for (StageStatus s : stages) {
+                    out.printf("%-20s %11s %8d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.unknown(),
+                            s.notSubmitted(), String.join(",", s.jobIds()));
+                }
+                out.printf("Slurm did not answer (%s): 'done' is read from the ranks' completion markers; whether the"
+                        + " others run, wait or failed is unknown until the controller answers (scontrol ping tells)%n",
+                        unreachable);
             }
         }
         for (StageStatus s : stages) {

@@ -20,6 +20,8 @@ final class RecordingSlurm implements Slurm {
     /** When not null, the submission with this index fails as sbatch would, with this message. */
     Integer failAt;
     String failure;
+    /** When not null, queue fails with this message, as squeue does when the controller is down. */
+    String queueFailure;
     private int nextId = 100;
 
     @Override
@@ -34,6 +36,9 @@ final class RecordingSlurm implements Slurm {
 
     @Override
     public List<ArrayTaskState> queue(Collection<String> jobIds) {
+        if (queueFailure != null) {
+            throw new SlurmException(queueFailure);
+        }
         return queue.stream().filter(t -> jobIds.contains(t.key().jobId())).toList();
     }
 

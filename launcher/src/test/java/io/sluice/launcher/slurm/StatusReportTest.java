@@ -94,6 +94,33 @@ class StatusReportTest {
     }
 
     /**
+     * With the controller down, the ranks done are still told (from their completion markers), and the rest are
+     * said to be unknown rather than failed or pending; before, status printed squeue's error and no table.
+     */
+    @Test
+    void withSlurmDownTheRanksDoneAreToldAndTheRestUnknown() throws IOException {
+        Job job = TestJobs.job("j", tmp.resolve("logs"), TestJobs.slurm(2, 10, 1001, false, null, Map.of()),
+                TestJobs.stage("a", 8), TestJobs.stage("merge", 1));
+        RecordingSlurm slurm = submitted(job);
+        for (int r : new int[] {0, 1, 2}) {
+            Completions.markComplete(job.loggingDir().resolve("a"), r);
+        }
+        slurm.queueFailure = "squeue failed (exit 1): slurm_load_jobs error: Unable to contact slurm controller (connect failure)";
+
+        List<StatusReport.StageStatus> stages = StatusReport.collect(job, slurm);
+        assertEquals(List.of(3, 5, 0, 0, 0), List.of(stages.get(0).done(), stages.get(0).unknown(), stages.get(0).running(),
+                stages.get(0).pending(), stages.get(0).failed().size()));
+        assertEquals(List.of(0, 1), List.of(stages.get(1).done(), stages.get(1).unknown()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StatusReport.print(job, stages, new PrintStream(out, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.matches("(?s).*\na +3/8 +5 +0  100,101\n.*"), text);
+        assertTrue(text.contains("Slurm did not answer (squeue failed (exit 1): slurm_load_jobs error: Unable to contact slurm"
+                + " controller (connect failure)): 'done' is read from the ranks' completion markers"), text);
+        assertTrue(!text.contains("failed:"), text);
+    }
+
+    /**
      * launcher cancel while an element runs: its rank that had started failed, those it had not come to are
      * cancelled. Before, they were failed ranks whose log tails were another rank's lines.
      */
