@@ -270,7 +270,7 @@ class LauncherTest {
     void validateReportsProblemsInOneLineWithExitCode2() throws IOException {
         Path f = job("stages:\n  - name: a\n    steps: [{read_jsonl: {path: $ROOT/missing}}]\n");
         assertEquals(2, Launcher.execute("validate", f.toString()));
-        assertEquals("error: job.yaml: stages[0] (a).steps[0] (read_jsonl): input path " + dir.resolve("missing")
+        assertEquals("error: job.yaml:3: stages[0] (a).steps[0] (read_jsonl): input path " + dir.resolve("missing")
                 + " does not exist\n", err.toString());
     }
 

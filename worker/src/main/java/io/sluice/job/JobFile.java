@@ -85,11 +85,17 @@ public final class JobFile {
             throw new JobException(file + ": cannot read: " + e.getMessage());
         }
         String fileName = file.getFileName().toString();
+        Job job;
         try {
-            return parse(fileName, root, slurmCheck);
+            job = parse(fileName, root, slurmCheck);
         } catch (JobException e) {
             throw JobException.of(e.problems().stream().map(p -> lines.locate(fileName, p)).toList());
         }
+        List<Job.Stage> stages = job.stages().stream().map(s -> new Job.Stage(s.name(), s.tasks(), s.workers(), s.depends(),
+                s.steps().stream().map(spec -> new Job.StepSpec(spec.type(), spec.args(), lines.place(fileName, spec.where())))
+                        .toList())).toList();
+        return new Job(job.name(), job.loggingDir(), job.tasks(), job.workers(), job.skipCompleted(),
+                job.randomizeStartDuration(), job.localTasks(), job.localRankOffset(), stages, job.slurm(), job.stageSlurm());
     }
 
     @SuppressWarnings("unchecked")

@@ -64,6 +64,37 @@ final class KeyLines {
         return line == null ? problem : fileName + ":" + line + ": " + told;
     }
 
+    /**
+     * A step's place as the readers name it ({@code "job.yaml: stages[0] (a).steps[1] (length_filter)"}) with its
+     * line: {@code "job.yaml:12: stages[0] ..."}, so that what is found later (inputs, outputs) names the line too.
+     */
+    String place(String fileName, String where) {
+        String located = locate(fileName, where + ": ");
+        return located.substring(0, located.length() - 2);
+    }
+
+    /** "job.yaml:12: stages[0] ...": the file, a line, and the place in the file ({@link #place}). */
+    private static final Pattern PLACE = Pattern.compile("(.*?)(?::(\\d+))?: (stages\\[.*)", Pattern.DOTALL);
+
+    /**
+     * {@code other}, a step's {@link #place}, as named in a message about the step at {@code where}: without the
+     * file's name when it is the same file, its line after it ("stages[0] (a).steps[0] (read_jsonl), on line 4,").
+     */
+    static String crossReference(String other, String where) {
+        Matcher o = PLACE.matcher(other);
+        Matcher w = PLACE.matcher(where);
+        if (!o.matches() || !w.matches() || !o.group(1).equals(w.group(1))) {
+            return other;
+        }
+        return o.group(3) + (o.group(2) == null ? "" : ", on line " + o.group(2) + ",");
+    }
+
+    /** The job file's name of a step's place ({@link #place}): "job.yaml: " for a message about the job's own keys. */
+    static String fileOf(String where) {
+        Matcher w = PLACE.matcher(where);
+        return w.matches() ? w.group(1) + ": " : "";
+    }
+
     private static String join(String path, String key) {
         return path.isEmpty() ? key : path + "." + key;
     }

@@ -543,9 +543,7 @@ public final class Preflight {
 
     /** {@code other} without the job file's name when it is the file {@code spec} names too. */
     private static String sameFile(String other, Job.StepSpec spec) {
-        int colon = spec.where().indexOf(": ");
-        String file = colon < 0 ? "" : spec.where().substring(0, colon + 2);
-        return other.startsWith(file) ? other.substring(file.length()) : other;
+        return KeyLines.crossReference(other, spec.where());
     }
 
     /**
@@ -556,8 +554,7 @@ public final class Preflight {
     private static String fileOf(Job job) {
         for (Job.Stage stage : job.stages()) {
             for (Job.StepSpec spec : stage.steps()) {
-                int at = spec.where().indexOf(": stages[");
-                return at < 0 ? "" : spec.where().substring(0, at + 2);
+                return KeyLines.fileOf(spec.where());
             }
         }
         return "";

@@ -231,7 +231,7 @@ class JobFileTest {
         Path f = dir.resolve("job.yaml");
         Files.writeString(f, job.replace("GLOB", "*.jsonl.gz"));
         JobException e = org.junit.jupiter.api.Assertions.assertThrows(JobException.class, () -> Preflight.check(JobFile.load(f)));
-        assertEquals("job.yaml: stages[1] (b).steps[0] (read_jsonl): reads " + dir.resolve("mid") + ", where stage 'a' writes"
+        assertEquals("job.yaml:4: stages[1] (b).steps[0] (read_jsonl): reads " + dir.resolve("mid") + ", where stage 'a' writes"
                 + " files such as 00000.jsonl.zst, but this reader lists none of them; change its glob (or recursive: false)"
                 + " to take them", e.getMessage());
         Files.writeString(f, job.replace("GLOB", "*.jsonl.zst"));
@@ -257,7 +257,7 @@ class JobFileTest {
                 + "  - {name: b, DEPENDS steps: [{read_jsonl: {path: MID}}, {write_jsonl: {path: OUT}}]}\n"
                 + "  - {name: m, depends: [s], steps: [{merge_stats: {input: STATS}}]}\n");
         // before, validate passed, and on Slurm b started at once and read a missing or half-written folder
-        assertEquals("job.yaml: stages[2] (b).steps[0] (read_jsonl): reads what stage 'a' writes, but stage 'b' does not"
+        assertEquals("job.yaml:5: stages[2] (b).steps[0] (read_jsonl): reads what stage 'a' writes, but stage 'b' does not"
                 + " wait for it (depends: []); add 'a' to its depends", preflightError(job.replace("DEPENDS", "depends: [],")));
         assertEquals(true, preflightError(job.replace("DEPENDS", "depends: [s],"))
                 .contains("reads what stage 'a' writes, but stage 'b' does not wait for it (depends: [s])"));
@@ -271,7 +271,7 @@ class JobFileTest {
         String job = withFolders("logging_dir: LOGS\nstages:\n  - {name: s, tasks: TASKS, steps: [{read_jsonl: {path: IN}},"
                 + " {doc_stats: {output: STATS}}, {merge_stats: {input: STATS}}]}\n");
         // before, validate and run passed, and each rank merged what the others had written so far
-        assertEquals("job.yaml: stages[0] (s).steps[2] (merge_stats): merges the stats that this stage's own 4 ranks"
+        assertEquals("job.yaml:3: stages[0] (s).steps[2] (merge_stats): merges the stats that this stage's own 4 ranks"
                 + " write, and a rank merges before the others have written theirs; put merge_stats in a stage of its own"
                 + " that depends on 's' (or give this stage tasks: 1)", preflightError(job.replace("TASKS", "4")));
         preflightPasses(job.replace("TASKS", "1"));
@@ -282,7 +282,7 @@ class JobFileTest {
         String job = withFolders("logging_dir: LOGS\nstages:\n  - {name: s, steps: [{read_jsonl: {path: IN}}, {doc_stats: {output: STATS}}]}\n"
                 + "  - {name: t, depends: [s], steps: [{read_jsonl: {path: READ}}, {write_jsonl: {path: OUT}}]}\n");
         // before, validate passed and the run failed on the first stats file, read as JSONL
-        assertEquals("job.yaml: stages[1] (t).steps[0] (read_jsonl): reads " + dir.resolve("stats/summary") + ", where stage"
+        assertEquals("job.yaml:4: stages[1] (t).steps[0] (read_jsonl): reads " + dir.resolve("stats/summary") + ", where stage"
                 + " 's' writes statistics (<group>/<stat>/*.json), which are not documents; point it at the documents (or"
                 + " give it a glob that leaves the statistics out)", preflightError(job.replace("READ", dir.resolve("stats/summary").toString())));
         // the folder holding the stats, read with no glob: the same (a glob that leaves them out is read)
@@ -295,7 +295,7 @@ class JobFileTest {
         Files.writeString(dir.resolve("old/logs/job.json"), "{}");
         Files.writeString(dir.resolve("old/logs/s/stats/00000.json"), "[]");
         String merge = "logging_dir: " + dir.resolve("logs2") + "\nstages:\n  - {name: m, steps: [{merge_stats: {input: INPUT}}]}\n";
-        assertEquals("job.yaml: stages[0] (m).steps[0] (merge_stats): input " + dir.resolve("old/logs") + " is a logging dir"
+        assertEquals("job.yaml:3: stages[0] (m).steps[0] (merge_stats): input " + dir.resolve("old/logs") + " is a logging dir"
                 + " or a stage's folder in one (job.json is there); merge_stats' input is the output folder of the stats"
                 + " steps", preflightError(merge.replace("INPUT", dir.resolve("old/logs").toString())));
         e = preflightError(merge.replace("INPUT", dir.resolve("old/logs/s").toString()));
