@@ -20,6 +20,8 @@ final class KeyLines {
     /** The key a problem is about: "'min_words' must be ..." or "unknown key 'min_wrds' ...". */
     private static final Pattern KEY = Pattern.compile("(?:unknown keys? )?'([^']+)'.*", Pattern.DOTALL);
     private static final Pattern NAME = Pattern.compile(" \\(([^()]*)\\)");
+    /** A step in a list of steps, and its name: "steps[1] (length_filter)", "after_filter[0] (pii_formatter)". */
+    private static final Pattern STEP = Pattern.compile("((?:^|\\.)(?:steps|after_filter)\\[\\d+\\]) \\(([^()]*)\\)");
 
     private final Map<String, Integer> lines = new HashMap<>();
 
@@ -43,21 +45,11 @@ final class KeyLines {
         Matcher m = PROBLEM.matcher(told);
         boolean hasPath = m.matches();
         String written = hasPath ? m.group(1) : ""; // else a key of the job's own: "job.yaml: 'tasks' must be ..."
-        String path = NAME.matcher(written).replaceAll("");
+        // a step's keys are under its name (stages[0].steps[1] (length_filter) holds length_filter.min_words); a
+        // stage's name in brackets is a value, not a key
+        String path = NAME.matcher(STEP.matcher(written).replaceAll("$1.$2")).replaceAll("");
         Matcher key = KEY.matcher(hasPath ? m.group(2) : told);
-        Integer line = null;
-        if (key.matches()) {
-            line = lines.get(join(path, key.group(1)));
-            // a step's keys are under its name: stages[0].steps[1] (length_filter) holds length_filter.min_words
-            Matcher name = NAME.matcher(written);
-            String lastName = null;
-            while (name.find()) {
-                lastName = name.end() == written.length() ? name.group(1) : null;
-            }
-            if (line == null && lastName != null) {
-                line = lines.get(join(join(path, lastName), key.group(1)));
-            }
-        }
+        Integer line = key.matches() ? lines.get(join(path, key.group(1))) : null;
         for (String p = path; line == null && !p.isEmpty(); p = parent(p)) {
             line = lines.get(p);
         }

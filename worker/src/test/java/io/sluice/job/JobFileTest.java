@@ -589,14 +589,16 @@ class JobFileTest {
     @Test
     void problemsNameTheLineOfTheirKey() throws IOException {
         assertEquals("""
-                5 problems:
+                6 problems:
                   job.yaml:2: 'tasks' must be a positive integer, got 0
+                  job.yaml:16: stages[0] (a).steps[1] (length_filter).exclusion_output: 'compression' must be one of zstd, gzip, \
+                none, got 'lz4'
                   job.yaml:13: stages[0] (a).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?); \
                 allowed: exclusion_output, min_chars, max_chars, min_words, max_words, min_lines, max_lines
-                  job.yaml:15: stages[1]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the \
+                  job.yaml:18: stages[1]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the \
                 machine has cores; got 0
-                  job.yaml:20: stages[1] (b): 'depends' names 'c', which is not an earlier stage; earlier stages: [a]
-                  job.yaml:19: stages[1] (b).steps[1] (length_filter): unknown key 'max_wrds' (did you mean 'max_words'?); \
+                  job.yaml:23: stages[1] (b): 'depends' names 'c', which is not an earlier stage; earlier stages: [a]
+                  job.yaml:22: stages[1] (b).steps[1] (length_filter): unknown key 'max_wrds' (did you mean 'max_words'?); \
                 allowed: exclusion_output, min_chars, max_chars, min_words, max_words, min_lines, max_lines""",
                 error("""
                         name: lines
@@ -612,6 +614,9 @@ class JobFileTest {
                               - length_filter:
                                   min_words: 3
                                   min_wrds: 4
+                                  exclusion_output:
+                                    path: x
+                                    compression: lz4
                           - name: b
                             <<: *defaults
                             tasks: 2
