@@ -193,7 +193,7 @@ public final class JobFile {
                     int mergeLine = 0;
                     while (parser.nextToken() == JsonToken.FIELD_NAME) {
                         String key = parser.currentName();
-                        int line = parser.currentLocation().getLineNr();
+                        int line = parser.currentTokenLocation().getLineNr();
                         String keyPath = path.isEmpty() ? key : path + "." + key;
                         lines.put(keyPath, line);
                         parser.nextToken();

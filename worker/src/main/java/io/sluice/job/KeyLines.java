@@ -21,6 +21,11 @@ final class KeyLines {
     private static final Pattern KEY = Pattern.compile("(?:unknown keys? )?'([^']+)'.*", Pattern.DOTALL);
     private static final Pattern NAME = Pattern.compile(" \\(([^()]*)\\)");
     /** A step in a list of steps, and its name: "steps[1] (length_filter)", "after_filter[0] (pii_formatter)". */
+    /**
+     * A step a minhash: block makes, "minhash (minhash_cluster)": its further keys are under the block's key of that
+     * name ({@code cluster: {threads: 8}}); the rest it is given, the block made from its own keys.
+     */
+    private static final Pattern BLOCK_STEP = Pattern.compile("\\.minhash \\(minhash_(signature|buckets|cluster|filter)\\)");
     private static final Pattern STEP = Pattern.compile("((?:^|\\.)(?:steps|after_filter)\\[\\d+\\]) \\(([^()]*)\\)");
 
     private final Map<String, Integer> lines = new HashMap<>();
@@ -47,7 +52,8 @@ final class KeyLines {
         String written = hasPath ? m.group(1) : ""; // else a key of the job's own: "job.yaml: 'tasks' must be ..."
         // a step's keys are under its name (stages[0].steps[1] (length_filter) holds length_filter.min_words); a
         // stage's name in brackets is a value, not a key
-        String path = NAME.matcher(STEP.matcher(written).replaceAll("$1.$2")).replaceAll("");
+        String path = NAME.matcher(BLOCK_STEP.matcher(STEP.matcher(written).replaceAll("$1.$2")).replaceAll(".minhash.$1"))
+                .replaceAll("");
         Matcher key = KEY.matcher(hasPath ? m.group(2) : told);
         Integer line = key.matches() ? lines.get(join(path, key.group(1))) : null;
         for (String p = path; line == null && !p.isEmpty(); p = parent(p)) {
@@ -70,7 +76,7 @@ final class KeyLines {
 
     /**
      * {@code other}, a step's {@link #place}, as named in a message about the step at {@code where}: without the
-     * file's name when it is the same file, its line after it ("stages[0] (a).steps[0] (read_jsonl), on line 4,").
+     * file's name when it is the same file, its line after it ("stages[0] (a).steps[0] (read_jsonl) at line 4").
      */
     static String crossReference(String other, String where) {
         Matcher o = PLACE.matcher(other);
@@ -78,7 +84,7 @@ final class KeyLines {
         if (!o.matches() || !w.matches() || !o.group(1).equals(w.group(1))) {
             return other;
         }
-        return o.group(3) + (o.group(2) == null ? "" : ", on line " + o.group(2) + ",");
+        return o.group(3) + (o.group(2) == null ? "" : " at line " + o.group(2));
     }
 
     /** The job file's name of a step's place ({@link #place}): "job.yaml: " for a message about the job's own keys. */

@@ -346,7 +346,7 @@ public final class Preflight {
         private void sameConfig(Path input, MinhashConfig config, Job.StepSpec spec) throws IOException {
             Made m = made.get(normal(input));
             if (m != null && !m.config().layout().equals(config.layout())) {
-                throw new JobException(spec.where() + ": reads " + normal(input) + ", made by " + m.where() + " with "
+                throw new JobException(spec.where() + ": reads " + normal(input) + ", made by " + sameFile(m.where(), spec) + " with "
                         + m.config().layout() + ", but has " + config.layout()
                         + "; give the steps of one MinHash run the same MinHash keys");
             }
@@ -362,8 +362,9 @@ public final class Preflight {
          */
         private static void sameIndexKeys(Path index, Made earlier, Made now, Job.StepSpec spec) {
             if (earlier.keys() != null && now.keys() != null && !earlier.keys().hashing().equals(now.keys().hashing())) {
-                throw new JobException(spec.where() + ": adds to the index in " + index + " from signatures made by " + now.where()
-                        + " with " + now.keys().hashing() + ", but " + earlier.where() + "'s signatures, indexed there too, were"
+                throw new JobException(spec.where() + ": adds to the index in " + index + " from signatures made by " + sameFile(now.where(), spec)
+                        + " with " + now.keys().hashing() + ", but the signatures of " + sameFile(earlier.where(), spec)
+                        + ", indexed there too, were"
                         + " made with " + earlier.keys().hashing() + ": one index cannot hold both; give it another folder");
             }
         }
@@ -406,9 +407,9 @@ public final class Preflight {
                 String ownKeys = known ? ours.config().hashing() : ours.config().layout();
                 if (!indexKeys.equals(ownKeys)) {
                     throw new JobException(spec.where() + ": deduplicates against the index in " + normal(index)
-                            + ", built from signatures " + (theirs.signatures() ? "made by " : "read by ") + theirs.where()
+                            + ", built from signatures " + (theirs.signatures() ? "made by " : "read by ") + sameFile(theirs.where(), spec)
                             + " with " + indexKeys + ", but its own signatures were " + (ours.signatures() ? "made by " : "read by ")
-                            + ours.where() + " with " + ownKeys + "; no document would match the index: give both the same MinHash keys");
+                            + sameFile(ours.where(), spec) + " with " + ownKeys + "; no document would match the index: give both the same MinHash keys");
                 }
             } else if (!Files.isDirectory(index)) {
                 if (!b.createsIndex()) {

@@ -191,7 +191,7 @@ class MinhashJobTest {
                 "minhash_signature: {output: " + root + "/sigs, num_buckets: 14, precision: 32}");
         io.sluice.job.JobException e = refusal(yaml);
         assertTrue(e.getMessage().contains("stages[1] (buckets).steps[0] (minhash_buckets): reads " + root.resolve("sigs")
-                + ", made by job.yaml:7: stages[0] (signatures).steps[1] (minhash_signature) with num_buckets 14,"
+                + ", made by stages[0] (signatures).steps[1] (minhash_signature) at line 7 with num_buckets 14,"
                 + " hashes_per_bucket 8, precision 32, but has num_buckets 14, hashes_per_bucket 8, precision 64"), e.getMessage());
         assertTrue(!java.nio.file.Files.exists(root.resolve("sigs")), "nothing ran");
 

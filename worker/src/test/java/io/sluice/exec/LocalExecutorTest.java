@@ -736,7 +736,7 @@ class LocalExecutorTest {
         // kept and dropped documents in the same files
         e = preflightError(JobFixture.CLEAN_JOB.replace("$ROOT/removed", "$ROOT/out"));
         assertTrue(e.contains("(write_jsonl): writes " + root.resolve("out/${rank}.jsonl.zst")
-                + ", as stages[0] (clean).steps[1] (length_filter), on line 9, does"), e);
+                + ", as stages[0] (clean).steps[1] (length_filter) at line 9 does"), e);
         assertFalse(Files.exists(root.resolve("logs/clean")), "nothing ran");
     }
 
@@ -747,7 +747,7 @@ class LocalExecutorTest {
         String e = preflightError(noGlob.replace("      - write_jsonl: {path: $ROOT/out}",
                 "      - doc_stats: {output: $ROOT/in/stats}\n      - write_jsonl: {path: $ROOT/out}"));
         assertTrue(e.contains("stages[0] (clean).steps[2] (doc_stats): writes into " + root.resolve("in/stats") + ", inside "
-                + root.resolve("in") + ", which stages[0] (clean).steps[0] (read_jsonl), on line 8, reads with recursive: true"), e);
+                + root.resolve("in") + ", which stages[0] (clean).steps[0] (read_jsonl) at line 8 reads with recursive: true"), e);
         e = preflightError(noGlob.replace("      - write_jsonl: {path: $ROOT/out}",
                 "      - doc_stats: {output: $ROOT/stats}\n      - write_jsonl: {path: $ROOT/out}") + """
                   - name: merge
@@ -768,7 +768,7 @@ class LocalExecutorTest {
                 """;
         e = preflightError(twice);
         assertTrue(e.contains("stages[1] (other).steps[2] (doc_stats): writes per-rank stats to "
-                + root.resolve("stats/summary/length") + ", as stages[0] (clean).steps[2] (doc_stats), on line 10, does"), e);
+                + root.resolve("stats/summary/length") + ", as stages[0] (clean).steps[2] (doc_stats) at line 10 does"), e);
         // different stats, or different groups of the same stats, may share a folder
         JobFixture fx = new JobFixture(root);
         fx.corpus("in", 3, 4);
@@ -1174,26 +1174,26 @@ class LocalExecutorTest {
         // before, validate passed and a second run (new logging_dir) read the first run's output: twice the documents
         String e = preflightError(noGlob.replace("{path: $ROOT/out}", "{path: $ROOT/in/out}"));
         assertTrue(e.contains("stages[0] (clean).steps[2] (write_jsonl): writes into " + root.resolve("in/out") + ", inside "
-                + root.resolve("in") + ", which stages[0] (clean).steps[0] (read_jsonl), on line 8, reads with recursive: true, so running"
+                + root.resolve("in") + ", which stages[0] (clean).steps[0] (read_jsonl) at line 8 reads with recursive: true, so running"
                 + " the job again (with a new logging_dir, say) would read this output back as input"), e);
         e = preflightError(noGlob.replace("$ROOT/in}", "$ROOT/in, recursive: false}").replace("$ROOT/removed", "$ROOT/in"));
         assertTrue(e.contains("(length_filter): writes into " + root.resolve("in") + ", the folder that stages[0]"
-                + " (clean).steps[0] (read_jsonl), on line 8, reads"), e);
+                + " (clean).steps[0] (read_jsonl) at line 8 reads"), e);
         // the same folder through a symbolic link (before: not seen, and each rerun read its output back)
         Files.createSymbolicLink(root.resolve("in-link"), root.resolve("in"));
         e = preflightError(noGlob.replace("{path: $ROOT/out}", "{path: $ROOT/in-link/out}"));
         assertTrue(e.contains("(write_jsonl): writes into " + root.resolve("in-link/out") + ", inside " + root.resolve("in")
-                + ", which stages[0] (clean).steps[0] (read_jsonl), on line 8, reads with recursive: true"), e);
+                + ", which stages[0] (clean).steps[0] (read_jsonl) at line 8 reads with recursive: true"), e);
         e = preflightError(noGlob.replace("$ROOT/in}", "$ROOT/in, recursive: false}").replace("$ROOT/removed", "$ROOT/in-link"));
         assertTrue(e.contains("(length_filter): writes into " + root.resolve("in-link") + ", the folder that stages[0]"
-                + " (clean).steps[0] (read_jsonl), on line 8, reads"), e);
+                + " (clean).steps[0] (read_jsonl) at line 8 reads"), e);
         // an output, or the logging dir, that a subfolder of the input links to, which the reader walks (before: not
         // seen, and a run with a new logging_dir read its own output back; the logs failed the ranks as bad JSON)
         Files.createDirectories(root.resolve("out"));
         Files.createSymbolicLink(root.resolve("in/mirror"), root.resolve("out"));
         e = preflightError(noGlob);
         assertTrue(e.contains("(write_jsonl): writes into " + root.resolve("out") + ", which stages[0] (clean).steps[0]"
-                + " (read_jsonl), on line 8, reads through a symbolic link to it in " + root.resolve("in")), e);
+                + " (read_jsonl) at line 8 reads through a symbolic link to it in " + root.resolve("in")), e);
         Files.delete(root.resolve("in/mirror"));
         Files.createDirectories(root.resolve("logs"));
         Files.createSymbolicLink(root.resolve("in/lg"), root.resolve("logs"));
@@ -1216,7 +1216,7 @@ class LocalExecutorTest {
                       - write_jsonl: {path: $ROOT/in/sampled}
                 """);
         assertTrue(e.contains("stages[1] (sample).steps[1] (write_jsonl): writes into " + root.resolve("in/sampled")
-                + ", inside " + root.resolve("in") + ", which stages[0] (clean).steps[0] (read_jsonl), on line 8, reads"), e);
+                + ", inside " + root.resolve("in") + ", which stages[0] (clean).steps[0] (read_jsonl) at line 8 reads"), e);
         assertFalse(Files.exists(root.resolve("logs/clean")), "nothing ran");
         // the logging dir inside the folder read: before, validate passed and the ranks read job.json as a document
         e = preflightError(noGlob.replace("logging_dir: $ROOT/logs", "logging_dir: $ROOT/in/logs"));

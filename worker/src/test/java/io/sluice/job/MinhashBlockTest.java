@@ -90,6 +90,22 @@ class MinhashBlockTest {
                 """));
         assertEquals(true, misspelt.getMessage().contains("(minhash_buckets): unknown key 'memroy_limit' (did you mean"
                 + " 'memory_limit'?)"), misspelt.getMessage());
+        // the line of the key under the block's buckets:, not of the block's input: or output:, which the step is not given
+        JobException lines = assertThrows(JobException.class, () -> load("""
+                stages:
+                  - name: dedup
+                    minhash:
+                      input: in
+                      output: out
+                      work_dir: w
+                      buckets:
+                        memroy_limit: 1G
+                      cluster: {threads: -3}
+                """));
+        assertEquals(true, lines.getMessage().contains("job.yaml:8: stages[0] (dedup).minhash (minhash_buckets): unknown key"
+                + " 'memroy_limit'"), lines.getMessage());
+        assertEquals(true, lines.getMessage().contains("job.yaml:9: stages[0] (dedup).minhash (minhash_cluster): 'threads'"),
+                lines.getMessage());
     }
 
     /** Before, only the block's first problem was told, and a later stage's with it: a round of validate each. */

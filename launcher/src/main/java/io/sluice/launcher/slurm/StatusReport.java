@@ -390,22 +390,18 @@ public final class StatusReport {
         } else {
             String unreachable = stages.stream().map(StageStatus::slurmUnreachable).filter(java.util.Objects::nonNull)
                     .findFirst().orElse(null);
-            if (unreachable == null) {
-                out.printf("%-20s %11s %8s %8s %7s %10s %14s  %s%n", "stage", "done", "running", "pending", "failed",
-                        "cancelled", "not submitted", "slurm jobs");
-                for (StageStatus s : stages) {
-                    out.printf("%-20s %11s %8d %8d %7d %10d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.running(),
-                            s.pending(), s.failed().size(), s.cancelled(), s.notSubmitted(), String.join(",", s.jobIds()));
-                }
-            } else {
-                // what the files say, and no guess at the rest: a rank not done may be running, pending or failed
-                out.printf("%-20s %11s %8s %14s  %s%n", "stage", "done", "unknown", "not submitted", "slurm jobs");
-                for (StageStatus s : stages) {
-                    out.printf("%-20s %11s %8d %14d  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.unknown(),
-                            s.notSubmitted(), String.join(",", s.jobIds()));
-                }
-                out.printf("Slurm did not answer (%s): 'done' is read from the ranks' completion markers; whether the"
-                        + " others run, wait or failed is unknown until the controller answers (scontrol ping tells)%n",
+            // without Slurm's answer, the ranks it would place are 'unknown': what the files say, and no guess
+            String unknownHead = unreachable == null ? "" : String.format(" %8s", "unknown");
+            out.printf("%-20s %11s %8s %8s %7s %10s %14s%s  %s%n", "stage", "done", "running", "pending", "failed",
+                    "cancelled", "not submitted", unknownHead, "slurm jobs");
+            for (StageStatus s : stages) {
+                String unknown = unreachable == null ? "" : String.format(" %8d", s.unknown());
+                out.printf("%-20s %11s %8d %8d %7d %10d %14d%s  %s%n", s.stage(), s.done() + "/" + s.tasks(), s.running(),
+                        s.pending(), s.failed().size(), s.cancelled(), s.notSubmitted(), unknown, String.join(",", s.jobIds()));
+            }
+            if (unreachable != null) {
+                out.printf("Slurm's state of the jobs could not be read (%s): 'done' is read from the ranks' completion"
+                        + " markers; whether the 'unknown' ranks run, wait or failed is not known until squeue answers%n",
                         unreachable);
             }
         }

@@ -114,9 +114,9 @@ class StatusReportTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StatusReport.print(job, stages, new PrintStream(out, true, StandardCharsets.UTF_8));
         String text = out.toString(StandardCharsets.UTF_8);
-        assertTrue(text.matches("(?s).*\na +3/8 +5 +0  100,101\n.*"), text);
-        assertTrue(text.contains("Slurm did not answer (squeue failed (exit 1): slurm_load_jobs error: Unable to contact slurm"
-                + " controller (connect failure)): 'done' is read from the ranks' completion markers"), text);
+        assertTrue(text.matches("(?s).*\na +3/8 +0 +0 +0 +0 +0 +5  100,101\n.*"), text);
+        assertTrue(text.contains("Slurm's state of the jobs could not be read (squeue failed (exit 1): slurm_load_jobs error:"
+                + " Unable to contact slurm controller (connect failure)): 'done' is read from the ranks' completion markers"), text);
         assertTrue(!text.contains("failed:"), text);
     }
 
