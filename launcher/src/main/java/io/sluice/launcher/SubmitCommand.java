@@ -80,7 +80,7 @@ final class SubmitCommand implements Callable<Integer> {
             // what submit would refuse, a dry run refuses too: changed completed stages, jobs still queued
             runner.checkCompletedStagesStillHold();
             submitter.checkNothingActive(job);
-            submitter.dryRun(plans);
+            submitter.dryRun(plans, planAndNote(new StageRunner(job, System.out).withoutSavingPlans()));
             return 0;
         }
         // Checking for active jobs and submitting are one step under a lock: two submits started together both
@@ -112,20 +112,28 @@ final class SubmitCommand implements Callable<Integer> {
                 System.out.printf("worker build: %s%s%n", jars.getFirst(),
                         jars.size() == 1 ? "" : " and " + (jars.size() - 1) + " other jar(s) in " + builds);
             }
-            submitter.submit(plans, stage -> {
-                try {
-                    runner.plan(stage); // one listing of the input here, instead of one per array element
-                    runner.printNotes(stage);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+            submitter.submit(plans, planAndNote(runner));
             for (String p : WorkerCommand.removeUnusedBuilds(builds, job.loggingDir())) {
                 System.err.println("warning: cannot remove the unused build " + p);
             }
         }
         System.out.printf("follow with: launcher status %s%n", jobFile);
         return 0;
+    }
+
+    /**
+     * What a submit does for a stage it plans here: its shard plan, one listing of the input instead of one per
+     * array element, and the notes a run prints as the stage starts.
+     */
+    private static java.util.function.Consumer<Job.Stage> planAndNote(StageRunner runner) {
+        return stage -> {
+            try {
+                runner.plan(stage);
+                runner.printNotes(stage);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
     }
 
 }

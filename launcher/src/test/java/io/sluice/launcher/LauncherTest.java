@@ -67,6 +67,28 @@ class LauncherTest {
                 + " logging_dir is relative"), err.toString());
     }
 
+    /**
+     * A dry run gives the notes a submit gives for the stages it plans at once (before, none): here ranks with no
+     * input. It still writes nothing: no shard plan in the logging dir.
+     */
+    @Test
+    void aDryRunGivesTheStageNotesAndWritesNoPlan() throws IOException {
+        input("{\"text\":\"x\"}\n");
+        Path f = job("""
+                logging_dir: $ROOT/logs
+                tasks: 4
+                stages:
+                  - name: a
+                    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]
+                  - name: b
+                    steps: [{read_jsonl: {path: $ROOT/o}}, {write_jsonl: {path: $ROOT/o2}}]
+                """);
+        assertEquals(0, Launcher.execute("submit", f.toString(), "--dry-run"), err.toString());
+        assertTrue(out.toString().contains("[a] note: 3 of 4 ranks have no input (1 input pieces); fewer tasks"), out.toString());
+        assertFalse(out.toString().contains("[b] note"), "b is planned on its compute node, after a: " + out);
+        assertFalse(Files.exists(dir.resolve("logs")), "a dry run writes nothing");
+    }
+
     @Test
     void runsTheBundledQuickstartExample() throws IOException {
         Path project = Path.of(System.getProperty("sluice.root"));

@@ -54,6 +54,17 @@ public final class StageRunner {
         this(job, console, true);
     }
 
+    /**
+     * For {@code submit --dry-run}: plans and notes as a submit would, with no shard plan saved in the logging dir,
+     * which a dry run leaves as it is.
+     */
+    public StageRunner withoutSavingPlans() {
+        savesPlans = false;
+        return this;
+    }
+
+    private boolean savesPlans = true;
+
     /** For a block of ranks of a job whose input {@code run} or {@code submit} has checked: see {@link #checksInput}. */
     public StageRunner(Job job, PrintStream console, boolean checksInput) {
         this.job = job;
@@ -119,7 +130,9 @@ public final class StageRunner {
             }
             // a filter stage that has not completed a rank takes the signature stage's plan again, should that
             // stage have run again since over changed input
-            signatures.write(file);
+            if (savesPlans) {
+                signatures.write(file);
+            }
             savedPlans.add(stage.name());
             return signatures;
         }
@@ -134,7 +147,9 @@ public final class StageRunner {
         }
         leftOutFiles.put(stage.name(), source.leftOutFiles());
         ShardPlan p = ShardPlan.compute(source.root(), files, stage.tasks(), source.splitSize(), ReadJsonl::splittable);
-        p.write(file);
+        if (savesPlans) {
+            p.write(file);
+        }
         return p;
     }
 

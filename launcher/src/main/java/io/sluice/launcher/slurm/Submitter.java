@@ -247,8 +247,11 @@ public final class Submitter {
         }
     }
 
-    /** Prints what {@link #submit} would do, scripts included; touches neither Slurm nor the logging dir. */
-    public void dryRun(List<StagePlan> plans) {
+    /**
+     * Prints what {@link #submit} would do, scripts included; touches neither Slurm nor the logging dir. {@code notes}
+     * prints a stage's notes, for the stages a submit plans here (those waiting for no stage submitted with them).
+     */
+    public void dryRun(List<StagePlan> plans, Consumer<Job.Stage> notes) {
         Map<String, List<String>> placeholders = new HashMap<>();
         for (StagePlan p : plans) {
             if (p.plan().nothingToRun()) {
@@ -257,6 +260,9 @@ public final class Submitter {
                 continue;
             }
             List<String> after = waitFor(p, placeholders);
+            if (after.isEmpty()) {
+                notes.accept(p.stage());
+            }
             placeholders.put(p.stage().name(), List.of("<" + p.stage().name() + ">"));
             out.printf("stage %s: %s%n", p.stage().name(), describe(p.plan()));
             out.printf("--- %s%n%s--- end of script%n", p.files().script(), p.script());

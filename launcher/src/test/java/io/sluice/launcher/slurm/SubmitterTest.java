@@ -35,7 +35,7 @@ class SubmitterTest {
     }
 
     private String dryRunOutput(Job job) {
-        submitter.dryRun(plan(job));
+        submitter.dryRun(plan(job), stage -> { });
         return printed.toString(StandardCharsets.UTF_8);
     }
 
