@@ -498,11 +498,15 @@ class LauncherTest {
     void changingTheTaskCountUnderTheSameLoggingDirIsAJobError() throws IOException {
         input("{\"text\":\"x\"}\n");
         String yaml = "logging_dir: $ROOT/logs\ntasks: 1\nstages:\n  - name: a\n"
-                + "    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n";
+                + "    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n"
+                + "  - name: b\n    tasks: 1\n    steps: [{read_jsonl: {path: $ROOT/o}}, {write_jsonl: {path: $ROOT/o2}}]\n";
         assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
-        assertEquals(2, Launcher.execute("run", job(yaml.replace("tasks: 1", "tasks: 2")).toString()));
+        assertEquals(2, Launcher.execute("run", job(yaml.replaceFirst("tasks: 1", "tasks: 2")).toString()));
         assertTrue(err.toString().contains("shard_plan.json was planned for 1 tasks") && err.toString().contains("new logging_dir"),
                 err.toString());
+        // b, which reads a's output, would refuse next: named now, so that one round of deleting does it
+        assertTrue(err.toString().contains("to run the changed stage; then the stage 'b' after it, with completed ranks over its"
+                + " present output, would refuse too: delete " + dir.resolve("logs/b") + " with it"), err.toString());
     }
 
     /** validate says what run would refuse in the logging dir; before, it said OK and run refused. */

@@ -253,7 +253,7 @@ public final class StageRunner {
             }
             String why = Preflight.whyChangeStops(plan, c, done);
             if (why != null) {
-                throw Preflight.changedInputRefused(stage, stageDir(stage), c.describe(source.root()) + ", and " + why);
+                throw Preflight.changedInputRefused(job, stage, stageDir(stage), c.describe(source.root()) + ", and " + why);
             }
             readNow.put(c.path(), c.now());
         }

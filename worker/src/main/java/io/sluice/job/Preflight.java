@@ -602,11 +602,36 @@ public final class Preflight {
             return null;
         }
         if (changed != null) {
-            throw changedInputRefused(stage, stageDir, changed);
+            throw changedInputRefused(job, stage, stageDir, changed);
         }
         throw new JobException(file + " was planned for " + p.worldSize() + " tasks over " + p.root()
                 + "; this job has " + stage.tasks() + " tasks over " + source.root()
-                + ". Use a new logging_dir, or delete " + stageDir + ", to run the changed stage");
+                + ". Use a new logging_dir, or delete " + stageDir + ", to run the changed stage" + alsoDownstream(job, stage));
+    }
+
+    /**
+     * The stages after {@code stage} that have completed ranks, which would refuse next, as the stage's output they
+     * read changes: named with the folders to delete, so that one round of deleting does it.
+     */
+    private static String alsoDownstream(Job job, Job.Stage stage) {
+        List<String> folders = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (Job.Stage s : job.downstreamOf(stage)) {
+            try {
+                if (!io.sluice.io.Completions.completedRanks(job.stageDir(s)).isEmpty()) {
+                    names.add(s.name());
+                    folders.add(job.stageDir(s).toString());
+                }
+            } catch (IOException e) {
+                // its completions cannot be listed: the refusal stands without naming it, and its own run will
+            }
+        }
+        if (names.isEmpty()) {
+            return "";
+        }
+        return "; then the stage" + (names.size() == 1 ? " '" : "s '") + String.join("', '", names) + "' after it, with"
+                + " completed ranks over its present output, would refuse too: delete " + String.join(", ", folders)
+                + " with it";
     }
 
     /**
@@ -684,8 +709,8 @@ public final class Preflight {
     }
 
     /** The refusal of a saved plan for {@code change}: a planned file's, described, with why it stops the stage. */
-    public static JobException changedInputRefused(Job.Stage stage, Path stageDir, String change) {
+    public static JobException changedInputRefused(Job job, Job.Stage stage, Path stageDir, String change) {
         return new JobException("stage '" + stage.name() + "': input " + change + " (" + stageDir.resolve("shard_plan.json")
-                + "). Delete " + stageDir + " to run the stage again over the input as it is now");
+                + "). Delete " + stageDir + " to run the stage again over the input as it is now" + alsoDownstream(job, stage));
     }
 }
