@@ -505,8 +505,8 @@ class LauncherTest {
         assertTrue(err.toString().contains("shard_plan.json was planned for 1 tasks") && err.toString().contains("new logging_dir"),
                 err.toString());
         // b, which reads a's output, would refuse next: named now, so that one round of deleting does it
-        assertTrue(err.toString().contains("to run the changed stage; then the stage 'b' after it, with completed ranks over its"
-                + " present output, would refuse too: delete " + dir.resolve("logs/b") + " with it"), err.toString());
+        assertTrue(err.toString().contains("to run the changed stage; then the stage 'b' after it, with completed ranks, would"
+                + " refuse its changed output too: delete " + dir.resolve("logs/b") + " with it"), err.toString());
     }
 
     /** validate says what run would refuse in the logging dir; before, it said OK and run refused. */

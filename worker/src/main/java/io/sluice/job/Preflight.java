@@ -610,13 +610,17 @@ public final class Preflight {
     }
 
     /**
-     * The stages after {@code stage} that have completed ranks, which would refuse next, as the stage's output they
-     * read changes: named with the folders to delete, so that one round of deleting does it.
+     * The stages after {@code stage} that read documents and have completed ranks, which would refuse next, as the
+     * stage's output they read changes: named with the folders to delete, so that one round of deleting does it. A
+     * merge_stats stage is left out: it merges again on its own once its input is newer.
      */
     private static String alsoDownstream(Job job, Job.Stage stage) {
         List<String> folders = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (Job.Stage s : job.downstreamOf(stage)) {
+            if (s.steps().isEmpty() || !s.steps().getFirst().type().equals("read_jsonl")) {
+                continue;
+            }
             try {
                 if (!io.sluice.io.Completions.completedRanks(job.stageDir(s)).isEmpty()) {
                     names.add(s.name());
@@ -630,8 +634,7 @@ public final class Preflight {
             return "";
         }
         return "; then the stage" + (names.size() == 1 ? " '" : "s '") + String.join("', '", names) + "' after it, with"
-                + " completed ranks over its present output, would refuse too: delete " + String.join(", ", folders)
-                + " with it";
+                + " completed ranks, would refuse its changed output too: delete " + String.join(", ", folders) + " with it";
     }
 
     /**
