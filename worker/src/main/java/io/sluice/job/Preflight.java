@@ -298,6 +298,13 @@ public final class Preflight {
         void add(Job.Stage stage, Job.StepSpec spec, Step step) throws IOException {
             folders.add(stage, step);
             if (step instanceof MinhashSignatureStep s) {
+                Made other = made.get(normal(s.output()));
+                if (other != null) {
+                    // their ranks' files have the same names: one run's signatures overwrote the other's, exit 0
+                    throw new JobException(spec.where() + ": writes signatures to " + normal(s.output()) + ", as "
+                            + sameFile(other.where(), spec) + " does, so one would overwrite the other's files; give each"
+                            + " its own output (a minhash: block its own work_dir)");
+                }
                 made.put(normal(s.output()), new Made(s.config(), spec.where(), true));
             } else if (step instanceof MinhashBucketsStep b) {
                 inputExists(b.input(), folders.signatureStages.containsKey(normal(b.input())), "minhash_signature", spec);

@@ -26,6 +26,25 @@ class MinhashBlockTest {
         return assertThrows(JobException.class, () -> load(yaml)).getMessage();
     }
 
+    /** Two blocks with one work_dir: the second one's signature ranks overwrote the first one's files, and validate passed. */
+    @Test
+    void twoBlocksWithOneWorkDirAreRefused() throws IOException {
+        Files.createDirectories(dir.resolve("in"));
+        Files.writeString(dir.resolve("in/a.jsonl"), "{\"text\": \"x\"}\n");
+        Job job = load("""
+                logging_dir: ROOT/logs
+                stages:
+                  - name: one
+                    minhash: {input: ROOT/in, output: ROOT/out1, work_dir: ROOT/work}
+                  - name: two
+                    minhash: {input: ROOT/in, output: ROOT/out2, work_dir: ROOT/work}
+                """.replace("ROOT", dir.toString()));
+        assertEquals("job.yaml:6: stages[1] (two).minhash (minhash_signature): writes signatures to " + dir.resolve("work/signatures")
+                + ", as stages[0] (one).minhash (minhash_signature) at line 4 does, so one would overwrite the other's files;"
+                + " give each its own output (a minhash: block its own work_dir)",
+                assertThrows(JobException.class, () -> Preflight.check(job)).getMessage());
+    }
+
     @Test
     void expandsIntoFourChainedStages() throws IOException {
         Job job = load("""
