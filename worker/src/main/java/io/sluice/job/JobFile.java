@@ -85,15 +85,26 @@ public final class JobFile {
             throw new JobException(file + ": cannot read: " + e.getMessage());
         }
         String fileName = file.getFileName().toString();
+        Object written = root.get(PLACES);
+        // top-level keys starting with "x-" hold anchors for the rest of the file (as in docker compose files)
+        root.keySet().removeIf(k -> k.startsWith("x-"));
         Job job;
         try {
             job = parse(fileName, root, slurmCheck);
         } catch (JobException e) {
             throw JobException.of(e.problems().stream().map(p -> lines.locate(fileName, p)).toList());
         }
-        List<Job.Stage> stages = job.stages().stream().map(s -> new Job.Stage(s.name(), s.tasks(), s.workers(), s.depends(),
-                s.steps().stream().map(spec -> new Job.StepSpec(spec.type(), spec.args(), lines.place(fileName, spec.where())))
-                        .toList())).toList();
+        List<Job.Stage> stages = job.stages().stream().map(s -> {
+            List<?> places = written instanceof Map<?, ?> m && m.get(s.name()) instanceof List<?> l && l.size() == s.steps().size()
+                    ? l : null;
+            List<Job.StepSpec> steps = new ArrayList<>();
+            for (int i = 0; i < s.steps().size(); i++) {
+                Job.StepSpec spec = s.steps().get(i);
+                String place = places != null && places.get(i) instanceof String w ? w : lines.place(fileName, spec.where());
+                steps.add(new Job.StepSpec(spec.type(), spec.args(), place));
+            }
+            return new Job.Stage(s.name(), s.tasks(), s.workers(), s.depends(), List.copyOf(steps));
+        }).toList();
         return new Job(job.name(), job.loggingDir(), job.tasks(), job.workers(), job.skipCompleted(),
                 job.randomizeStartDuration(), job.localTasks(), job.localRankOffset(), stages, job.slurm(), job.stageSlurm());
     }
@@ -110,8 +121,6 @@ public final class JobFile {
             throw new JobException(file + ": a job file must be a mapping of keys (name, stages, ...)");
         }
         Map<String, Object> root = (Map<String, Object>) tree;
-        // top-level keys starting with "x-" hold anchors for the rest of the file (as in docker compose files)
-        root.keySet().removeIf(k -> k.startsWith("x-"));
         return root;
     }
 
@@ -459,6 +468,13 @@ public final class JobFile {
         return (List<Object>) v;
     }
 
+    /**
+     * In a resolved job, per stage its steps' places in the job file it was resolved from ("job.yaml:8: stages[0] ..."):
+     * the compute nodes' messages then name the lines the user wrote, not job.json's. An "x-" key, which readers of job
+     * files leave out.
+     */
+    private static final String PLACES = "x-sluice-step-places";
+
     /** The resolved job as JSON, so a compute node runs exactly what was submitted. */
     public static void writeResolved(Job job, Path file) throws IOException {
         Map<String, Object> root = new LinkedHashMap<>();
@@ -489,6 +505,12 @@ public final class JobFile {
             stages.add(st);
         }
         root.put("stages", stages);
+        // each step's place in the job file the user wrote, for the messages of the compute nodes, which read this file
+        Map<String, Object> places = new LinkedHashMap<>();
+        for (Job.Stage s : job.stages()) {
+            places.put(s.name(), s.steps().stream().map(Job.StepSpec::where).toList());
+        }
+        root.put(PLACES, places);
         if (!job.slurm().isEmpty()) {
             root.put("slurm", job.slurm()); // as written: the launcher reads it
         }

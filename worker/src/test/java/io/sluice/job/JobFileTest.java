@@ -319,6 +319,9 @@ class JobFileTest {
         assertEquals(Files.readString(dir.resolve("a.json")), Files.readString(dir.resolve("b.json")));
         assertEquals(job.slurm(), again.slurm());
         assertEquals(job.stages().get(0).steps().get(0).args(), again.stages().get(0).steps().get(0).args());
+        // a compute node's messages name the line of the job file the user wrote, not of job.json
+        assertEquals(List.of("job.yaml:6: stages[0] (a).steps[0] (read_jsonl)", "job.yaml:6: stages[0] (a).steps[1] (length_filter)"),
+                again.stages().get(0).steps().stream().map(Job.StepSpec::where).toList());
     }
 
     private Job load(String yaml) throws IOException {
