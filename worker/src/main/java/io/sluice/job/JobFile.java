@@ -141,6 +141,9 @@ public final class JobFile {
         private final YAMLParser parser;
         private final KeyLines lines;
         private final Map<String, Object> anchors = new HashMap<>();
+        /** Per anchor, where in the file it is; per anchored mapping, the same, for the merge keys that name it. */
+        private final Map<String, String> anchorPaths = new HashMap<>();
+        private final Map<Object, String> pathOfValue = new java.util.IdentityHashMap<>();
         /** Per anchor, the number of values it stands for, its nested aliases expanded. */
         private final Map<String, Long> anchorSizes = new HashMap<>();
         /** Anchors of the mappings and lists being read, which an alias inside them cannot name. */
@@ -186,6 +189,7 @@ public final class JobFile {
                 }
                 size = anchorSizes.get(name);
                 count(size);
+                lines.alias(path, anchorPaths.get(name)); // a key in it is told at the line it is written on
                 return anchors.get(name);
             }
             count(1); // this value; a mapping's or list's values count as they are read
@@ -241,6 +245,8 @@ public final class JobFile {
                 open.remove(anchor);
                 anchors.put(anchor, value);
                 anchorSizes.put(anchor, total);
+                anchorPaths.put(anchor, path);
+                pathOfValue.put(value, path);
             }
             size = total;
             return value;
@@ -263,10 +269,17 @@ public final class JobFile {
                     throw new JobException(file + ":" + line + ": '<<' (a YAML merge key) takes a mapping or a list"
                             + " of mappings, such as <<: *defaults or <<: [*a, *b]; got " + describe(source));
                 }
+                String from = pathOfValue.get(source);
                 for (Map.Entry<String, Object> e : ((Map<String, Object>) source).entrySet()) {
                     if (!map.containsKey(e.getKey())) { // a key set to null (~) is set, and stays null
                         map.put(e.getKey(), e.getValue());
-                        lines.put(path.isEmpty() ? e.getKey() : path + "." + e.getKey(), line); // the key comes from the '<<' line
+                        String keyPath = path.isEmpty() ? e.getKey() : path + "." + e.getKey();
+                        // at the line the key is written on, in the mapping the merge key names; else the '<<' line
+                        Integer written = from == null ? null : lines.line(from.isEmpty() ? e.getKey() : from + "." + e.getKey());
+                        lines.put(keyPath, written != null ? written : line);
+                        if (from != null) {
+                            lines.alias(keyPath, from.isEmpty() ? e.getKey() : from + "." + e.getKey());
+                        }
                     }
                 }
             }

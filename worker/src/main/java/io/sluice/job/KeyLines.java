@@ -29,17 +29,55 @@ final class KeyLines {
     private static final Pattern STEP = Pattern.compile("((?:^|\\.)(?:steps|after_filter)\\[\\d+\\]) \\(([^()]*)\\)");
 
     private final Map<String, Integer> lines = new HashMap<>();
+    /** Per path that is an alias (*name), or a value a merge key brought in, the path of what it stands for. */
+    private final Map<String, String> aliases = new HashMap<>();
 
-    /** Notes where {@code path} is; an alias's copy of a mapping keeps the lines of the mapping it names. */
+    /** Notes where {@code path} is. */
     void put(String path, int line) {
         lines.putIfAbsent(path, line);
     }
 
+    /** The line noted for {@code path}, or null. */
+    Integer line(String path) {
+        return lines.get(path);
+    }
+
+    /**
+     * Notes that the value at {@code path} is the one written at {@code written} (an alias of an anchored value):
+     * a key inside it is told at the line it is written on, where it is to be mended.
+     */
+    void alias(String path, String written) {
+        if (written != null) {
+            aliases.putIfAbsent(path, written);
+        }
+    }
+
+    /** The line of {@code keyPath}, looked up also where an alias on its way stands for the value written elsewhere. */
+    private Integer lineThroughAliases(String keyPath) {
+        Integer line = lines.get(keyPath);
+        for (int hops = 0; line == null && hops < 8; hops++) { // an alias inside an aliased value: a few hops at most
+            String resolved = null;
+            for (String p = parent(keyPath); !p.isEmpty() && resolved == null; p = parent(p)) {
+                String written = aliases.get(p);
+                if (written != null) {
+                    resolved = written + keyPath.substring(p.length());
+                }
+            }
+            if (resolved == null) {
+                return null;
+            }
+            keyPath = resolved;
+            line = lines.get(keyPath);
+        }
+        return line;
+    }
+
     /**
      * {@code problem}, told of the file {@code fileName} ("job.yaml: stages[0] (a).steps[1] (length_filter): 'min_words'
-     * ..."), with the line of the key or item it names after the file name ("job.yaml:14: stages[0] ..."); a key
-     * not written where the path says (one from an alias or a merge key {@code <<}) gets the line of the nearest
-     * thing written there. A problem naming no path, or another file, is returned as it is.
+     * ..."), with the line of the key or item it names after the file name ("job.yaml:14: stages[0] ..."). A key that
+     * an alias or a merge key {@code <<} brings in gets the line it is written on, in the anchored mapping, where it
+     * is mended; one not written anywhere (a required key missing), the line of the nearest thing written. A problem
+     * naming no path, or another file, is returned as it is.
      */
     String locate(String fileName, String problem) {
         String prefix = fileName + ": ";
@@ -55,7 +93,7 @@ final class KeyLines {
         String path = NAME.matcher(BLOCK_STEP.matcher(STEP.matcher(written).replaceAll("$1.$2")).replaceAll(".minhash.$1"))
                 .replaceAll("");
         Matcher key = KEY.matcher(hasPath ? m.group(2) : told);
-        Integer line = key.matches() ? lines.get(join(path, key.group(1))) : null;
+        Integer line = key.matches() ? lineThroughAliases(join(path, key.group(1))) : null;
         for (String p = path; line == null && !p.isEmpty(); p = parent(p)) {
             line = lines.get(p);
         }

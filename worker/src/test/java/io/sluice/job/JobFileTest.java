@@ -586,8 +586,8 @@ class JobFileTest {
 
     /**
      * Each problem names the line of the key it is about, as compilers do: a job of several stages has several
-     * steps[1]. A key that a merge key ({@code <<}) brings in is on the merge key's line, and a key of an aliased
-     * mapping on the alias's.
+     * steps[1]. A key that a merge key ({@code <<}) or an alias brings in is told at the line it is written on, in the
+     * anchored mapping, where it is mended.
      */
     @Test
     void problemsNameTheLineOfTheirKey() throws IOException {
@@ -598,10 +598,10 @@ class JobFileTest {
                 none, got 'lz4'
                   job.yaml:13: stages[0] (a).steps[1] (length_filter): unknown key 'min_wrds' (did you mean 'min_words'?); \
                 allowed: exclusion_output, min_chars, max_chars, min_words, max_words, min_lines, max_lines
-                  job.yaml:18: stages[1]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the \
+                  job.yaml:4: stages[1]: 'workers' must be at least 1 (the ranks run at the same time), or -1 for as many as the \
                 machine has cores; got 0
                   job.yaml:23: stages[1] (b): 'depends' names 'c', which is not an earlier stage; earlier stages: [a]
-                  job.yaml:22: stages[1] (b).steps[1] (length_filter): unknown key 'max_wrds' (did you mean 'max_words'?); \
+                  job.yaml:6: stages[1] (b).steps[1] (length_filter): unknown key 'max_wrds' (did you mean 'max_words'?); \
                 allowed: exclusion_output, min_chars, max_chars, min_words, max_words, min_lines, max_lines""",
                 error("""
                         name: lines
