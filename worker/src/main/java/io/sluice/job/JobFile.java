@@ -141,8 +141,7 @@ public final class JobFile {
         private final YAMLParser parser;
         private final KeyLines lines;
         private final Map<String, Object> anchors = new HashMap<>();
-        /** Per anchor, where in the file it is; per anchored mapping, the same, for the merge keys that name it. */
-        private final Map<String, String> anchorPaths = new HashMap<>();
+        /** Per anchored value, where in the file it is written (for the aliases and merge keys that name it). */
         private final Map<Object, String> pathOfValue = new java.util.IdentityHashMap<>();
         /** Per anchor, the number of values it stands for, its nested aliases expanded. */
         private final Map<String, Long> anchorSizes = new HashMap<>();
@@ -189,7 +188,7 @@ public final class JobFile {
                 }
                 size = anchorSizes.get(name);
                 count(size);
-                lines.alias(path, anchorPaths.get(name)); // a key in it is told at the line it is written on
+                lines.alias(path, pathOfValue.get(anchors.get(name))); // a key in it is told at the line it is written on
                 return anchors.get(name);
             }
             count(1); // this value; a mapping's or list's values count as they are read
@@ -245,7 +244,6 @@ public final class JobFile {
                 open.remove(anchor);
                 anchors.put(anchor, value);
                 anchorSizes.put(anchor, total);
-                anchorPaths.put(anchor, path);
                 pathOfValue.put(value, path);
             }
             size = total;
