@@ -29,6 +29,13 @@ class LocalExecutorTest {
         return new LocalExecutor(job, new PrintStream(console, true)).run(null);
     }
 
+    /** The job fixture over in/, three files of 8 documents: what most tests here run on. */
+    private JobFixture threeFilesOf8() throws IOException {
+        JobFixture fx = new JobFixture(root);
+        fx.corpus("in", 3, 8);
+        return fx;
+    }
+
     @Test
     void runsAllRanksWritesOutputsStatsLogsAndCompletions() throws IOException {
         JobFixture fx = new JobFixture(root);
@@ -85,8 +92,7 @@ class LocalExecutorTest {
 
     @Test
     void blocksOfRanksRunTheLaterStageOnceItsInputIsComplete() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         String yaml = JobFixture.TWO_STAGE_JOB.replace("workers: 2", "workers: 2\nlocal_tasks: 1\nlocal_rank_offset: OFFSET");
         // before, the first two blocks ended with exit code 2, as for a bad job file
         for (int offset = 0; offset < 2; offset++) {
@@ -105,8 +111,7 @@ class LocalExecutorTest {
 
     @Test
     void aBlockOfRanksWhoseOwnInputIsNotMadeIsAnError() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         String yaml = JobFixture.TWO_STAGE_JOB.replace("workers: 2", "workers: 2\nlocal_tasks: 1\nlocal_rank_offset: 1");
         // 'clean' never ran: the block's own part of the input is missing, which no other block will make
         JobException e = assertThrows(JobException.class,
@@ -838,8 +843,7 @@ class LocalExecutorTest {
 
     @Test
     void aRankAnotherRunHoldsIsLeftToItAndOneItFinishedIsNotRunAgain() throws Exception {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         Job job = fx.job(JobFixture.CLEAN_JOB);
         Path stage = root.resolve("logs/clean");
         // before, two runs on one logging dir ran a rank at once: one truncated the other's temporary file,
@@ -879,8 +883,7 @@ class LocalExecutorTest {
 
     @Test
     void aRankLockedByAProcessOnAnotherHostIsLeftToIt() throws Exception {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         Process other = holdRankLock(root.resolve("logs/clean/locks/00001.lock"), "pid 4242 on node7", 120);
         try {
             assertFalse(run(fx.job(JobFixture.CLEAN_JOB)));
@@ -898,8 +901,7 @@ class LocalExecutorTest {
 
     @Test
     void aRankAnotherRunOnThisHostHoldsIsWaitedFor() throws Exception {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         String host = java.net.InetAddress.getLocalHost().getHostName();
         // another local run of the job holds rank 1 for a moment, then ends without completing it; before, this
         // run failed the rank at once (and the other run failed the ranks this one held)
@@ -924,8 +926,7 @@ class LocalExecutorTest {
      */
     @Test
     void aRunWaitsWhileAnotherProcessHoldsTheJobLock() throws Exception {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         Job job = fx.job(JobFixture.CLEAN_JOB);
         Path lockFile = root.resolve("logs/.job.lock");
         Files.createDirectories(lockFile.getParent());
@@ -1334,8 +1335,7 @@ class LocalExecutorTest {
     /** The files of ranks a changed stage no longer has are its own, removed before it runs: not noted as strays. */
     @Test
     void theFilesOfRanksAChangedStageDropsAreRemovedNotNotedAsStrays() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
         String fewer = JobFixture.CLEAN_JOB.replace("tasks: 3", "tasks: 2");
         JobException refused = assertThrows(JobException.class, () -> run(fx.job(fewer)));
@@ -1384,8 +1384,7 @@ class LocalExecutorTest {
 
     @Test
     void stagesMadeFromAnEarlierRunOfTheStageTheyReadAreNotSkippedSilently() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         String twoStages = JobFixture.TWO_STAGE_JOB;
         assertTrue(run(fx.job(twoStages)));
         assertEquals(18, TestFiles.allLines(root.resolve("sampled")).size());
@@ -1457,8 +1456,7 @@ class LocalExecutorTest {
     /** Output moved away after its ranks completed: they are skipped, with a note; before, nothing was said. */
     @Test
     void documentsCompletedRanksWroteThatAreGoneAreNoted() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
         Files.move(root.resolve("out"), root.resolve("out-moved"));
         console.reset();
@@ -1473,8 +1471,7 @@ class LocalExecutorTest {
 
     @Test
     void anOutputWhoseFilesWereDeletedIsNotAStageThatKeptNothing() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         String twoStages = JobFixture.TWO_STAGE_JOB;
         assertTrue(new LocalExecutor(fx.job(twoStages), new PrintStream(console, true)).run("clean"));
         for (Path f : TestFiles.files(root.resolve("out"))) {
@@ -1487,8 +1484,7 @@ class LocalExecutorTest {
 
     @Test
     void aStageWhoseInputNowComesFromAnotherStageIsNotSkipped() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         String twoStages = JobFixture.TWO_STAGE_JOB;
         assertTrue(run(fx.job(twoStages)));
         // before, a renamed (and changed) first stage ran anew while 'sample' was skipped as complete
@@ -1499,8 +1495,7 @@ class LocalExecutorTest {
 
     @Test
     void onlyStagesReadingAChangedStageAreHeldToIt() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         // 'rawstats' comes after 'clean' but reads the input, not clean's output
         String job = JobFixture.CLEAN_JOB + """
                   - name: rawstats
@@ -1531,8 +1526,7 @@ class LocalExecutorTest {
      */
     @Test
     void aChangedStageIsLeftAsItIsUntilItRuns() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         String job = JobFixture.TWO_STAGE_JOB.replace("workers: 2", "workers: 2\nskip_completed: false");
         assertTrue(run(fx.job(job)));
         List<String> clean = TestFiles.allLines(root.resolve("out"));
@@ -1553,8 +1547,7 @@ class LocalExecutorTest {
      */
     @Test
     void aStageIsHeldToWhatItsFilesWereMadeWith() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         String job = JobFixture.TWO_STAGE_JOB;
         assertTrue(run(fx.job(job)));
         String changed = job.replace("min_words: 5", "min_words: 12");
@@ -1583,8 +1576,7 @@ class LocalExecutorTest {
      */
     @Test
     void aStageReadingOutputThatWasRemovedIsNotSkippedAsComplete() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         String job = JobFixture.TWO_STAGE_JOB;
         String changed = job.replace("min_words: 5", "min_words: 12");
         assertTrue(run(fx.job(job)));
@@ -1638,8 +1630,7 @@ class LocalExecutorTest {
     /** Two changed stages are both named at once; the second was met only after the first was fixed. */
     @Test
     void everyChangedStageIsNamedAtOnce() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         String job = JobFixture.TWO_STAGE_JOB;
         assertTrue(run(fx.job(job)));
         String changed = job.replace("min_words: 5", "min_words: 12").replace("compression: none}", "compression: gzip}");
@@ -1654,8 +1645,7 @@ class LocalExecutorTest {
     /** A rank the stage no longer has (an earlier run had more tasks) is not counted in its stats.json. */
     @Test
     void ranksPastTheStagesTasksAreNotCounted() throws IOException {
-        JobFixture fx = new JobFixture(root);
-        fx.corpus("in", 3, 8);
+        JobFixture fx = threeFilesOf8();
         assertTrue(run(fx.job(JobFixture.CLEAN_JOB)));
         Object read = PipelineStats.read(root.resolve("logs/clean/stats.json")).step("read_jsonl").get("documents");
         Path stage = root.resolve("logs/clean");
