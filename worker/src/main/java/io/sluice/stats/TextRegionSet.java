@@ -53,8 +53,8 @@ final class TextRegionSet {
     }
 
     /**
-     * Adds {@code text[start:end]}, whose {@code String.hashCode} is {@code h}; false when an equal
-     * region is in the set already.
+     * Adds {@code text[start:end]}, whose hash is {@code h} (any hash of the characters, one per set: equal regions
+     * must get equal hashes); false when an equal region is in the set already.
      */
     boolean add(int start, int end, int h) {
         int m = h * 0x9E3779B9;

@@ -186,6 +186,48 @@ class StatBlocksTest {
         assertEquals(1.0 / 5, all.get("line_duplicates"));
     }
 
+    /**
+     * Duplicate lines against a set of the line strings, over random texts whose lines (0 to 11 characters, some
+     * with surrogate pairs, some differing only in their last character) repeat at every offset, so that the
+     * line hash's four interleaved lanes and its tail meet equal lines at different alignments.
+     */
+    @Test
+    void lineDuplicatesAreThoseOfASetOfTheLines() throws IOException {
+        java.util.Random random = new java.util.Random(7);
+        String[] alphabet = {"a", "b", " ", "\uD83D\uDE00", "\u00e9"};
+        Step step = StatsRun.create("line_stats", Map.of("output", tmp.resolve("dups").toString(), "groups", List.of("summary")));
+        step.open(StatsRun.context(0, 1, tmp));
+        for (int round = 0; round < 500; round++) {
+            List<String> lines = new java.util.ArrayList<>();
+            for (int i = 0, count = 1 + random.nextInt(30); i < count; i++) {
+                StringBuilder line = new StringBuilder();
+                for (int k = random.nextInt(12); k > 0; k--) {
+                    line.append(alphabet[random.nextInt(alphabet.length)]);
+                }
+                lines.add(line.toString());
+            }
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            long duplicates = 0;
+            long duplicateChars = 0;
+            long chars = 0;
+            for (String line : lines) {
+                int length = line.codePointCount(0, line.length());
+                chars += length;
+                if (!seen.add(line)) {
+                    duplicates++;
+                    duplicateChars += length;
+                }
+            }
+            String text = String.join("\n", lines);
+            Document d = new Document("d" + round, text, new LinkedHashMap<>());
+            step.process(d, x -> { });
+            Map<String, Object> m = d.metadata();
+            assertEquals((double) duplicates / lines.size(), m.get("line_duplicates"), text);
+            assertEquals(chars == 0 ? 0.0 : (double) duplicateChars / chars, m.get("line_char_duplicates"), text);
+            assertEquals((double) chars / lines.size(), m.get("avg_line_length"), text);
+        }
+    }
+
     @Test
     void paragraphStats() throws IOException {
         Map<String, Object> m = statsOf("paragraph_stats", MIXED + "\n\n- The cat is BIG!\n\n \n\n");
