@@ -345,7 +345,7 @@ public final class MergeStats implements Step {
 
     /** The per-rank files of a stat folder. */
     public static List<Path> rankFiles(Path statFolder) throws IOException {
-        return list(statFolder, StatsStep.RANK_FILE);
+        return ranksFiles(statFolder, StatsStep.RANK_FILE);
     }
 
     /** The stat folders under {@code root}, relative to it, that hold a merged file and no per-rank files. */
@@ -511,7 +511,7 @@ public final class MergeStats implements Step {
             obsolete.add(outDir.resolve(MERGED_RANKS)); // the files it names are there again, or it would have refused
         }
 
-        List<Path> sketchFiles = list(dir, StatsStep.RANK_SKETCH);
+        List<Path> sketchFiles = ranksFiles(dir, StatsStep.RANK_SKETCH);
         if (!sketchFiles.isEmpty() && ranksOf(sketchFiles).equals(ranksOf(rankFiles))) {
             QuantileSketch sketch = new QuantileSketch();
             for (Path file : sketchFiles) {
@@ -630,6 +630,11 @@ public final class MergeStats implements Step {
         sb.append(", \"p99\": ").append(PyJson.floatRepr(sketch.quantile(0.99, integers)));
         sb.append(", ").append(body, 1, body.length());
         return sb.toString();
+    }
+
+    /** The files of {@code dir} named as ranks' files by {@code name} ({@link StatsStep#RANK_FILE} or its sketch's). */
+    private static List<Path> ranksFiles(Path dir, Pattern name) throws IOException {
+        return list(dir, name).stream().filter(f -> StatsStep.rankOf(f.getFileName().toString()) >= 0).toList();
     }
 
     private static List<Path> list(Path dir, Pattern name) throws IOException {

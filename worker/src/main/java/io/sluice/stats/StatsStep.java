@@ -45,9 +45,13 @@ import java.util.stream.Stream;
 public abstract class StatsStep implements Step {
     public static final List<String> ALL_GROUPS = List.of("summary", "histogram", "fqdn", "suffix");
     static final String SKETCH_SUFFIX = ".quantiles.json";
-    /** A per-rank stats file and a per-rank sketch; group 1 is the rank. */
-    static final Pattern RANK_FILE = Pattern.compile("(\\d{5,})\\.json"); // rank 100000 and on: six digits and more
-    static final Pattern RANK_SKETCH = Pattern.compile("(\\d{5,})" + Pattern.quote(SKETCH_SUFFIX));
+    /**
+     * A per-rank stats file and a per-rank sketch, named as a rank's files are ({@code %05d}: five digits, and from rank
+     * 100000 on six and more without a leading zero); group 1 is the rank. Other numbers ("20240101120000.json", a
+     * date someone left there) are not ranks: {@link #rankOf} also leaves out those past an int.
+     */
+    static final Pattern RANK_FILE = Pattern.compile("(\\d{5}|[1-9]\\d{5,9})\\.json");
+    static final Pattern RANK_SKETCH = Pattern.compile("(\\d{5}|[1-9]\\d{5,9})" + Pattern.quote(SKETCH_SUFFIX));
 
     private final Path output;
     private final List<String> groups;
@@ -460,13 +464,14 @@ public abstract class StatsStep implements Step {
         return folders;
     }
 
-    /** The rank of a per-rank stats or sketch file name, else -1. */
+    /** The rank of a per-rank stats or sketch file name ({@link #RANK_FILE}, {@link #RANK_SKETCH}), else -1. */
     static int rankOf(String fileName) {
         Matcher m = RANK_FILE.matcher(fileName);
         if (!m.matches()) {
             m = RANK_SKETCH.matcher(fileName);
         }
-        return m.matches() ? Integer.parseInt(m.group(1)) : -1;
+        long rank = m.matches() ? Long.parseLong(m.group(1)) : -1;
+        return rank <= Integer.MAX_VALUE ? (int) rank : -1;
     }
 
     private void write(Map<Path, AtomicFile.Content> files, String group, String stat, String file,

@@ -131,7 +131,10 @@ class MergeStatsTest {
                 + " the stats stage and of this merge stage in the logging dir, and run the job again"), e.getMessage());
     }
 
-    /** Rank 100000 and on write six-digit names: they are merged (the five-digit pattern left them out, exit 0). */
+    /**
+     * Rank 100000 and on write six-digit names: they are merged (the five-digit pattern left them out, exit 0). Other
+     * numbered names are not ranks'.
+     */
     @Test
     void ranksOfSixDigitsAreMerged() throws IOException {
         Path in = tmp.resolve("many");
@@ -140,6 +143,11 @@ class MergeStatsTest {
         int[] ranks = {99_998, 99_999, 100_000, 1_000_001};
         for (int i = 0; i < ranks.length; i++) {
             Files.writeString(folder.resolve(String.format("%05d.json", ranks[i])), summaryFile(10 * (i + 1)));
+        }
+        // numbered files that are not a rank's name: not summed, and no error (a name past an int failed the merge
+        // with "For input string")
+        for (String stray : List.of("20240101120000.json", "123456789012.json", "0000000000001.json", "000001.json")) {
+            Files.writeString(folder.resolve(stray), summaryFile(1000));
         }
         StatsRun.merge(in, in, 1, tmp);
         MetricStats merged = MergeStats.readDict(folder.resolve(MergeStats.MERGED_NAME)).get("summary");

@@ -595,6 +595,8 @@ class StatBlocksTest {
             Files.writeString(length.resolve(stale), "{\"summary\": {\"total\": 99, \"n\": 1, \"mean\": 99.0, \"unit\": \"task\"}}");
         }
         Files.writeString(out.resolve("summary/other_step_stat.txt"), "not ours");
+        // numbered, but no rank's name: left alone (a name past an int failed the rank with "For input string")
+        Files.writeString(length.resolve("20240101120000.json"), "{}");
         // two ranks now: rank 0 sees two documents, rank 1 none
         for (int rank = 0; rank < 2; rank++) {
             Step s = StatsRun.create("doc_stats", Map.of("output", out.toString(), "groups", List.of("summary")));
@@ -610,6 +612,7 @@ class StatBlocksTest {
         assertFalse(Files.exists(length.resolve("00003.json")), "there is no rank 3 now");
         assertFalse(Files.exists(length.resolve("00003.quantiles.json")));
         assertTrue(Files.exists(out.resolve("summary/other_step_stat.txt")));
+        assertTrue(Files.exists(length.resolve("20240101120000.json")));
         StatsRun.merge(out, out, 1, tmp);
         assertTrue(Files.readString(length.resolve("metric.json")).contains("\"total\": 5"),
                 Files.readString(length.resolve("metric.json")));
