@@ -106,7 +106,9 @@ public final class MetricStatsDict {
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             try {
-                out.get(e.getKey()).merge(MetricStats.fromJson(e.getValue()));
+                // as read, not merged into an empty one: a file's values then go through Chan's formula once, in
+                // the merge, as datatrove's do (twice turned a variance past 1e308 into NaN where it gives inf)
+                out.put(e.getKey(), MetricStats.fromJson(e.getValue()));
             } catch (IllegalArgumentException ex) {
                 throw new IllegalArgumentException("key '" + e.getKey() + "': " + ex.getMessage(), ex);
             }

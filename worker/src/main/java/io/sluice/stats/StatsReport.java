@@ -587,7 +587,7 @@ public final class StatsReport {
             long n = docs.get(key);
             MetricStats mean = means.get(key);
             // "" is datatrove's key for a URL without a registrable host (an IP address, localhost): not a missing URL
-            h.append("<tr><td class=\"key\">").append(key.isEmpty() ? "<i>(no registrable host)</i>" : esc(key)).append("</td>")
+            h.append("<tr><td class=\"key\">").append(key.isEmpty() ? "<i>(no registrable host)</i>" : escKey(key)).append("</td>")
                     .append(n == UNKNOWN_COUNT ? UNKNOWN_DOCS : td(fmt(n)));
             if (corpus != null) {
                 h.append(n == UNKNOWN_COUNT ? "<td></td>" : td(percentOf(n, corpus.documents())));
@@ -660,6 +660,11 @@ public final class StatsReport {
             return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
         }
         return String.format(Locale.ROOT, "%.3e", v);
+    }
+
+    /** {@link #esc} for a key of the data (a host), where a line break or tab would read as a space: shown as code. */
+    static String escKey(String s) {
+        return esc(s.replace("\n", "\\u000a").replace("\t", "\\u0009"));
     }
 
     static String esc(String s) {

@@ -185,6 +185,19 @@ class MergeStatsTest {
         assertEquals(-1e300, merged.min());
         assertEquals(3e300, merged.max());
         assertTrue(Double.isInfinite(merged.variance()) || Double.isNaN(merged.variance()), merged.toString());
+
+        // a rank's file is added to the sum once, as datatrove adds it: a mean past 1e154 with an infinite variance
+        // merges to inf, not to the NaN of folding the file into an empty stats first
+        Path big = tmp.resolve("huge2");
+        Path bigFolder = big.resolve("summary/x");
+        Files.createDirectories(bigFolder);
+        Files.writeString(bigFolder.resolve("00000.json"), "{\"summary\": {\"total\": 1.2e29, \"n\": 2, \"mean\": 6e28,"
+                + " \"variance\": 1e300, \"std_dev\": 1e150, \"min\": 0, \"max\": 1.2e29}}");
+        Files.writeString(bigFolder.resolve("00001.json"), "{\"summary\": {\"total\": 1e308, \"n\": 2, \"mean\": 5e307,"
+                + " \"variance\": Infinity, \"std_dev\": Infinity, \"min\": 0, \"max\": 1e308}}");
+        StatsRun.merge(big, big, 1, tmp);
+        String metric = Files.readString(bigFolder.resolve(MergeStats.MERGED_NAME));
+        assertTrue(metric.contains("\"variance\": Infinity") && !metric.contains("NaN"), metric);
     }
 
     @Test

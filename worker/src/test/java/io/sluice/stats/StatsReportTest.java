@@ -230,9 +230,10 @@ class StatsReportTest {
         assertTrue(html.contains("td.key{max-width:40em;overflow-wrap:anywhere}"));
         // controls, separators, tag characters and lone surrogates too (they went into the page raw)
         Files.writeString(dir.resolve("fqdn/length").resolve(MergeStats.MERGED_NAME),
-                "{\"a\\u0000b\\u001b\\u0085\\u2028\\udb40\\udc41\\ud800.com\": {\"total\": 5, \"unit\": \"task\"}}");
+                "{\"a\\u0000b\\u001b\\u0085\\u2028\\udb40\\udc41\\ud800\\n\\t.com\": {\"total\": 5, \"unit\": \"task\"}}");
         html = StatsReport.render(dir);
-        assertTrue(html.contains("<td class=\"key\">a\\u0000b\\u001b\\u0085\\u2028\\U000e0041\\ud800.com</td>"), html);
+        // a line break or tab in a key would read as a space
+        assertTrue(html.contains("<td class=\"key\">a\\u0000b\\u001b\\u0085\\u2028\\U000e0041\\ud800\\u000a\\u0009.com</td>"), html);
     }
 
     /** Counts read as numbers do elsewhere on the page: "15,279 documents", not "15279 documents". */
