@@ -173,7 +173,8 @@ public final class MergeStats implements Step {
                     + " (NNNNN.quantiles.json; datatrove writes none) that do not pair up, and got no quantiles.json: the"
                     + " report reads their percentiles from the histogram group. The first: " + foldersWithoutSketch.get(0));
         }
-        if (merged == 0 && !mine.isEmpty() && mine.stream().anyMatch(f -> Files.exists(output.resolve(f).resolve(MERGED_RANKS)))) {
+        if (merged == 0 && !mine.isEmpty() && killedMergeLists == 0
+                && mine.stream().anyMatch(f -> Files.exists(output.resolve(f).resolve(MERGED_RANKS)))) {
             // a merge run again after one with remove_input: its files stand, and this merge's settings (top_k) were not
             // applied to them, which "merged 0 stat folders" left to be guessed
             ctx.log().warn("nothing to merge in this rank's " + mine.size() + " folder(s): their per-rank files were"
@@ -202,6 +203,7 @@ public final class MergeStats implements Step {
         }
         for (Path list : list(output, REMOVAL_LIST)) {
             finishRemoving(list);
+            killedMergeLists++;
         }
         removedByLists = removedFiles;
     }
@@ -209,6 +211,11 @@ public final class MergeStats implements Step {
     /** Per-rank files this rank removed, in all; of them, those of killed merges' lists (for the log). */
     private int removedFiles;
     private int removedByLists;
+    /**
+     * The removal lists of killed merges this rank found: folders it then finds merged, with no per-rank file left, are
+     * that merge's work, not an earlier finished merge's (whose settings this one would not have applied).
+     */
+    private int killedMergeLists;
 
     /** The first line of a removal list: the folders its merge merged, for the stats of a run that finishes it. */
     private static final String FOLDERS_MERGED = "folders_merged\t";
@@ -261,15 +268,17 @@ public final class MergeStats implements Step {
             }
             toDelete.add(f);
         }
+        // counted as deleted here: ranks finishing one list at the same time each claimed all of its files
+        int removed = 0;
         for (Path f : toDelete) {
-            Files.deleteIfExists(f);
+            removed += Files.deleteIfExists(f) ? 1 : 0;
         }
         // the rank that deletes the list counts its folders: another rank may finish it at the same time
         if (Files.deleteIfExists(removing) && merged >= 0) {
             ctx.stats().add("folders_merged", merged);
         }
-        removedFiles += toDelete.size();
-        ctx.log().info("removed " + toDelete.size() + " merged per-rank files under " + input);
+        removedFiles += removed;
+        ctx.log().info("removed " + removed + " merged per-rank files under " + input);
         return true;
     }
 

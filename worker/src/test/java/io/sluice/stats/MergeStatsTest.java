@@ -10,6 +10,7 @@ import io.sluice.pipeline.MetricStats;
 import io.sluice.pipeline.MetricStatsTest;
 import io.sluice.pipeline.Step;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -294,9 +295,14 @@ class MergeStatsTest {
         Files.writeString(folder.resolve("00001.json"), "{\"summary\": {\"total\": 2, \"n\": 1, \"mean\": 2.0, \"unit\": \"doc\"}}");
         Files.writeString(folder.resolve("00002.json"), "{\"summary\": {\"total\": 3, \"n\": 1, \"mean\": 3.0, \"unit\": \"doc\"}}");
         Step again = StatsRun.create("merge_stats", args);
-        again.open(StatsRun.context(0, 1, tmp));
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        again.open(StatsRun.context(0, 1, tmp, new java.io.PrintStream(log, true, StandardCharsets.UTF_8)));
         again.finish(d -> { });
         assertEquals(merged, Files.readString(folder.resolve("metric.json")), "not re-merged from the inputs left");
+        String told = log.toString(StandardCharsets.UTF_8);
+        assertTrue(told.contains("removed 2 merged per-rank files"), told);
+        // the killed merge's metric.json is this merge's work: no "removed by an earlier merge ... run the stats again"
+        assertFalse(told.contains("nothing to merge"), told);
         try (Stream<Path> files = Files.list(folder)) {
             assertEquals(List.of("merged_ranks.json", "metric.json"), files.map(p -> p.getFileName().toString())
                     .filter(n -> !n.equals(MergeStats.MERGED_QUANTILES)).sorted().toList(), "the inputs are removed");

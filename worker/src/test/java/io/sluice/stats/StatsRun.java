@@ -52,8 +52,12 @@ final class StatsRun {
     }
 
     static StepContext context(int rank, int worldSize, Path dir) {
-        return new StepContext(rank, worldSize, new StepStats("test"), TaskLog.toStream(System.err), dir,
-                new ProgressCounter());
+        return context(rank, worldSize, dir, System.err);
+    }
+
+    /** A context whose task log goes to {@code log}. */
+    static StepContext context(int rank, int worldSize, Path dir, java.io.PrintStream log) {
+        return new StepContext(rank, worldSize, new StepStats("test"), TaskLog.toStream(log), dir, new ProgressCounter());
     }
 
     static Step create(String name, Map<String, Object> args) {
