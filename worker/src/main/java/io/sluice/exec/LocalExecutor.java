@@ -6,7 +6,6 @@ import io.sluice.job.JobException;
 import io.sluice.job.Preflight;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -58,8 +57,8 @@ public final class LocalExecutor {
             }
             int first = job.localTasks() < 0 ? 0 : job.localRankOffset();
             int count = job.localTasks() < 0 ? stage.tasks() : job.localTasks();
-            String waitsFor = incompleteDependency(runner, stage, -1, 0);
-            if (waitsFor != null && job.localTasks() >= 0 && incompleteDependency(runner, stage, first, count) == null) {
+            String waitsFor = runner.incompleteDependency(stage, -1, 0);
+            if (waitsFor != null && job.localTasks() >= 0 && runner.incompleteDependency(stage, first, count) == null) {
                 // a block of ranks (local_tasks) whose own part of the input is made: other runs make the rest
                 console.printf("[%s] not started: it depends on %s; run again once every block has run%n",
                         stage.name(), waitsFor);
@@ -97,24 +96,5 @@ public final class LocalExecutor {
         for (String note : stats.notes()) {
             console.printf("[%s] note: %s%n", stage.name(), note);
         }
-    }
-
-    /**
-     * What a stage waits for, as "'clean', which has 2 of 3 ranks not complete", or null when nothing; only
-     * ranks {@code first .. first + count - 1} of each stage it waits for are asked about when {@code first}
-     * is not -1.
-     */
-    private String incompleteDependency(StageRunner runner, Job.Stage stage, int first, int count) throws IOException {
-        for (String dep : job.upstreamOf(stage)) {
-            Job.Stage d = job.stage(dep);
-            BitSet done = Completions.completedRanks(runner.stageDir(d));
-            int from = first < 0 ? 0 : first;
-            int to = first < 0 ? d.tasks() : Math.min(d.tasks(), first + count);
-            int missing = (to - from) - done.get(from, Math.max(from, to)).cardinality();
-            if (missing > 0) {
-                return "'" + dep + "', which has " + missing + " of " + (to - from) + " ranks not complete";
-            }
-        }
-        return null;
     }
 }

@@ -73,6 +73,25 @@ public final class StageRunner {
     }
 
     /**
+     * What a stage waits for, as "'clean', which has 2 of 3 ranks not complete", or null when nothing; only
+     * ranks {@code first .. first + count - 1} of each stage it waits for are asked about when {@code first}
+     * is not -1.
+     */
+    public String incompleteDependency(Job.Stage stage, int first, int count) throws IOException {
+        for (String dep : job.upstreamOf(stage)) {
+            Job.Stage d = job.stage(dep);
+            BitSet done = Completions.completedRanks(stageDir(d));
+            int from = first < 0 ? 0 : first;
+            int to = first < 0 ? d.tasks() : Math.min(d.tasks(), first + count);
+            int missing = (to - from) - done.get(from, Math.max(from, to)).cardinality();
+            if (missing > 0) {
+                return "'" + dep + "', which has " + missing + " of " + (to - from) + " ranks not complete";
+            }
+        }
+        return null;
+    }
+
+    /**
      * Outcome of a block: ranks run now, ranks skipped as already complete, ranks that failed, and the stage's
      * {@code stats.json} as the block left it, summed over every completed rank.
      */

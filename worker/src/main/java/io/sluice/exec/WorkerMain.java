@@ -47,7 +47,16 @@ public final class WorkerMain {
             }
             Job job = JobFile.load(Path.of(jobFile));
             Job.Stage stage = job.stage(stageName);
-            StageRunner.Result r = new StageRunner(job, System.out, false).runBlock(stage, first, count, workers);
+            StageRunner runner = new StageRunner(job, System.out, false);
+            // submit chains a stage after the whole arrays of the stages it reads (afterok); a launch script sent
+            // again by hand is not, and merged a part of the stats, marked complete
+            String waitsFor = runner.incompleteDependency(stage, -1, 0);
+            if (waitsFor != null) {
+                throw new JobException("stage '" + stage.name() + "' depends on " + waitsFor + ", so it would read a part"
+                        + " of its input; run that stage to the end first (bin/launcher submit submits the ranks not"
+                        + " complete, and this stage after them)");
+            }
+            StageRunner.Result r = runner.runBlock(stage, first, count, workers);
             for (String f : r.failures()) {
                 System.err.println("sluice worker: stage " + stage.name() + " " + f);
             }
