@@ -42,7 +42,7 @@ public final class StatusReport {
      * them in Java's words; the tail a user reads keeps that message.
      */
     private static final Pattern STACK_FRAME = Pattern.compile("\\s+(at \\S.*|\\.\\.\\. \\d+ more)"
-            + "|(Caused by: )?([a-z][\\w$]*\\.)+[A-Z][\\w$]*(Exception|Error)(: .*)?");
+            + "|(Caused by: )?([a-z][\\w$]*\\.)+[A-Z][\\w$]*(Exception|Error|Failure)(: .*)?");
 
     /** A rank whose array element ended without completing it; {@code element} null for a rank of a local run. */
     public record FailedRank(int rank, ArrayTaskState.Key element, String state, Path log, List<String> logTail,

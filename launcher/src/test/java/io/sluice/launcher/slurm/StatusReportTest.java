@@ -364,13 +364,16 @@ class StatusReportTest {
         Path log = dir.resolve("task_00001.log");
         Files.writeString(log, """
                 2026-11-27 17:39:49.409 ERROR rank 1: rank 1 failed: out/00001.json: malformed stats file (truncated)
-                java.io.IOException: out/00001.json: malformed stats file (truncated)
+                io.sluice.pipeline.Pipeline$StepFailure: out/00001.json: malformed stats file (truncated)
+                	at io.sluice.pipeline.Pipeline.finish(Pipeline.java:120)
+                Caused by: java.io.IOException: out/00001.json: malformed stats file (truncated)
                 	at io.sluice.stats.MergeStats.readDict(MergeStats.java:307)
                 	at java.base/java.lang.Thread.run(Thread.java:1474)
                 Caused by: com.fasterxml.jackson.core.io.JsonEOFException: Unexpected end-of-input
                 	... 12 more
                 """);
-        // before, the tail showed the exception's own line and its cause, in Java's words
+        // before, the tail showed the exception's own line and its cause, in Java's words (a step's failure, whose class
+        // name ends in Failure, until later)
         assertEquals(List.of("2026-11-27 17:39:49.409 ERROR rank 1: rank 1 failed: out/00001.json: malformed stats file"
                 + " (truncated)"), StatusReport.tail(log, 10));
     }
