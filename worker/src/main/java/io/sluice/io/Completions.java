@@ -41,7 +41,7 @@ public final class Completions {
         return completedRanks(stageDir).nextClearBit(0) >= tasks;
     }
 
-    /** Ranks with a marker (names that are not five digits are ignored). */
+    /** Ranks with a marker (names that are not a rank's, {@link RankName}, are ignored). */
     public static BitSet completedRanks(Path stageDir) throws IOException {
         BitSet done = new BitSet();
         Path dir = folder(stageDir);
@@ -49,9 +49,8 @@ public final class Completions {
             return done;
         }
         try (Stream<Path> s = Files.list(dir)) {
-            s.map(p -> p.getFileName().toString())
-                    .filter(n -> n.length() == 5 && n.chars().allMatch(Character::isDigit))
-                    .forEach(n -> done.set(Integer.parseInt(n)));
+            // rank 100000 and on too: their markers went uncounted, and submit sent those ranks again every time
+            s.mapToInt(p -> RankName.parse(p.getFileName().toString())).filter(r -> r >= 0).forEach(done::set);
         }
         return done;
     }

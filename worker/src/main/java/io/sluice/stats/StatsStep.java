@@ -4,6 +4,7 @@ import io.sluice.doc.Document;
 import io.sluice.doc.MetadataKey;
 import io.sluice.io.AtomicFile;
 import io.sluice.io.PyJson;
+import io.sluice.io.RankName;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
 import io.sluice.pipeline.MetricStats;
@@ -45,13 +46,9 @@ import java.util.stream.Stream;
 public abstract class StatsStep implements Step {
     public static final List<String> ALL_GROUPS = List.of("summary", "histogram", "fqdn", "suffix");
     static final String SKETCH_SUFFIX = ".quantiles.json";
-    /**
-     * A per-rank stats file and a per-rank sketch, named as a rank's files are ({@code %05d}: five digits, and from rank
-     * 100000 on six and more without a leading zero); group 1 is the rank. Other numbers ("20240101120000.json", a
-     * date someone left there) are not ranks: {@link #rankOf} also leaves out those past an int.
-     */
-    static final Pattern RANK_FILE = Pattern.compile("(\\d{5}|[1-9]\\d{5,9})\\.json");
-    static final Pattern RANK_SKETCH = Pattern.compile("(\\d{5}|[1-9]\\d{5,9})" + Pattern.quote(SKETCH_SUFFIX));
+    /** A per-rank stats file and a per-rank sketch ({@link RankName}); group 1 is the rank, past an int for {@link #rankOf}. */
+    static final Pattern RANK_FILE = Pattern.compile(RankName.DIGITS + "\\.json");
+    static final Pattern RANK_SKETCH = Pattern.compile(RankName.DIGITS + Pattern.quote(SKETCH_SUFFIX));
 
     private final Path output;
     private final List<String> groups;
@@ -470,8 +467,7 @@ public abstract class StatsStep implements Step {
         if (!m.matches()) {
             m = RANK_SKETCH.matcher(fileName);
         }
-        long rank = m.matches() ? Long.parseLong(m.group(1)) : -1;
-        return rank <= Integer.MAX_VALUE ? (int) rank : -1;
+        return m.matches() ? RankName.parse(m.group(1)) : -1;
     }
 
     private void write(Map<Path, AtomicFile.Content> files, String group, String stat, String file,
