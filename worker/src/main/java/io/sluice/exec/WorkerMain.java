@@ -15,6 +15,10 @@ import java.nio.file.Path;
  * Exit code 0 when every rank of the block is complete, 1 when one failed, 2 on bad arguments.
  */
 public final class WorkerMain {
+    /** How long, in seconds, a stage waits for the markers of the stages it reads to show before it refuses to run. */
+    static final String SETTLE_PROPERTY = "sluice.worker.settle-seconds";
+    private static final long SETTLE_STEP_MS = 5000;
+
     private WorkerMain() {
     }
 
@@ -51,6 +55,13 @@ public final class WorkerMain {
             // submit chains a stage after the whole arrays of the stages it reads (afterok); a launch script sent
             // again by hand is not, and merged a part of the stats, marked complete
             String waitsFor = runner.incompleteDependency(stage, -1, 0);
+            // Asked again for a while before refusing: an NFS client may list a folder from its cache for up to a
+            // minute (acdirmax), without the markers other nodes wrote just before Slurm started this element.
+            long settle = Long.getLong(SETTLE_PROPERTY, 60) * 1000;
+            for (long waited = 0; waitsFor != null && waited < settle; waited += SETTLE_STEP_MS) {
+                Thread.sleep(SETTLE_STEP_MS);
+                waitsFor = runner.incompleteDependency(stage, -1, 0);
+            }
             if (waitsFor != null) {
                 throw new JobException("stage '" + stage.name() + "' depends on " + waitsFor + ", so it would read a part"
                         + " of its input; run that stage to the end first (bin/launcher submit submits the ranks not"

@@ -43,7 +43,13 @@ class WorkerMainTest {
                 """.formatted(root));
         assertEquals(0, worker(job, "stats", 0).exit);
 
-        Run merge = worker(job, "merge", 0);
+        System.setProperty(WorkerMain.SETTLE_PROPERTY, "0"); // not the minute a node's NFS cache may lag
+        Run merge;
+        try {
+            merge = worker(job, "merge", 0);
+        } finally {
+            System.clearProperty(WorkerMain.SETTLE_PROPERTY);
+        }
         assertEquals(2, merge.exit, merge.err);
         assertEquals("sluice worker: stage 'merge' depends on 'stats', which has 1 of 2 ranks not complete, so it would"
                 + " read a part of its input; run that stage to the end first (bin/launcher submit submits the ranks not"
