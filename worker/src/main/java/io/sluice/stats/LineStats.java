@@ -88,6 +88,9 @@ public final class LineStats extends StatsStep {
             }
             start = end + 1;
         }
+        if (ends.length > MAX_KEPT_LINES) {
+            lineEnds = new int[64]; // one document of millions of lines does not hold its array for the rest of the rank
+        }
         if (n < all) {
             lengths = Arrays.copyOf(lengths, n);
         }
@@ -101,6 +104,7 @@ public final class LineStats extends StatsStep {
         out[i] = ratio(dupChars, totalLength);
     }
 
+    private static final int MAX_KEPT_LINES = 1 << 16;
     /** Per line of the current text, where it ends (its '\n', or the text's end for the last); reused. */
     private int[] lineEnds = new int[64];
 
