@@ -12,7 +12,8 @@ import java.nio.file.Path;
  * <pre>java -cp sluice.jar io.sluice.exec.WorkerMain --job LOGDIR/job.json --stage NAME
  *      --first-rank R --ranks N [--workers W]</pre>
  *
- * Exit code 0 when every rank of the block is complete, 1 when one failed, 2 on bad arguments.
+ * Exit code 0 when every rank of the block is complete, 1 when one failed, 2 on bad arguments or when a stage the
+ * stage reads has ranks not complete.
  */
 public final class WorkerMain {
     /** How long, in seconds, a stage waits for the markers of the stages it reads to show before it refuses to run. */
@@ -53,10 +54,10 @@ public final class WorkerMain {
             Job.Stage stage = job.stage(stageName);
             StageRunner runner = new StageRunner(job, System.out, false);
             // submit chains a stage after the whole arrays of the stages it reads (afterok); a launch script sent
-            // again by hand is not, and merged a part of the stats, marked complete
+            // again by hand is not, and merged a part of the stats, marked complete. Asked again for a while before
+            // refusing: an NFS client may list a folder from its cache for up to a minute (acdirmax), without the
+            // markers other nodes wrote just before Slurm started this element.
             String waitsFor = runner.incompleteDependency(stage, -1, 0);
-            // Asked again for a while before refusing: an NFS client may list a folder from its cache for up to a
-            // minute (acdirmax), without the markers other nodes wrote just before Slurm started this element.
             long settle = Long.getLong(SETTLE_PROPERTY, 60) * 1000;
             for (long waited = 0; waitsFor != null && waited < settle; waited += SETTLE_STEP_MS) {
                 Thread.sleep(SETTLE_STEP_MS);
