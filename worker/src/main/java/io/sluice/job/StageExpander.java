@@ -106,6 +106,11 @@ final class StageExpander {
         hashing.remove("num_buckets");
         problems.get(() -> io.sluice.dedup.MinhashConfig.fromArgs(new StepArgs(m.where(), hashing)), null);
         int bucketTasks = problems.get(() -> JobFile.taskCount(m, "bucket_tasks", m.integer("bucket_tasks", numBuckets)), 1);
+        if (numBuckets > 0 && bucketTasks % numBuckets != 0) {
+            // told here, of the key, rather than by the buckets stage it makes, which names no line the user wrote
+            problems.add(m.error("bucket_tasks", "(" + bucketTasks + ") must be a multiple of num_buckets (" + numBuckets
+                    + "): each bucket gets bucket_tasks / num_buckets of the bucket ranks").getMessage());
+        }
         Map<String, Object> index = new LinkedHashMap<>(); // deduplicating against another corpus's index
         for (String k : INDEX_KEYS) {
             if (m.has(k)) {

@@ -1375,7 +1375,8 @@ class LocalExecutorTest {
                 """;
         // before, every signature was computed and then all 15 bucket ranks failed
         String e = preflightError(minhash);
-        assertTrue(e.contains("(minhash_buckets): the number of tasks (15) must be a multiple of num_buckets (14)"), e);
+        assertTrue(e.contains("job.yaml:6: stages[0] (dedup).minhash: 'bucket_tasks' (15) must be a multiple of num_buckets"
+                + " (14): each bucket gets bucket_tasks / num_buckets of the bucket ranks"), e);
         assertFalse(Files.exists(root.resolve("mh")), "nothing ran");
 
         e = preflightError(JobFixture.CLEAN_JOB.replace("      - read_jsonl: {path: $ROOT/in, glob: \"*.jsonl.gz\"}\n", ""));

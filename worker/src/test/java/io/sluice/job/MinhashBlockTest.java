@@ -202,6 +202,23 @@ class MinhashBlockTest {
         assertEquals("job.yaml:3: stages[0] (d).minhash: 'n_grams' must be an integer, got 'x'", message);
     }
 
+    /** bucket_tasks not a multiple of num_buckets is told at its own line, once (it was told of the block's line). */
+    @Test
+    void bucketTasksNotAMultipleOfTheBucketsIsToldAtItsLine() {
+        String message = refusal("""
+                stages:
+                  - name: d
+                    minhash:
+                      input: in
+                      output: out
+                      work_dir: w
+                      num_buckets: 4
+                      bucket_tasks: 6
+                """);
+        assertEquals("job.yaml:8: stages[0] (d).minhash: 'bucket_tasks' (6) must be a multiple of num_buckets (4): each"
+                + " bucket gets bucket_tasks / num_buckets of the bucket ranks", message);
+    }
+
     /** A stage waiting for a block with problems by its last stage's name is not told a second time. */
     @Test
     void aBlockWithProblemsIsNotAlsoAMissingDependency() {
