@@ -58,6 +58,13 @@ class JobFileTest {
                 + "min_chars, max_chars, min_words, max_words, min_lines, max_lines", msg);
     }
 
+    /** A stage whose name has brackets in it is told with the line too (its place was not read, and no line named). */
+    @Test
+    void aStageNameWithBracketsGetsTheLine() throws IOException {
+        String msg = error("stages:\n  - name: clean (v2)\n    steps:\n      - read_jsonl: {path: x}\n      - length_filter: {min_wrds: 3}\n");
+        assertEquals(true, msg.startsWith("job.yaml:5: stages[0] (clean (v2)).steps[1] (length_filter): unknown key 'min_wrds'"), msg);
+    }
+
     @Test
     void aNameFarFromEveryKnownOneGetsNoSuggestion() throws IOException {
         String msg = error("stages:\n  - name: a\n    steps:\n      - read_jsonl: {path: x}\n      - length_filter: {colour: 3}\n");
