@@ -83,9 +83,7 @@ class MergeStatsTest {
     void malformedOrTruncatedRankFileIsAnErrorNamingIt() throws IOException {
         Path in = tmp.resolve("in");
         Path folder = in.resolve("summary/length");
-        Files.createDirectories(folder);
-        Files.writeString(folder.resolve("00000.json"), "{\"summary\": {\"total\": 3, \"unit\": \"task\"}}");
-        Files.writeString(folder.resolve("00001.json"), "{\"summary\": {\"total\": 3, \"n\": 2, \"mea");
+        writeRanks(folder, "{\"summary\": {\"total\": 3, \"unit\": \"task\"}}", "{\"summary\": {\"total\": 3, \"n\": 2, \"mea");
         IOException e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
         assertTrue(e.getMessage().contains("00001.json"), e.getMessage());
         assertFalse(Files.exists(folder.resolve("metric.json")));
@@ -191,11 +189,9 @@ class MergeStatsTest {
         // merges to inf, not to the NaN of folding the file into an empty stats first
         Path big = tmp.resolve("huge2");
         Path bigFolder = big.resolve("summary/x");
-        Files.createDirectories(bigFolder);
-        Files.writeString(bigFolder.resolve("00000.json"), "{\"summary\": {\"total\": 1.2e29, \"n\": 2, \"mean\": 6e28,"
-                + " \"variance\": 1e300, \"std_dev\": 1e150, \"min\": 0, \"max\": 1.2e29}}");
-        Files.writeString(bigFolder.resolve("00001.json"), "{\"summary\": {\"total\": 1e308, \"n\": 2, \"mean\": 5e307,"
-                + " \"variance\": Infinity, \"std_dev\": Infinity, \"min\": 0, \"max\": 1e308}}");
+        writeRanks(bigFolder, "{\"summary\": {\"total\": 1.2e29, \"n\": 2, \"mean\": 6e28, \"variance\": 1e300,"
+                + " \"std_dev\": 1e150, \"min\": 0, \"max\": 1.2e29}}", "{\"summary\": {\"total\": 1e308, \"n\": 2,"
+                + " \"mean\": 5e307, \"variance\": Infinity, \"std_dev\": Infinity, \"min\": 0, \"max\": 1e308}}");
         StatsRun.merge(big, big, 1, tmp);
         String metric = Files.readString(bigFolder.resolve(MergeStats.MERGED_NAME));
         assertTrue(metric.contains("\"variance\": Infinity") && !metric.contains("NaN"), metric);
@@ -235,11 +231,9 @@ class MergeStatsTest {
         Path in = tmp.resolve("in");
         Path out = tmp.resolve("out");
         Path folder = in.resolve("fqdn/n_words");
-        Files.createDirectories(folder);
-        Files.writeString(folder.resolve("00000.json"), "{\"a.com\": 0, \"b.com\": {\"total\": 10, \"n\": 2, \"mean\": 5.0, "
-                + "\"variance\": 2.0, \"std_dev\": 1.4142135623730951, \"min\": 4, \"max\": 6, \"unit\": \"task\"}}");
-        Files.writeString(folder.resolve("00001.json"), "{\"b.com\": {\"total\": 5, \"mean\": 5.0, \"unit\": \"task\"}, "
-                + "\"c.com\": {\"total\": 7, \"n\": 1, \"mean\": 7.0, \"unit\": \"task\"}}");
+        writeRanks(folder, "{\"a.com\": 0, \"b.com\": {\"total\": 10, \"n\": 2, \"mean\": 5.0, \"variance\": 2.0,"
+                + " \"std_dev\": 1.4142135623730951, \"min\": 4, \"max\": 6, \"unit\": \"task\"}}", "{\"b.com\": {\"total\": 5,"
+                + " \"mean\": 5.0, \"unit\": \"task\"}, \"c.com\": {\"total\": 7, \"n\": 1, \"mean\": 7.0, \"unit\": \"task\"}}");
         Step m = StatsRun.create("merge_stats", Map.of("input", in.toString(), "output", out.toString(),
                 "remove_input", true, "top_k", 2));
         m.open(StatsRun.context(0, 1, tmp));
@@ -491,6 +485,14 @@ class MergeStatsTest {
         assertTrue(Files.exists(out.resolve("summary/b/metric.json")));
     }
 
+    /** Writes {@code files} into {@code folder} as the per-rank files of ranks 0, 1, ... */
+    private static void writeRanks(Path folder, String... files) throws IOException {
+        Files.createDirectories(folder);
+        for (int r = 0; r < files.length; r++) {
+            Files.writeString(folder.resolve(String.format("%05d.json", r)), files[r]);
+        }
+    }
+
     private static String summaryFile(int total) {
         return "{\"summary\": {\"total\": " + total + ", \"n\": 1, \"mean\": " + total + ".0, \"unit\": \"doc\"}}";
     }
@@ -537,8 +539,7 @@ class MergeStatsTest {
         assertTrue(Files.readString(folder.resolve("metric.json")).startsWith("{\"summary\": {\"total\": 60, \"n\": 3,"));
         // run again whole, where rank 2 now has no documents and writes no file: refused as above, and the way out
         // the message gives merges what is there
-        Files.writeString(folder.resolve("00000.json"), summaryFile(10));
-        Files.writeString(folder.resolve("00001.json"), summaryFile(20));
+        writeRanks(folder, summaryFile(10), summaryFile(20));
         assertThrows(IOException.class, () -> merge(args));
         try (Stream<Path> records = Files.walk(in)) {
             for (Path r : records.filter(p -> p.getFileName().toString().equals(MergeStats.MERGED_RANKS)).toList()) {
@@ -553,9 +554,7 @@ class MergeStatsTest {
                 + " it to merge the files in " + folder + " as they are", assertThrows(IOException.class, () -> merge(args)).getMessage());
         Files.delete(folder.resolve(MergeStats.MERGED_RANKS));
         // and a merge that keeps its inputs needs no list of them
-        Files.writeString(folder.resolve("00000.json"), summaryFile(1));
-        Files.writeString(folder.resolve("00001.json"), summaryFile(2));
-        Files.writeString(folder.resolve("00002.json"), summaryFile(3));
+        writeRanks(folder, summaryFile(1), summaryFile(2), summaryFile(3));
         merge(Map.of("input", in.toString()));
         assertFalse(Files.exists(folder.resolve(MergeStats.MERGED_RANKS)));
         Files.delete(folder.resolve("00002.json"));
