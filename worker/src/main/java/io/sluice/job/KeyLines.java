@@ -11,23 +11,23 @@ import java.util.regex.Pattern;
  * written with anchors, has several {@code steps[1]}, and editors jump to {@code job.yaml:14:}.
  */
 final class KeyLines {
+    /** A name in brackets, itself with brackets one deep at most ("clean (v2)"). */
+    private static final String BRACKETED = "\\((?:[^()]|\\([^()]*\\))*\\)";
     /*
      * A problem's path as the job file's readers write it: dotted keys with list indexes, each maybe followed by
      * the stage's or step's name in brackets ("stages[0] (clean).steps[1] (length_filter)").
      */
-    /** A name in brackets, itself with brackets one deep at most ("clean (v2)"). */
-    private static final String BRACKETED = "\\((?:[^()]|\\([^()]*\\))*\\)";
     private static final String SEGMENT = "[A-Za-z_][A-Za-z0-9_]*(?:\\[\\d+\\])*(?: " + BRACKETED + ")?";
     private static final Pattern PROBLEM = Pattern.compile("(" + SEGMENT + "(?:\\." + SEGMENT + ")*): (.*)", Pattern.DOTALL);
     /** The key a problem is about: "'min_words' must be ..." or "unknown key 'min_wrds' ...". */
     private static final Pattern KEY = Pattern.compile("(?:unknown keys? )?'([^']+)'.*", Pattern.DOTALL);
     private static final Pattern NAME = Pattern.compile(" " + BRACKETED);
-    /** A step in a list of steps, and its name: "steps[1] (length_filter)", "after_filter[0] (pii_formatter)". */
     /**
      * A step a minhash: block makes, "minhash (minhash_cluster)": its further keys are under the block's key of that
      * name ({@code cluster: {threads: 8}}); the rest it is given, the block made from its own keys.
      */
     private static final Pattern BLOCK_STEP = Pattern.compile("\\.minhash \\(minhash_(signature|buckets|cluster|filter)\\)");
+    /** A step in a list of steps, and its name: "steps[1] (length_filter)", "after_filter[0] (pii_formatter)". */
     private static final Pattern STEP = Pattern.compile("((?:^|\\.)(?:steps|after_filter)\\[\\d+\\]) \\(([^()]*)\\)");
 
     private final Map<String, Integer> lines = new HashMap<>();

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import io.sluice.doc.Document;
 import io.sluice.io.AtomicFile;
 import io.sluice.io.PyJson;
+import io.sluice.io.RankName;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
 import io.sluice.pipeline.MetricStats;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -643,7 +645,12 @@ public final class MergeStats implements Step {
 
     /** The files of {@code dir} named as ranks' files by {@code name} ({@link StatsStep#RANK_FILE} or its sketch's). */
     private static List<Path> ranksFiles(Path dir, Pattern name) throws IOException {
-        return list(dir, name).stream().filter(f -> StatsStep.rankOf(f.getFileName().toString()) >= 0).toList();
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> {
+                Matcher m = name.matcher(p.getFileName().toString());
+                return m.matches() && RankName.parse(m.group(1)) >= 0;
+            }).sorted().toList();
+        }
     }
 
     private static List<Path> list(Path dir, Pattern name) throws IOException {
