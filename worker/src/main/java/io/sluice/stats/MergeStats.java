@@ -319,8 +319,9 @@ public final class MergeStats implements Step {
         Path sub = null;
         try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
             for (Path child : children) {
-                // hidden folders (.cache, .git) are no stats
-                if (Files.isDirectory(child) && !child.getFileName().toString().startsWith(".")) {
+                // hidden folders (.cache, .git) are no stats, nor is a logging dir's content: its per-rank pipeline stats
+                // (<stage>/stats/NNNNN.json) look like a stat's files, and merging a job's root folder failed on them
+                if (Files.isDirectory(child) && !child.getFileName().toString().startsWith(".") && !isLoggingDir(child)) {
                     sub = child;
                     collectLeaves(root, child, out, strict);
                 }
@@ -334,6 +335,11 @@ public final class MergeStats implements Step {
                     + " folder (<group>/<stat>/NNNNN.json) has no sub-folders, and these files would not be merged. Move"
                     + " the folder out of it");
         }
+    }
+
+    /** A logging dir of Sluice (job.json) or of datatrove (executor.json). */
+    private static boolean isLoggingDir(Path dir) {
+        return Files.isRegularFile(dir.resolve("job.json")) || Files.isRegularFile(dir.resolve("executor.json"));
     }
 
     /** Whether {@code root}, an existing folder, has stat folders ({@code <group>/<stat>}), with per-rank files or merged ones. */

@@ -610,6 +610,26 @@ class MergeStatsTest {
         assertFalse(Files.exists(in.resolve(".backup/metric.json")), "a hidden folder is not merged");
     }
 
+    /**
+     * A job's root folder as the input: its logging dir's per-rank pipeline stats (logs/<stage>/stats/NNNNN.json, a
+     * list of steps) look like a stat's files. The merge failed on them with advice that did not help; Sluice's and
+     * datatrove's logging dirs are now left out.
+     */
+    @Test
+    void logFoldersInsideTheInputAreNoStats() throws IOException {
+        Path in = tmp.resolve("job");
+        writeRanks(in.resolve("stats/summary/length"), summaryFile(3), summaryFile(4));
+        for (String logs : List.of("logs", "dt_logs")) {
+            writeRanks(in.resolve(logs + "/clean/stats"), "[{\"name\": \"read_jsonl\"}]");
+        }
+        Files.writeString(in.resolve("logs/job.json"), "{}");
+        Files.writeString(in.resolve("dt_logs/executor.json"), "{}");
+        merge(Map.of("input", in.toString()));
+        assertTrue(Files.readString(in.resolve("stats/summary/length/metric.json")).contains("\"total\": 7"));
+        assertFalse(Files.exists(in.resolve("logs/clean/stats/metric.json")));
+        assertFalse(Files.exists(in.resolve("dt_logs/clean/stats/metric.json")));
+    }
+
     /** datatrove cuts "fqdn__<anything>" folders as fqdn ones. */
     @Test
     void groupFoldersNamedWithADoubleUnderscoreAreCutAsTheirGroup() throws IOException {
