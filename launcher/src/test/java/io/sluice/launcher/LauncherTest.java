@@ -499,14 +499,24 @@ class LauncherTest {
         input("{\"text\":\"x\"}\n");
         String yaml = "logging_dir: $ROOT/logs\ntasks: 1\nstages:\n  - name: a\n"
                 + "    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n"
-                + "  - name: b\n    tasks: 1\n    steps: [{read_jsonl: {path: $ROOT/o}}, {write_jsonl: {path: $ROOT/o2}}]\n";
+                + "  - name: b\n    tasks: 1\n    steps: [{read_jsonl: {path: $ROOT/o}}, {doc_stats: {output: $ROOT/st}},"
+                + " {write_jsonl: {path: $ROOT/o2}}]\n"
+                + "  - name: m\n    depends: [b]\n    steps: [{merge_stats: {input: $ROOT/st}}]\n";
         assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
-        assertEquals(2, Launcher.execute("run", job(yaml.replaceFirst("tasks: 1", "tasks: 2")).toString()));
+        Path changed = job(yaml.replaceFirst("tasks: 1", "tasks: 2"));
+        assertEquals(2, Launcher.execute("run", changed.toString()));
         assertTrue(err.toString().contains("shard_plan.json was planned for 1 tasks") && err.toString().contains("new logging_dir"),
                 err.toString());
-        // b, which reads a's output, would refuse next: named now, so that one round of deleting does it
-        assertTrue(err.toString().contains("to run the changed stage; then the stage 'b' after it, with completed ranks, would"
-                + " refuse its changed output too: delete " + dir.resolve("logs/b") + " with it"), err.toString());
+        // b, which reads a's output, and m, which merges b's stats, would refuse next: named now, so that one round of
+        // deleting does it (m was left out, and refused after the first round)
+        assertTrue(err.toString().contains("to run the changed stage; then the stages 'b', 'm' after it, with completed ranks,"
+                + " would refuse its changed output too: delete " + dir.resolve("logs/b") + ", " + dir.resolve("logs/m")
+                + " with it"), err.toString());
+        for (String stage : List.of("a", "b", "m")) {
+            deleteTree(dir.resolve("logs/" + stage));
+        }
+        assertEquals(0, Launcher.execute("run", changed.toString()), err.toString());
+        assertTrue(Files.exists(dir.resolve("st/summary/length/metric.json")));
     }
 
     /** validate says what run would refuse in the logging dir; before, it said OK and run refused. */

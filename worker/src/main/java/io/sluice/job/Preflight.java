@@ -617,17 +617,15 @@ public final class Preflight {
     }
 
     /**
-     * The stages after {@code stage} that read documents and have completed ranks, which would refuse next, as the
-     * stage's output they read changes: named with the folders to delete, so that one round of deleting does it. A
-     * merge_stats stage is left out: it merges again on its own once its input is newer.
+     * The stages after {@code stage} that have completed ranks, which would refuse next, as the stage's output they
+     * read changes: named with the folders to delete, so that one round of deleting does it. A merge_stats stage is
+     * among them: with the stage's folder deleted its run is a new one, which StageLineage holds a completed merge
+     * of the old one to (leaving it out, as before, made the advice take two rounds).
      */
     private static String alsoDownstream(Job job, Job.Stage stage) {
         List<String> folders = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (Job.Stage s : job.downstreamOf(stage)) {
-            if (s.steps().isEmpty() || !s.steps().getFirst().type().equals("read_jsonl")) {
-                continue;
-            }
             try {
                 if (!io.sluice.io.Completions.completedRanks(job.stageDir(s)).isEmpty()) {
                     names.add(s.name());
