@@ -47,6 +47,7 @@ final class HistogramFigure {
         }
         StringBuilder note = new StringBuilder();
         List<double[]> drawn = points;
+        String p99Name = "p99";
         if (points.get(0)[0] == 0 && points.get(0)[1] * 2 >= docs) {
             long zeros = (long) points.get(0)[1];
             drawn = points.subList(1, points.size());
@@ -59,8 +60,9 @@ final class HistogramFigure {
             note.append("the bars show the other ").append(fmt(docs - zeros)).append("</p>");
             // the metric's own p99 is 0 or near it, and would clip these documents to a few bins
             p99 = StatsReport.histogramQuantiles(drawn)[2];
+            p99Name = "p99 of the non-zero values"; // not the summary table's p99, which counts the zeros
         }
-        return note.append(new Layout(drawn, p99).svg()).toString();
+        return note.append(new Layout(drawn, p99, p99Name).svg()).toString();
     }
 
     private static String percent(double part, double whole) {
@@ -104,8 +106,11 @@ final class HistogramFigure {
         final double[] counts;
         double overflow;
         final int plotWidth;
+        /** What the overflow bar's title calls the value it starts above. */
+        final String p99Name;
 
-        Layout(List<double[]> points, double p99) {
+        Layout(List<double[]> points, double p99, String p99Name) {
+            this.p99Name = p99Name;
             lo = points.get(0)[0];
             top = points.get(points.size() - 1)[0];
             step = top - lo < 1e15 ? grid(points) : 0;
@@ -190,7 +195,7 @@ final class HistogramFigure {
                 bar(s, from, to, heights[k] / tallest, label(k), null);
             }
             if (overflow > 0) {
-                bar(s, plotWidth + 10, WIDTH - 4, overflow / tallest, "above p99 (" + fmt(hi) + "), up to " + fmt(top) + ": "
+                bar(s, plotWidth + 10, WIDTH - 4, overflow / tallest, "above " + p99Name + " (" + fmt(hi) + "), up to " + fmt(top) + ": "
                         + docs(overflow), "over");
                 s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">&gt;p99</text>",
                         WIDTH, PLOT_HEIGHT + 16));
