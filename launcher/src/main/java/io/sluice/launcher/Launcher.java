@@ -36,6 +36,20 @@ public final class Launcher {
             cmd.getErr().println("error: " + io.sluice.io.FileErrors.describe(e));
             return e instanceof io.sluice.job.JobException ? 2 : 1;
         });
+        CommandLine.IParameterExceptionHandler usual = cli.getParameterExceptionHandler();
+        cli.setParameterExceptionHandler((e, given) -> {
+            CommandLine cmd = e.getCommandLine();
+            if (e instanceof CommandLine.UnmatchedArgumentException u && cmd.getParent() == null
+                    && !u.getUnmatched().isEmpty() && !u.getUnmatched().getFirst().startsWith("-")) {
+                // picocli suggested the nearest command however far: "plan" got "Did you mean: launcher cancel?"
+                String word = u.getUnmatched().getFirst();
+                java.util.Set<String> commands = cmd.getSubcommands().keySet();
+                cmd.getErr().println("error: '" + word + "' is not a launcher command" + io.sluice.job.Spelling.didYouMean(word, commands)
+                        + "; the commands: " + String.join(", ", commands) + " ('launcher help COMMAND' tells one)");
+                return cmd.getCommandSpec().exitCodeOnInvalidInput();
+            }
+            return usual.handleParseException(e, given);
+        });
         return cli.execute(args);
     }
 

@@ -544,6 +544,19 @@ class LauncherTest {
         assertEquals(0, Launcher.execute("--version"));
         assertTrue(out.toString().startsWith("sluice "), out.toString());
         assertEquals(2, Launcher.execute("frobnicate"));
+        assertTrue(err.toString().contains("error: 'frobnicate' is not a launcher command; the commands: run, validate, report,"
+                + " submit, status, cancel, help ('launcher help COMMAND' tells one)"), err.toString());
+        // picocli suggested the nearest command however far: "plan" got "Did you mean: launcher cancel?"
+        err.reset();
+        assertEquals(2, Launcher.execute("plan", "job.yaml"));
+        assertFalse(err.toString().contains("cancel?"), err.toString());
+        err.reset();
+        assertEquals(2, Launcher.execute("runn", "job.yaml"));
+        assertTrue(err.toString().contains("error: 'runn' is not a launcher command (did you mean 'run'?)"), err.toString());
+        // an unknown option of a command is still picocli's own message, with the command's usage
+        err.reset();
+        assertEquals(2, Launcher.execute("run", "--frob", "job.yaml"));
+        assertTrue(err.toString().contains("Unknown option: '--frob'"), err.toString());
     }
 
     private static List<Path> filesIn(Path folder) throws IOException {
