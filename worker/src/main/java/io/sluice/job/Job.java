@@ -11,10 +11,11 @@ import java.util.Map;
  * {@code localTasks}/{@code localRankOffset} (datatrove's names) restrict a local run to a block of
  * ranks; {@code localTasks == -1} means all of them. {@code slurm} is the job's {@code slurm:} block and
  * {@code stageSlurm} each stage's own, as written (empty when absent): the launcher reads and checks them, the worker never.
+ * {@code loggingDirPlace} names the key in the job file for messages ("job.yaml:3: logging_dir").
  */
 public record Job(String name, Path loggingDir, int tasks, int workers, boolean skipCompleted,
                   double randomizeStartDuration, int localTasks, int localRankOffset, List<Stage> stages,
-                  Map<String, Object> slurm, Map<String, Map<String, Object>> stageSlurm) {
+                  Map<String, Object> slurm, Map<String, Map<String, Object>> stageSlurm, String loggingDirPlace) {
 
     /** One stage: its ranks all run the same steps over their share of the input. */
     public record Stage(String name, int tasks, int workers, List<String> depends, List<StepSpec> steps) {

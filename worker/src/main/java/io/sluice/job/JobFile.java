@@ -106,7 +106,8 @@ public final class JobFile {
             return new Job.Stage(s.name(), s.tasks(), s.workers(), s.depends(), List.copyOf(steps));
         }).toList();
         return new Job(job.name(), job.loggingDir(), job.tasks(), job.workers(), job.skipCompleted(),
-                job.randomizeStartDuration(), job.localTasks(), job.localRankOffset(), stages, job.slurm(), job.stageSlurm());
+                job.randomizeStartDuration(), job.localTasks(), job.localRankOffset(), stages, job.slurm(), job.stageSlurm(),
+                lines.placeOfKey(fileName, "logging_dir"));
     }
 
     @SuppressWarnings("unchecked")
@@ -397,7 +398,7 @@ public final class JobFile {
         problems.throwIfAny();
         return new Job(name, loggingDir, tasks, workers, skipCompleted, randomize, localTasks, (int) localRankOffset,
                 List.copyOf(stages), slurmMap == null ? Map.of() : Collections.unmodifiableMap(slurmMap),
-                Collections.unmodifiableMap(stageSlurm));
+                Collections.unmodifiableMap(stageSlurm), fileName + ": logging_dir");
     }
 
     /**

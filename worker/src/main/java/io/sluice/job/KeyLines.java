@@ -111,6 +111,12 @@ final class KeyLines {
         return located.substring(0, located.length() - 2);
     }
 
+    /** A key of the job's own as messages name it: "job.yaml:3: logging_dir", or "job.yaml: logging_dir" when not written. */
+    String placeOfKey(String fileName, String key) {
+        Integer line = lineThroughAliases(key);
+        return fileName + (line == null ? "" : ":" + line) + ": " + key;
+    }
+
     /** "job.yaml:12: stages[0] ...": the file, a line, and the place in the file ({@link #place}). */
     private static final Pattern PLACE = Pattern.compile("(.*?)(?::(\\d+))?: (stages\\[.*)", Pattern.DOTALL);
 
@@ -125,12 +131,6 @@ final class KeyLines {
             return other;
         }
         return o.group(3) + (o.group(2) == null ? "" : " at line " + o.group(2));
-    }
-
-    /** The job file's name of a step's place ({@link #place}): "job.yaml: " for a message about the job's own keys. */
-    static String fileOf(String where) {
-        Matcher w = PLACE.matcher(where);
-        return w.matches() ? w.group(1) + ": " : "";
     }
 
     private static String join(String path, String key) {

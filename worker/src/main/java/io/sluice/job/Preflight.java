@@ -35,7 +35,7 @@ public final class Preflight {
     }
 
     public static void check(Job job) throws IOException {
-        writable(job.loggingDir(), fileOf(job) + "logging_dir");
+        writable(job.loggingDir(), job.loggingDirPlace());
         WrittenFolders written = new WrittenFolders(job.loggingDir());
         Map<Path, String> writers = new HashMap<>();
         List<Read> reads = new ArrayList<>();
@@ -558,16 +558,6 @@ public final class Preflight {
      * The folder exists and is writable, or can be created: its nearest existing ancestor is a writable
      * folder. Nothing is created, so validate and submit --dry-run leave no trace.
      */
-    /** "job.yaml: ", the job file's name as the steps' places in it start, for a message about the job itself. */
-    private static String fileOf(Job job) {
-        for (Job.Stage stage : job.stages()) {
-            for (Job.StepSpec spec : stage.steps()) {
-                return KeyLines.fileOf(spec.where());
-            }
-        }
-        return "";
-    }
-
     private static void writable(Path dir, String what) {
         Path d = dir.toAbsolutePath().normalize();
         Path existing = d;

@@ -720,9 +720,9 @@ class LocalExecutorTest {
         JobException e = assertThrows(JobException.class, () -> run(fx.job(yaml)));
         assertTrue(e.getMessage().contains("(write_jsonl): path: output folder " + root.resolve("afile/out") + " is not writable"),
                 e.getMessage());
-        // the logging dir's problem names the job file too, as every other one does
+        // the logging dir's problem names the job file and the key's line, as every other one does
         e = assertThrows(JobException.class, () -> run(fx.job(JobFixture.CLEAN_JOB.replace("$ROOT/logs", "$ROOT/afile/logs"))));
-        assertTrue(e.getMessage().matches("[^ ]+\\.yaml: logging_dir: output folder " + java.util.regex.Pattern.quote(
+        assertTrue(e.getMessage().matches("[^ ]+\\.yaml:2: logging_dir: output folder " + java.util.regex.Pattern.quote(
                 root.resolve("afile/logs").toString()) + " is not writable .*"), e.getMessage());
     }
 

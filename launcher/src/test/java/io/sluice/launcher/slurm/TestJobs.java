@@ -21,7 +21,7 @@ final class TestJobs {
 
     /** A job whose slurm: block gives {@code slurm}, as a job file would. */
     static Job job(String name, Path loggingDir, SlurmOptions slurm, Job.Stage... stages) {
-        return new Job(name, loggingDir, stages[0].tasks(), 1, true, 0, -1, 0, List.of(stages), block(slurm), Map.of());
+        return new Job(name, loggingDir, stages[0].tasks(), 1, true, 0, -1, 0, List.of(stages), block(slurm), Map.of(), "job.yaml: logging_dir");
     }
 
     /** The slurm: block that reads as {@code o}: every key, null ones too (a null mem_per_cpu is none, not 2G). */
