@@ -18,7 +18,8 @@ import io.sluice.io.PyJson;
  * order, gives exactly the sketch of one pass, and a re-run writes byte-identical files (KLL's
  * compactions depend on order and on random coin flips). Memory is bounded: above
  * {@link #MAX_BUCKETS} buckets per sign the smallest-magnitude ones are folded together (a rule that
- * depends only on the largest index seen, so it too is order-independent).
+ * depends only on the largest index seen, so it too is order-independent). The 1% holds while the magnitudes of a
+ * sign span at most {@code gamma^2047}, about 6e17; the stats steps' values span far less (length: 1 to 1e9).
  */
 public final class QuantileSketch {
     public static final double RELATIVE_ACCURACY = 0.01;
@@ -39,6 +40,11 @@ public final class QuantileSketch {
         if (Double.isNaN(v)) {
             throw new IllegalArgumentException("NaN has no quantile");
         }
+        if (Double.isInfinite(v)) {
+            // it has no bucket (it failed on an array index); the stats steps give finite values only
+            throw new IllegalArgumentException(v + " has no quantile");
+        }
+        v += 0.0; // -0.0 as 0.0: "min" was -0.0 or 0.0 by the order they came in, and merged files of two splits differed
         count++;
         if (v < min) {
             min = v;

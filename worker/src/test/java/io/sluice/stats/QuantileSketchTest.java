@@ -1,6 +1,7 @@
 package io.sluice.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -89,6 +90,29 @@ class QuantileSketchTest {
             merged.merge(QuantileSketch.fromJson(json.readTree(parts[i].toJson())));
         }
         assertEquals(one.toJson(), merged.toJson());
+    }
+
+    /** Infinity failed on an array index, and -0.0 beside 0.0 made the file depend on the order the values came in. */
+    @Test
+    void infinityIsRefusedAndNegativeZeroIsZero() {
+        for (double v : new double[] {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new QuantileSketch().add(v));
+            assertTrue(e.getMessage().endsWith(" has no quantile"), e.getMessage());
+        }
+        QuantileSketch a = new QuantileSketch();
+        a.add(0.0);
+        a.add(-0.0);
+        QuantileSketch b = new QuantileSketch();
+        b.add(-0.0);
+        b.add(0.0);
+        assertEquals(a.toJson(), b.toJson());
+        QuantileSketch merged = new QuantileSketch();
+        QuantileSketch negativeZero = new QuantileSketch();
+        negativeZero.add(-0.0);
+        merged.add(0.0);
+        merged.merge(negativeZero);
+        assertEquals(a.toJson(), merged.toJson());
+        assertFalse(a.toJson().contains("-0.0"), a.toJson());
     }
 
     @Test
