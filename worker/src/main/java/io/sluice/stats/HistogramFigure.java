@@ -37,6 +37,14 @@ final class HistogramFigure {
 
     /** {@code points}: {value, documents} by value; {@code p99}: the metric's p99, NaN when unknown. */
     static String html(List<double[]> points, double p99) {
+        // inf and nan have no place on an axis (an infinite end made the ticks' loop endless); they are told, not drawn
+        List<double[]> finite = points.stream().filter(p -> Double.isFinite(p[0])).toList();
+        if (finite.size() < points.size()) {
+            long notDrawn = StatsReport.documents(points) - StatsReport.documents(finite);
+            String told = "<p class=\"note\">" + (notDrawn == 1 ? "1 document has" : fmt(notDrawn) + " documents have")
+                    + " a value of inf or nan, not drawn</p>";
+            return told + (finite.isEmpty() ? "" : html(finite, Double.isFinite(p99) ? p99 : Double.NaN));
+        }
         if (points.isEmpty()) {
             return "<p class=\"note\">empty</p>";
         }
@@ -236,7 +244,7 @@ final class HistogramFigure {
                 }
                 // powers of ten; over less than about two decades, 1-2-5 steps (a lone "1,000" under 300..5,000)
                 double[] steps = Math.log10(end / Math.max(1, lo)) < 2 ? new double[] {1, 2, 5} : new double[] {1};
-                for (double p = 1; p <= end; p *= 10) {
+                for (double p = 1; p <= end && at.size() < 100; p *= 10) {
                     for (double m : steps) {
                         if (p * m >= lo && p * m <= end) {
                             at.add(p * m);
@@ -255,7 +263,9 @@ final class HistogramFigure {
                 double raw = range / 5;
                 double mag = Math.pow(10, Math.floor(Math.log10(raw)));
                 double nice = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
-                for (double t = Math.ceil(lo / nice) * nice; t <= lo + range + nice * 1e-9; t += nice) {
+                // values a few ulps apart (4.5 and 4.500000000000001) make a step that adding leaves t unchanged: at most
+                // the six or so ticks a step of a fifth of the range gives
+                for (double t = Math.ceil(lo / nice) * nice; t <= lo + range + nice * 1e-9 && at.size() < 12; t += nice) {
                     at.add(Math.abs(t) < nice * 1e-9 ? 0 : t);
                 }
             }

@@ -524,7 +524,14 @@ public final class StatsReport {
         List<double[]> points = new ArrayList<>();
         for (Map.Entry<String, MetricStats> e : hist.entries().entrySet()) {
             try {
-                points.add(new double[] {Double.parseDouble(e.getKey()), e.getValue().total()});
+                // Python's str() spells the non-finite ones inf, -inf and nan; Java's parser takes Infinity and NaN
+                double value = switch (e.getKey()) {
+                    case "inf" -> Double.POSITIVE_INFINITY;
+                    case "-inf" -> Double.NEGATIVE_INFINITY;
+                    case "nan" -> Double.NaN;
+                    default -> Double.parseDouble(e.getKey());
+                };
+                points.add(new double[] {value, e.getValue().total()});
             } catch (NumberFormatException ignored) {
                 // a histogram key is always a number; anything else is not counted
             }

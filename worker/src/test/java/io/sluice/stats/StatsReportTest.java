@@ -368,6 +368,28 @@ class StatsReportTest {
         assertTrue(html.contains("<p class=\"desc\">share of the characters in lines that repeat an earlier line</p>"), html);
     }
 
+    /**
+     * Keys of a hand-made or odd histogram: an infinite one made the log axis' tick loop endless, and two a few ulps
+     * apart a step that adding left unchanged; either ran the report out of memory with no page. Python's "inf" and
+     * "nan" were dropped without a word.
+     */
+    @Test
+    void nonFiniteAndNearlyEqualKeysAreDrawnOrTold() {
+        String infinite = figure(new java.util.TreeMap<>(java.util.Map.of(10.0, 5, 200.0, 3, Double.POSITIVE_INFINITY, 1)), Double.NaN);
+        assertTrue(infinite.startsWith("<p class=\"note\">1 document has a value of inf or nan, not drawn</p><svg"), infinite);
+        assertTrue(infinite.contains(": 5 docs</title>") && infinite.contains(": 3 docs</title>"), infinite);
+        String close = figure(new java.util.TreeMap<>(java.util.Map.of(4.5, 300, 4.500000000000001, 200)), Double.NaN);
+        assertTrue(close.contains("<title>4.5: 500 docs</title>"), close); // the two, as the 4 digits shown tell them
+        MetricStatsDict python = new MetricStatsDict();
+        for (String key : List.of("1.0", "2.0", "inf", "nan", "-inf")) {
+            python.get(key).add(1);
+        }
+        List<double[]> points = StatsReport.histogramPoints(python);
+        assertEquals(5, StatsReport.documents(points), "Python's spellings are counted");
+        assertTrue(HistogramFigure.html(points, Double.NaN).startsWith("<p class=\"note\">3 documents have a value of inf or nan,"
+                + " not drawn</p>"));
+    }
+
     private static String figure(java.util.Map<Double, Integer> docsPerValue, double p99) {
         MetricStatsDict bins = new MetricStatsDict();
         docsPerValue.forEach((v, n) -> {
