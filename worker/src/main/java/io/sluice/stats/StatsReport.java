@@ -550,9 +550,7 @@ public final class StatsReport {
         // a key's documents: the largest count among its stats, as a stat that is 0 in every document of the key
         // is stored as a bare 0 without its count (datatrove's form), and a stat may have cut the key by its top_k
         Map<String, Long> docs = new LinkedHashMap<>();
-        String meanOf = stats.contains("length") ? "length" : stats.get(0);
-        boolean meansReadable = false;
-        int read = 0;
+        Map<String, Long> docsUnderKeys = new LinkedHashMap<>(); // per stat read
         for (String stat : stats) {
             Path f = folder.resolve(group).resolve(stat).resolve(MergeStats.MERGED_NAME);
             long[] underKeys = {0};
@@ -571,13 +569,22 @@ public final class StatsReport {
                 miscounted.add(group + "/" + stat + " counts " + fmt(underKeys[0]) + " documents under its keys, more than"
                         + " the " + fmt(summaryDocs) + " of its summary");
             }
-            meansReadable |= stat.equals(meanOf);
-            read++;
+            docsUnderKeys.put(stat, underKeys[0]);
         }
-        if (read == 0) {
+        if (docsUnderKeys.isEmpty()) {
             h.append("<h2>").append(title).append("</h2>\n<p class=\"bad\">No file of the ").append(group)
                     .append(" group could be read (listed at the top).</p>\n");
             return;
+        }
+        // the mean of length, or of the stat counting the most documents under its keys: the first stat by name was
+        // taken, and with its file empty (another url_key) the column was blank
+        String meanOf = docsUnderKeys.getOrDefault("length", 0L) > 0 ? "length" : docsUnderKeys.entrySet().stream()
+                .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        // a stats block before a filter counts more documents than length after it, in the same folder: shares of the
+        // corpus's documents went past 100% (402%); they are shares of the most documents one of these stats counted
+        long whole = corpus == null ? -1 : corpus.documents();
+        for (String stat : docsUnderKeys.keySet()) {
+            whole = corpus == null ? whole : Math.max(whole, counts.getOrDefault(stat, -1L));
         }
         h.append("<h2>").append(title).append("</h2>\n<div class=\"wide\"><table class=\"num\"><tr><th>").append(group)
                 .append("</th><th>docs</th>").append(corpus == null ? "" : "<th>% of docs</th>").append("<th>mean ").append(esc(meanOf)).append("</th></tr>\n");
@@ -585,14 +592,12 @@ public final class StatsReport {
         keys.sort(Comparator.comparingLong((String k) -> docs.get(k)).reversed()); // stable: ties in the files' order
         List<String> shown = keys.subList(0, Math.min(TOP_DOMAINS, keys.size()));
         Map<String, MetricStats> means = new java.util.HashMap<>(); // the shown keys' only: read again, a key at a time
-        if (meansReadable) {
-            java.util.Set<String> wanted = new java.util.HashSet<>(shown);
-            MergeStats.forEachEntry(folder.resolve(group).resolve(meanOf).resolve(MergeStats.MERGED_NAME), (key, s, bare) -> {
-                if (wanted.contains(key)) {
-                    means.put(key, s);
-                }
-            });
-        }
+        java.util.Set<String> wanted = new java.util.HashSet<>(shown);
+        MergeStats.forEachEntry(folder.resolve(group).resolve(meanOf).resolve(MergeStats.MERGED_NAME), (key, s, bare) -> {
+            if (wanted.contains(key)) {
+                means.put(key, s);
+            }
+        });
         for (String key : shown) {
             long n = docs.get(key);
             MetricStats mean = means.get(key);
@@ -600,7 +605,7 @@ public final class StatsReport {
             h.append("<tr><td class=\"key\">").append(key.isEmpty() ? "<i>(no registrable host)</i>" : escKey(key)).append("</td>")
                     .append(n == UNKNOWN_COUNT ? UNKNOWN_DOCS : td(fmt(n)));
             if (corpus != null) {
-                h.append(n == UNKNOWN_COUNT ? "<td></td>" : td(percentOf(n, corpus.documents())));
+                h.append(n == UNKNOWN_COUNT ? "<td></td>" : td(percentOf(n, whole)));
             }
             h.append(mean == null ? "<td></td>" : td(fmt(mean.mean()))).append("</tr>\n");
         }
@@ -620,9 +625,14 @@ public final class StatsReport {
         String keyCount = fmt(keys.size()) + (keys.size() == 1 ? " key" : " keys")
                 + (keys.size() > TOP_DOMAINS ? " (the top " + TOP_DOMAINS + " shown)" : "");
         if (corpus != null) {
-            h.append(fmt(covered)).append(" of the ").append(fmt(corpus.documents())).append(" documents (")
-                    .append(percentOf(covered, corpus.documents())).append(") are under these ").append(keyCount)
+            h.append(fmt(covered)).append(" of the ").append(fmt(whole)).append(" documents (")
+                    .append(percentOf(covered, whole)).append(") are under these ").append(keyCount)
                     .append("; the others had no URL, or were under keys top_k dropped. ");
+            if (whole > corpus.documents()) {
+                h.append("The stats of this group counted more documents than length's ").append(fmt(corpus.documents()))
+                        .append(" (a filter between the stats steps, say): shares are of the ").append(fmt(whole))
+                        .append(" of the one counting most. ");
+            }
         } else {
             h.append(keyCount).append(". ");
         }

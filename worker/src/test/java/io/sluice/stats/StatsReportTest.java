@@ -345,6 +345,34 @@ class StatsReportTest {
                 + " (their task logs count such documents as no_url_fqdn)."));
     }
 
+    /**
+     * word_stats before a filter and doc_stats after it, into one folder (as docs/stats.md allows): the domains' shares
+     * were of length's documents, after the filter, and reached 402%. A stat whose domain file is empty (another
+     * url_key) gave the mean column when first by name, blank on every row.
+     */
+    @Test
+    void domainSharesAreOfTheStatCountingMostAndTheMeanOfAStatWithKeys(@TempDir Path dir) throws IOException {
+        writeSummary(dir, "length", new long[] {10, 20, 30});
+        writeSummary(dir, "n_words", new long[] {1, 2, 3, 4, 5});
+        writeGroup(dir, "fqdn/avg_paragraph_length", "{}");
+        writeGroup(dir, "fqdn/n_words", "{\"a.com\": {\"total\": 9, \"n\": 3, \"mean\": 3.0}, \"b.com\": {\"total\": 6, \"n\": 2, \"mean\": 3.0}}");
+        String html = StatsReport.render(dir);
+        String rows = html.substring(html.indexOf("<h2>Top domains</h2>"));
+        assertTrue(rows.contains("<th>mean n_words</th></tr>\n<tr><td class=\"key\">a.com</td><td>3</td><td>60%</td><td>3</td></tr>"), rows);
+        assertTrue(rows.contains("5 of the 5 documents (100%) are under these 2 keys; the others had no URL, or were under keys top_k"
+                + " dropped. The stats of this group counted more documents than length's 3 (a filter between the stats steps,"
+                + " say): shares are of the 5 of the one counting most."), rows);
+        // with length's own keys, the mean is length's
+        writeGroup(dir, "fqdn/length", "{\"a.com\": {\"total\": 30, \"n\": 2, \"mean\": 15.0}, \"b.com\": {\"total\": 10, \"n\": 1, \"mean\": 10.0}}");
+        rows = StatsReport.render(dir);
+        assertTrue(rows.contains("<th>mean length</th></tr>\n<tr><td class=\"key\">a.com</td><td>3</td><td>60%</td><td>15</td></tr>"), rows);
+    }
+
+    private static void writeGroup(Path dir, String groupAndStat, String merged) throws IOException {
+        Files.createDirectories(dir.resolve(groupAndStat));
+        Files.writeString(dir.resolve(groupAndStat).resolve(MergeStats.MERGED_NAME), merged);
+    }
+
     /** Every stat of the five blocks says what it is, in the table's tooltip and under its histogram. */
     @Test
     void everyStatOfTheBlocksIsDescribed(@TempDir Path dir) throws IOException {
