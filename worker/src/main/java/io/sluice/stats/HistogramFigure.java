@@ -79,22 +79,27 @@ final class HistogramFigure {
     }
 
     /**
-     * The grid of the values: the largest 10^-d (d up to 6) of which each is a whole multiple, or 0 for values on
-     * none (unrounded, or in exponent form).
+     * The grid of the values: the largest 10^-d (d from -15 to 6) of which each is a whole multiple, or 0 for values
+     * on none (unrounded, or in exponent form). A negative histogram_round_digits keys tens or hundreds: on a grid of
+     * 1 they were drawn as a comb, each bin claiming values that cannot occur.
      */
     static double grid(List<double[]> points) {
-        for (int d = 0; d <= 6; d++) {
+        for (int d = -15; d <= 6; d++) {
             double scale = Math.pow(10, d);
             boolean all = true;
             for (double[] p : points) {
                 double u = p[0] * scale;
-                if (Math.abs(u) > 1e15 || Math.abs(u - Math.rint(u)) > 1e-6) {
+                // a coarse grid takes whole numbers that are exact multiples of it (at 1e15, 790 is "near" 0 steps); a
+                // fine one allows the float noise of rounded decimals (0.30000000000000004)
+                boolean off = d < 0 ? p[0] != Math.rint(p[0]) || Math.abs(p[0]) > 1e15 || p[0] % Math.pow(10, -d) != 0
+                        : Math.abs(u) > 1e15 || Math.abs(u - Math.rint(u)) > 1e-6;
+                if (off) {
                     all = false;
                     break;
                 }
             }
             if (all) {
-                return 1 / scale;
+                return d < 0 ? Math.pow(10, -d) : 1 / scale;
             }
         }
         return 0;

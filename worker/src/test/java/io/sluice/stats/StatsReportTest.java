@@ -368,6 +368,19 @@ class StatsReportTest {
         assertTrue(rows.contains("<th>mean length</th></tr>\n<tr><td class=\"key\">a.com</td><td>3</td><td>60%</td><td>15</td></tr>"), rows);
     }
 
+    /** histogram_round_digits: -1 keys tens: bins of whole tens, not a comb of bins each claiming 0 - 4, 10 - 14 ... */
+    @Test
+    void aHistogramOfTensHasBinsOfTens() {
+        java.util.Map<Double, Integer> values = new java.util.TreeMap<>();
+        for (int i = 0; i < 80; i++) {
+            values.put(10.0 * i, 1 + i % 3);
+        }
+        String svg = figure(values, Double.NaN);
+        assertTrue(svg.contains("<title>0 – 10: "), svg);
+        assertTrue(svg.contains("<title>780 – 790: "), svg);
+        assertTrue(!svg.contains(" – 4: ") && !svg.contains(" – 14: "), svg);
+    }
+
     private static void writeGroup(Path dir, String groupAndStat, String merged) throws IOException {
         Files.createDirectories(dir.resolve(groupAndStat));
         Files.writeString(dir.resolve(groupAndStat).resolve(MergeStats.MERGED_NAME), merged);
