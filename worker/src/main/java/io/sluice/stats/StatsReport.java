@@ -714,13 +714,18 @@ public final class StatsReport {
     /**
      * Characters a browser would not show as written: bidirectional overrides and other format characters ("x.\u202eevil.com"
      * read as "x.moc.live", a domain that is not in the data; tag characters), controls (NUL, ESC, U+0085), line and
-     * paragraph separators, and lone surrogates. They are shown as their code.
+     * paragraph separators, lone surrogates, unassigned code points, spaces other than ' ', and the rest of Unicode's
+     * default-ignorable code points, which are not format characters: variation selectors and the combining grapheme
+     * joiner ("paypal\ufe0f.com" and "paypal\u034f.com" were two more rows reading "paypal.com"), Hangul fillers. They
+     * are shown as their code.
      */
     private static boolean shownAsCode(int c) {
         return switch (Character.getType(c)) {
             case Character.FORMAT, Character.CONTROL, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
-                 Character.SURROGATE -> true;
-            default -> false;
+                 Character.SURROGATE, Character.UNASSIGNED -> true;
+            case Character.SPACE_SEPARATOR -> c != ' ';
+            default -> c == 0x034F || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5 || (c >= 0x180B && c <= 0x180F)
+                    || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFFA0 || (c >= 0xE0000 && c <= 0xE0FFF);
         };
     }
 

@@ -237,6 +237,15 @@ class StatsReportTest {
         html = StatsReport.render(dir);
         // a line break or tab in a key would read as a space
         assertTrue(html.contains("<td class=\"key\">a\\u0000b\\u001b\\u0085\\u2028\\U000e0041\\ud800\\u000a\\u0009.com</td>"), html);
+        // variation selectors, the combining grapheme joiner, odd spaces: each was one more row reading "paypal.com"
+        Files.writeString(dir.resolve("fqdn/length").resolve(MergeStats.MERGED_NAME),
+                "{\"paypal\\ufe0f.com\": {\"total\": 5, \"unit\": \"task\"}, \"paypal\\u034f.com\": {\"total\": 4, \"unit\": \"task\"},"
+                + " \"paypal\\udb40\\udd01.com\": {\"total\": 3, \"unit\": \"task\"}, \"paypal\\u2009.com\": {\"total\": 2, \"unit\": \"task\"},"
+                + " \"caf\\u00e9.com\": {\"total\": 1, \"unit\": \"task\"}}");
+        html = StatsReport.render(dir);
+        for (String shown : List.of("paypal\\ufe0f.com", "paypal\\u034f.com", "paypal\\U000e0101.com", "paypal\\u2009.com", "caf\u00e9.com")) {
+            assertTrue(html.contains("<td class=\"key\">" + shown + "</td>"), shown + " in " + html);
+        }
     }
 
     /** Counts read as numbers do elsewhere on the page: "15,279 documents", not "15279 documents". */
