@@ -125,6 +125,11 @@ class ReportCommandTest {
         assertTrue(reportErrors(2, dir.resolve("nothing").toString()).contains("error: " + dir.resolve("nothing") + " holds no"
                 + " merged stats (<group>/<stat>/metric.json): give the folder merge_stats writes (its output, which is its"
                 + " input unless the step sets one)\n"));
+        // the folder of stats steps that saw no document: told so, not "give the folder merge_stats writes", which it is
+        Files.createDirectories(dir.resolve("empty"));
+        assertTrue(reportErrors(2, dir.resolve("empty").toString()).contains("error: " + dir.resolve("empty") + " holds no"
+                + " merged stats (<group>/<stat>/metric.json): it is empty, as the stats steps writing there leave it when they"
+                + " saw no document (or have not run)\n"));
         assertTrue(reportErrors(2, dir.resolve("absent").toString()).contains("error: stats folder does not exist: "
                 + dir.resolve("absent")));
         // per-rank stats only: before, "run merge_stats first" where merge_stats had run with an output of its own

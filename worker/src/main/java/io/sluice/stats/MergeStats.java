@@ -701,7 +701,9 @@ public final class MergeStats implements Step {
 
     private static IOException malformed(Path file, JacksonException e) {
         // Jackson names its source inside the message ("[Source: REDACTED (...) disabled); line: 1, ...]"): noise here
-        String message = e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
+        String message = e.getOriginalMessage().startsWith("Trailing token")
+                ? "more after the end of its JSON object (two files written into one?)" // not Jackson's option names
+                : e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
         return new IOException(file + ": malformed stats file (truncated or not JSON): "
                 + message + " at line " + e.getLocation().getLineNr() + ", column "
                 + e.getLocation().getColumnNr(), e);

@@ -176,9 +176,15 @@ public final class StatsReport {
         List<String> fqdnStats = statsIn(folder.resolve("fqdn"));
         List<String> suffixStats = statsIn(folder.resolve("suffix"));
         if (stats.isEmpty() && fqdnStats.isEmpty() && suffixStats.isEmpty()) {
-            throw new NotAStatsFolder(folder + " holds no merged stats (<group>/<stat>/metric.json): give the folder"
-                    + " merge_stats writes (its output, which is its input unless the step sets one)"
-                    + (unmerged.isEmpty() ? "" : ", or run merge_stats on these per-rank stats first"));
+            // stats steps that saw no document write no file: their folder, merged or not, is empty
+            boolean empty;
+            try (var children = Files.list(folder)) {
+                empty = children.findAny().isEmpty();
+            }
+            throw new NotAStatsFolder(folder + " holds no merged stats (<group>/<stat>/metric.json): " + (empty
+                    ? "it is empty, as the stats steps writing there leave it when they saw no document (or have not run)"
+                    : "give the folder merge_stats writes (its output, which is its input unless the step sets one)"
+                    + (unmerged.isEmpty() ? "" : ", or run merge_stats on these per-rank stats first")));
         }
         StringBuilder h = new StringBuilder(64 * 1024);
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Sluice stats: ")
@@ -377,14 +383,18 @@ public final class StatsReport {
             }
             h.append(td(fmt(docs < 0 ? s.n() : docs)));
         }
-        h.append(td(fmt(s.mean()))).append(td(fmt(s.stdDev()))).append(td(fmt(s.min())));
+        // a variance written a rounding below 0 (-2.2e-16) is 0, not a std of nan; a stat of no documents has no extremes
+        // (its min and max are the inf and -inf it starts from)
+        boolean none = !bare && s.n() == 0;
+        h.append(td(fmt(s.mean()))).append(td(fmt(Math.sqrt(s.variance() < 0 ? 0 : s.variance()))))
+                .append(none ? "<td></td>" : td(fmt(s.min())));
         for (double v : q) {
             // a value the metric took lies within [min, max]; a bare 0 (datatrove's form when the values sum to 0,
             // -1 and 1 say) has no extremes, and clamping to them said 0 beside a histogram of -1 and 1
             double shown = bare || !(s.min() <= s.max()) ? v : Math.min(s.max(), Math.max(s.min(), v));
             h.append(td(Double.isNaN(v) ? "n/a" : fmt(shown)));
         }
-        h.append(td(fmt(s.max()))).append("</tr>\n");
+        h.append(none ? "<td></td>" : td(fmt(s.max()))).append("</tr>\n");
         return source;
     }
 

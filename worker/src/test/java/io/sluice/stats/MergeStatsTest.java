@@ -96,6 +96,12 @@ class MergeStatsTest {
         e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
         assertTrue(e.getMessage().contains("00001.json"), e.getMessage());
 
+        // two objects in one file: told in words, not with Jackson's class and option names
+        Files.writeString(folder.resolve("00001.json"), "{\"summary\": 1}{\"summary\": 2}");
+        e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
+        assertEquals(folder.resolve("00001.json") + ": malformed stats file (truncated or not JSON): more after the end of its"
+                + " JSON object (two files written into one?) at line 1, column 16", e.getMessage());
+
         // impossible values; before, merged into a mean of 0 or a rounded count
         Map<String, String> impossible = Map.of(
                 "{\"summary\": {\"total\": 5, \"n\": 0, \"mean\": 2}}", "'n' is 0 but 'total' is 5",

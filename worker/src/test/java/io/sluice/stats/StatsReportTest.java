@@ -377,6 +377,20 @@ class StatsReportTest {
         assertTrue(rows.contains("<th>mean length</th></tr>\n<tr><td class=\"key\">a.com</td><td>3</td><td>60%</td><td>15</td></tr>"), rows);
     }
 
+    /** A hand-written summary: a variance a rounding below 0 showed a std of nan, and one of no documents min inf, max -inf. */
+    @Test
+    void aVarianceBelowZeroAndAStatOfNoDocumentsShowNoNonsense(@TempDir Path dir) throws IOException {
+        writeGroup(dir, "summary/length", "{\"summary\": {\"total\": 6, \"n\": 3, \"mean\": 2.0, \"variance\": -2.2e-16,"
+                + " \"min\": 2, \"max\": 2}}");
+        writeGroup(dir, "summary/n_words", "{\"summary\": {\"total\": 0, \"n\": 0}}");
+        String html = StatsReport.render(dir);
+        String length = html.substring(html.indexOf("length</a>"));
+        assertTrue(length.substring(0, length.indexOf("</tr>")).contains("<td>2</td><td>0</td><td>2</td>"), length);
+        String words = html.substring(html.indexOf("n_words</a>"));
+        words = words.substring(0, words.indexOf("</tr>"));
+        assertTrue(!words.contains("inf") && !words.contains("nan<"), words);
+    }
+
     /** histogram_round_digits: -1 keys tens: bins of whole tens, not a comb of bins each claiming 0 - 4, 10 - 14 ... */
     @Test
     void aHistogramOfTensHasBinsOfTens() {
