@@ -308,10 +308,31 @@ public final class StatsReport {
                 h.append("<p class=\"note\">no histogram group</p>");
             } else {
                 h.append(HistogramFigure.html(histograms.get(stat), q == null ? Double.NaN : q[2]));
+                h.append(roundedToOneValue(folder, stat, histograms.get(stat)));
             }
             h.append("</figure>\n");
         }
         h.append("</div>\n");
+    }
+
+    /**
+     * A note under a histogram of one value whose summary has several: "all 700 documents: 0" beside a max of 1 in the
+     * table read as a contradiction, where the histogram group had rounded them (a histogram_round_digits of -1, say).
+     */
+    private static String roundedToOneValue(Path folder, String stat, List<double[]> points) {
+        if (points.size() != 1) {
+            return "";
+        }
+        try {
+            Summary summary = summary(folder, stat);
+            if (summary == null || summary.bare() || summary.stats().n() == 0 || !(summary.stats().min() < summary.stats().max())) {
+                return "";
+            }
+            return "<p class=\"note\">as the histogram group rounded them (histogram_round_digits); the summary's values run"
+                    + " from " + esc(fmt(summary.stats().min())) + " to " + esc(fmt(summary.stats().max())) + "</p>";
+        } catch (IOException e) {
+            return ""; // the table's row names the file
+        }
     }
 
     /** Where a row's p50/p90/p99 came from. */

@@ -391,6 +391,21 @@ class StatsReportTest {
         assertTrue(!words.contains("inf") && !words.contains("nan<"), words);
     }
 
+    /** A histogram rounded to one value beside a summary of several says so ("all 700 documents: 0" beside a max of 1). */
+    @Test
+    void aHistogramRoundedToOneValueSaysSo(@TempDir Path dir) throws IOException {
+        writeGroup(dir, "summary/short_paragraph_ratio_100", "{\"summary\": {\"total\": 2.5, \"n\": 4, \"mean\": 0.625,"
+                + " \"variance\": 0.2, \"min\": 0.0, \"max\": 1.0}}");
+        writeGroup(dir, "histogram/short_paragraph_ratio_100", "{\"0.0\": {\"total\": 4, \"n\": 4, \"mean\": 1.0}}");
+        String html = StatsReport.render(dir);
+        assertTrue(html.contains("<p class=\"note\">all 4 documents: 0</p><p class=\"note\">as the histogram group rounded them"
+                + " (histogram_round_digits); the summary's values run from 0 to 1</p>"), html);
+        // one value in the summary too: nothing to add
+        writeGroup(dir, "summary/short_paragraph_ratio_100", "{\"summary\": {\"total\": 0, \"n\": 4, \"mean\": 0.0,"
+                + " \"variance\": 0.0, \"min\": 0.0, \"max\": 0.0}}");
+        assertTrue(!StatsReport.render(dir).contains("as the histogram group rounded them"));
+    }
+
     /** histogram_round_digits: -1 keys tens: bins of whole tens, not a comb of bins each claiming 0 - 4, 10 - 14 ... */
     @Test
     void aHistogramOfTensHasBinsOfTens() {
