@@ -99,8 +99,8 @@ class MergeStatsTest {
         // two objects in one file: told in words, not with Jackson's class and option names
         Files.writeString(folder.resolve("00001.json"), "{\"summary\": 1}{\"summary\": 2}");
         e = assertThrows(IOException.class, () -> StatsRun.merge(in, in, 1, tmp));
-        assertEquals(folder.resolve("00001.json") + ": malformed stats file (truncated or not JSON): more after the end of its"
-                + " JSON object (two files written into one?) at line 1, column 16", e.getMessage());
+        assertTrue(e.getMessage().startsWith(folder.resolve("00001.json") + ": malformed stats file (truncated or not JSON):"
+                + " more after the end of its JSON object (two files written into one?) at line 1, column 15;"), e.getMessage());
 
         // impossible values; before, merged into a mean of 0 or a rounded count
         Map<String, String> impossible = Map.of(
