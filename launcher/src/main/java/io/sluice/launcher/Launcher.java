@@ -42,10 +42,12 @@ public final class Launcher {
             if (e instanceof CommandLine.UnmatchedArgumentException u && cmd.getParent() == null
                     && !u.getUnmatched().isEmpty() && !u.getUnmatched().getFirst().startsWith("-")) {
                 // picocli suggested the nearest command however far: "plan" got "Did you mean: launcher cancel?"
+                // nearest by spelling alone: the job file's hints for datatrove's names ("tasks", "config") are not for commands
                 String word = u.getUnmatched().getFirst();
                 java.util.Set<String> commands = cmd.getSubcommands().keySet();
-                cmd.getErr().println("error: '" + word + "' is not a launcher command" + io.sluice.job.Spelling.didYouMean(word, commands)
-                        + "; the commands: " + String.join(", ", commands) + " ('launcher help COMMAND' tells one)");
+                String near = io.sluice.job.Spelling.nearest(word, commands);
+                cmd.getErr().println("error: '" + word + "' is not a launcher command" + (near == null ? "" : " (did you mean '"
+                        + near + "'?)") + "; the commands: " + String.join(", ", commands) + " ('launcher help COMMAND' tells one)");
                 return cmd.getCommandSpec().exitCodeOnInvalidInput();
             }
             return usual.handleParseException(e, given);

@@ -519,6 +519,24 @@ class LauncherTest {
         assertTrue(Files.exists(dir.resolve("st/summary/length/metric.json")));
     }
 
+    /** A stage after the changed one in the file that does not read its output is not named: deleting it was for nothing. */
+    @Test
+    void aChangedStagesRefusalNamesOnlyTheStagesReadingItsOutput() throws IOException {
+        input("{\"text\":\"x\"}\n");
+        // s and m wait for the stage before them in the file (no depends), but s reads the input, not a's output
+        String yaml = "logging_dir: $ROOT/logs\nstages:\n"
+                + "  - name: a\n    tasks: 1\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n"
+                + "  - name: s\n    steps: [{read_jsonl: {path: $ROOT/in}}, {doc_stats: {output: $ROOT/st}}]\n"
+                + "  - name: m\n    steps: [{merge_stats: {input: $ROOT/st}}]\n";
+        assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
+        Path changed = job(yaml.replace("    tasks: 1\n", "    tasks: 2\n"));
+        assertEquals(2, Launcher.execute("run", changed.toString()));
+        assertTrue(err.toString().contains("delete " + dir.resolve("logs/a") + ", to run the changed stage\n"), err.toString());
+        deleteTree(dir.resolve("logs/a"));
+        err.reset();
+        assertEquals(0, Launcher.execute("run", changed.toString()), err.toString());
+    }
+
     /** validate says what run would refuse in the logging dir; before, it said OK and run refused. */
     @Test
     void validateRefusesAChangedCompletedStage() throws IOException {
@@ -553,6 +571,13 @@ class LauncherTest {
         err.reset();
         assertEquals(2, Launcher.execute("runn", "job.yaml"));
         assertTrue(err.toString().contains("error: 'runn' is not a launcher command (did you mean 'run'?)"), err.toString());
+        // a command in capitals is near; a datatrove option's name gets no job-file hint
+        err.reset();
+        assertEquals(2, Launcher.execute("RUN", "job.yaml"));
+        assertTrue(err.toString().contains("error: 'RUN' is not a launcher command (did you mean 'run'?)"), err.toString());
+        err.reset();
+        assertEquals(2, Launcher.execute("tasks"));
+        assertTrue(err.toString().startsWith("error: 'tasks' is not a launcher command; the commands:"), err.toString());
         // an unknown option of a command is still picocli's own message, with the command's usage
         err.reset();
         assertEquals(2, Launcher.execute("run", "--frob", "job.yaml"));

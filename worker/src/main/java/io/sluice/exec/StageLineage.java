@@ -6,12 +6,7 @@ import io.sluice.io.AtomicFile;
 import io.sluice.io.Completions;
 import io.sluice.job.Job;
 import io.sluice.job.JobException;
-import io.sluice.job.StepRegistry;
-import io.sluice.job.WrittenFolders;
-import io.sluice.pipeline.DocumentSource;
-import io.sluice.pipeline.ListedOutput;
-import io.sluice.pipeline.Step;
-import io.sluice.stats.MergeStats;
+import io.sluice.job.StageInputs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -46,45 +41,11 @@ final class StageLineage {
     private static final String MADE_FROM = "made_from.json";
 
     private final Job job;
-    /** Per stage, the stages whose outputs it reads (see {@link #inputsOf}). */
-    private final Map<String, Set<String>> inputs = new LinkedHashMap<>();
-    /**
-     * Per stage, those of its inputs known only as the MinHash folders it lists, which versions before 2026-11-27
-     * did not record in made_from.json: a record without them is not held to them.
-     */
-    private final Map<String, Set<String>> listedOnly = new LinkedHashMap<>();
+    private final StageInputs inputs;
 
     StageLineage(Job job) {
         this.job = job;
-        // one pass: the folders written so far are those of the stages before each one
-        WrittenFolders written = new WrittenFolders(job.loggingDir());
-        Map<Path, String> listed = new LinkedHashMap<>(); // MinHash folders, and the stage filling each
-        for (Job.Stage stage : job.stages()) {
-            Set<String> in = new LinkedHashSet<>(stage.depends() == null ? List.of() : stage.depends());
-            List<Step> steps = stage.steps().stream().map(StepRegistry::create).toList();
-            for (Step step : steps) {
-                if (step instanceof DocumentSource source) {
-                    in.addAll(written.stagesWriting(source.root()));
-                } else if (step instanceof MergeStats merge) {
-                    in.addAll(written.stagesWriting(merge.input()));
-                }
-                if (step instanceof ListedOutput.Reader reader) {
-                    Path folder = reader.input().toAbsolutePath().normalize();
-                    listed.forEach((out, writer) -> {
-                        if ((folder.startsWith(out) || out.startsWith(folder)) && in.add(writer)) {
-                            listedOnly.computeIfAbsent(stage.name(), k -> new LinkedHashSet<>()).add(writer);
-                        }
-                    });
-                }
-            }
-            inputs.put(stage.name(), in);
-            steps.forEach(step -> written.add(stage.name(), step));
-            for (Step step : steps) {
-                if (step instanceof ListedOutput out) {
-                    listed.put(out.listedFolder().toAbsolutePath().normalize(), stage.name());
-                }
-            }
-        }
+        this.inputs = new StageInputs(job);
     }
 
     /**
@@ -104,8 +65,8 @@ final class StageLineage {
             if (madeFrom == null) {
                 continue; // made by a version that kept no record: nothing to compare with
             }
-            Set<String> inputs = new LinkedHashSet<>(inputsOf(stage));
-            for (String l : listedOnly.getOrDefault(stage.name(), Set.of())) {
+            Set<String> inputs = new LinkedHashSet<>(this.inputs.of(stage));
+            for (String l : this.inputs.listedOnly(stage)) {
                 if (!madeFrom.containsKey(l)) {
                     inputs.remove(l);
                 }
@@ -160,7 +121,7 @@ final class StageLineage {
      */
     void recordInputs(Job.Stage stage) throws IOException {
         Map<String, String> ids = new LinkedHashMap<>();
-        for (String up : inputsOf(stage)) {
+        for (String up : inputs.of(stage)) {
             ids.put(up, runId(job.stageDir(job.stage(up))));
         }
         AtomicFile.writeShared(job.stageDir(stage).resolve(MADE_FROM), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(ids));
@@ -168,22 +129,7 @@ final class StageLineage {
 
     /** The stage {@code name} and every stage after it that reads from it, directly or not. */
     List<String> downstreamOf(String name) {
-        List<String> out = new ArrayList<>(List.of(name));
-        for (Job.Stage stage : job.stages()) {
-            if (!out.contains(stage.name()) && inputsOf(stage).stream().anyMatch(out::contains)) {
-                out.add(stage.name());
-            }
-        }
-        return out;
-    }
-
-    /**
-     * The stages whose outputs {@code stage} reads: those it names in {@code depends} (a MinHash stage reads
-     * the files of the one before it), and the earlier stages writing a folder one of its steps reads. Not
-     * simply the stage before it: a stage reading the user's input does not read that one.
-     */
-    private Set<String> inputsOf(Job.Stage stage) {
-        return inputs.get(stage.name());
+        return inputs.downstreamOf(name);
     }
 
     /** A new run id for the stage, whose completed output was removed to run it again. */

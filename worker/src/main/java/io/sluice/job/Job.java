@@ -64,19 +64,6 @@ public record Job(String name, Path loggingDir, int tasks, int workers, boolean 
         return index <= 0 ? List.of() : List.of(stages.get(index - 1).name());
     }
 
-    /** The stages that wait for {@code stage}, directly or through others, in the job's order. */
-    public List<Stage> downstreamOf(Stage stage) {
-        java.util.Set<String> after = new java.util.HashSet<>(List.of(stage.name()));
-        List<Stage> found = new java.util.ArrayList<>();
-        for (Stage s : stages) {
-            if (upstreamOf(s).stream().anyMatch(after::contains)) {
-                after.add(s.name());
-                found.add(s);
-            }
-        }
-        return found;
-    }
-
     public Path stageDir(Stage s) {
         return loggingDir.resolve(s.name());
     }

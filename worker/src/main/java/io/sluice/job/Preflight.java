@@ -607,15 +607,20 @@ public final class Preflight {
     }
 
     /**
-     * The stages after {@code stage} that have completed ranks, which would refuse next, as the stage's output they
-     * read changes: named with the folders to delete, so that one round of deleting does it. A merge_stats stage is
-     * among them: with the stage's folder deleted its run is a new one, which StageLineage holds a completed merge
-     * of the old one to (leaving it out, as before, made the advice take two rounds).
+     * The stages after {@code stage} that read its output, directly or not, and have completed ranks, which would
+     * refuse next (StageLineage, by the same {@link StageInputs}), as that output changes: named with the folders to
+     * delete, so that one round of deleting does it. A merge_stats stage is among them: with the stage's folder deleted
+     * its run is a new one, to which a completed merge of the old one is refused; a stage merely after it in the file
+     * is not (named, it was deleted for nothing).
      */
     private static String alsoDownstream(Job job, Job.Stage stage) {
         List<String> folders = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        for (Job.Stage s : job.downstreamOf(stage)) {
+        List<String> readers = new StageInputs(job).downstreamOf(stage.name());
+        for (Job.Stage s : job.stages()) {
+            if (s == stage || !readers.contains(s.name())) {
+                continue;
+            }
             try {
                 if (!io.sluice.io.Completions.completedRanks(job.stageDir(s)).isEmpty()) {
                     names.add(s.name());

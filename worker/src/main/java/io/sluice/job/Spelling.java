@@ -120,6 +120,15 @@ public final class Spelling {
             boolean step = Character.isUpperCase(word.charAt(0)); // datatrove's class names
             return (step ? " (datatrove's step, not in Sluice: " : " (datatrove's option, not taken here: ") + notTaken + ")";
         }
+        String best = nearest(word, known);
+        return best != null && !best.equalsIgnoreCase(word) ? " (did you mean '" + best + "'?)" : "";
+    }
+
+    /**
+     * The known name nearest to {@code word}, ignoring case (edit distance, an adjacent swap counting once), if it is
+     * within a third of the word's length and not the word itself; else null. A name differing in case only is nearest.
+     */
+    public static String nearest(String word, Iterable<String> known) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String k : known) {
@@ -129,8 +138,7 @@ public final class Spelling {
                 bestDistance = d;
             }
         }
-        return best != null && bestDistance > 0 && bestDistance <= Math.max(1, word.length() / 3)
-                ? " (did you mean '" + best + "'?)" : "";
+        return best != null && !best.equals(word) && bestDistance <= Math.max(1, word.length() / 3) ? best : null;
     }
 
     /** {@code " (given as datatrove's 'NAME')"} when {@code given} holds datatrove's name for {@code key}, else "". */

@@ -319,9 +319,10 @@ public final class MergeStats implements Step {
         Path sub = null;
         try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
             for (Path child : children) {
-                // hidden folders (.cache, .git) are no stats, nor is a logging dir's content: its per-rank pipeline stats
-                // (<stage>/stats/NNNNN.json) look like a stat's files, and merging a job's root folder failed on them
-                if (Files.isDirectory(child) && !child.getFileName().toString().startsWith(".") && !isLoggingDir(child)) {
+                // hidden folders (.cache, .git) are no stats, nor are a logging dir's per-rank pipeline stats
+                // (<stage>/stats/NNNNN.json in Sluice's, stats/NNNNN.json in datatrove's), which look like a stat's files:
+                // merging a job's root folder failed on them
+                if (Files.isDirectory(child) && !child.getFileName().toString().startsWith(".") && !isPipelineStats(child)) {
                     sub = child;
                     collectLeaves(root, child, out, strict);
                 }
@@ -337,9 +338,9 @@ public final class MergeStats implements Step {
         }
     }
 
-    /** A logging dir of Sluice (job.json) or of datatrove (executor.json). */
-    private static boolean isLoggingDir(Path dir) {
-        return Files.isRegularFile(dir.resolve("job.json")) || Files.isRegularFile(dir.resolve("executor.json"));
+    /** A logging dir's folder of per-rank pipeline stats: "stats" beside the ranks' "completions" (Sluice's and datatrove's). */
+    private static boolean isPipelineStats(Path dir) {
+        return dir.getFileName().toString().equals("stats") && Files.isDirectory(dir.resolveSibling("completions"));
     }
 
     /** Whether {@code root}, an existing folder, has stat folders ({@code <group>/<stat>}), with per-rank files or merged ones. */

@@ -613,9 +613,14 @@ public final class StatsReport {
                 .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
         // a stats block before a filter counts more documents than length after it, in the same folder: shares of the
         // corpus's documents went past 100% (402%); they are shares of the most documents one of these stats counted
-        long whole = corpus == null ? -1 : corpus.documents();
-        for (String stat : docsUnderKeys.keySet()) {
-            whole = corpus == null ? whole : Math.max(whole, counts.getOrDefault(stat, -1L));
+        // (a stat's count is its summary's, when the table had an exact one, or at least the documents under its keys)
+        long covered = 0;
+        for (long n : docs.values()) {
+            covered += Math.max(0, n);
+        }
+        long whole = corpus == null ? -1 : Math.max(corpus.documents(), covered);
+        for (Map.Entry<String, Long> e : docsUnderKeys.entrySet()) {
+            whole = corpus == null ? whole : Math.max(whole, Math.max(e.getValue(), counts.getOrDefault(e.getKey(), -1L)));
         }
         h.append("<h2>").append(title).append("</h2>\n<div class=\"wide\"><table class=\"num\"><tr><th>").append(group)
                 .append("</th><th>docs</th>").append(corpus == null ? "" : "<th>% of docs</th>").append("<th>mean ").append(esc(meanOf)).append("</th></tr>\n");
@@ -649,10 +654,6 @@ public final class StatsReport {
         }
         // most web corpora have a URL in every document; a mixed one (e-mail, books) may have few, and a table of the
         // few alone read as a picture of the whole corpus
-        long covered = 0;
-        for (long n : docs.values()) {
-            covered += Math.max(0, n);
-        }
         String keyCount = fmt(keys.size()) + (keys.size() == 1 ? " key" : " keys")
                 + (keys.size() > TOP_DOMAINS ? " (the top " + TOP_DOMAINS + " shown)" : "");
         if (corpus != null) {

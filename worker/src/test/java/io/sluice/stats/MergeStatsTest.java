@@ -625,15 +625,18 @@ class MergeStatsTest {
     void logFoldersInsideTheInputAreNoStats() throws IOException {
         Path in = tmp.resolve("job");
         writeRanks(in.resolve("stats/summary/length"), summaryFile(3), summaryFile(4));
-        for (String logs : List.of("logs", "dt_logs")) {
-            writeRanks(in.resolve(logs + "/clean/stats"), "[{\"name\": \"read_jsonl\"}]");
+        // Sluice's logging dir: <stage>/stats beside <stage>/completions; datatrove's: stats beside completions
+        for (String stage : List.of("logs/clean", "dt_logs")) {
+            writeRanks(in.resolve(stage + "/stats"), "[{\"name\": \"read_jsonl\"}]");
+            Files.createDirectories(in.resolve(stage + "/completions"));
         }
-        Files.writeString(in.resolve("logs/job.json"), "{}");
-        Files.writeString(in.resolve("dt_logs/executor.json"), "{}");
+        // stats written inside the logging dir are stats all the same
+        writeRanks(in.resolve("logs/out/summary/n_lines"), summaryFile(5));
         merge(Map.of("input", in.toString()));
         assertTrue(Files.readString(in.resolve("stats/summary/length/metric.json")).contains("\"total\": 7"));
+        assertTrue(Files.exists(in.resolve("logs/out/summary/n_lines/metric.json")));
         assertFalse(Files.exists(in.resolve("logs/clean/stats/metric.json")));
-        assertFalse(Files.exists(in.resolve("dt_logs/clean/stats/metric.json")));
+        assertFalse(Files.exists(in.resolve("dt_logs/stats/metric.json")));
     }
 
     /** datatrove cuts "fqdn__<anything>" folders as fqdn ones. */

@@ -371,6 +371,12 @@ class StatsReportTest {
         assertTrue(rows.contains("5 of the 5 documents (100%) are under these 2 keys; the others had no URL, or were under keys top_k"
                 + " dropped. The stats of this group counted more documents than length's 3 (a filter between the stats steps,"
                 + " say): shares are of the 5 of the one counting most."), rows);
+        // a stat with no exact count in the table (no sketch or histogram: datatrove's, or groups: [fqdn]) still counts
+        writeGroup(dir, "summary/n_words", "{\"summary\": {\"total\": 15, \"n\": 5, \"mean\": 3.0}}");
+        Files.deleteIfExists(dir.resolve("summary/n_words").resolve(MergeStats.MERGED_QUANTILES));
+        rows = StatsReport.render(dir);
+        assertTrue(rows.contains("<td class=\"key\">a.com</td><td>3</td><td>60%</td>"), rows);
+        assertTrue(rows.contains("5 of the 5 documents (100%)"), rows);
         // with length's own keys, the mean is length's
         writeGroup(dir, "fqdn/length", "{\"a.com\": {\"total\": 30, \"n\": 2, \"mean\": 15.0}, \"b.com\": {\"total\": 10, \"n\": 1, \"mean\": 10.0}}");
         rows = StatsReport.render(dir);
