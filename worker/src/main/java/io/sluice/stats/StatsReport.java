@@ -571,7 +571,10 @@ public final class StatsReport {
         return points;
     }
 
-    /** The most frequent keys of a domain group, by documents, with the mean of the first stat found. */
+    /**
+     * The most frequent keys of a domain group, by documents, with the mean of length, or of the stat counting the most
+     * documents under its keys.
+     */
     private static void topKeys(StringBuilder h, Path folder, String group, List<String> stats, String title,
                                 CorpusSize corpus, List<String> unreadable, Map<String, Long> counts,
                                 List<String> miscounted) throws IOException {
