@@ -502,9 +502,7 @@ class LauncherTest {
                 + "  - name: b\n    tasks: 1\n    steps: [{read_jsonl: {path: $ROOT/o}}, {doc_stats: {output: $ROOT/st}},"
                 + " {write_jsonl: {path: $ROOT/o2}}]\n"
                 + "  - name: m\n    depends: [b]\n    steps: [{merge_stats: {input: $ROOT/st}}]\n";
-        assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
-        Path changed = job(yaml.replaceFirst("tasks: 1", "tasks: 2"));
-        assertEquals(2, Launcher.execute("run", changed.toString()));
+        Path changed = runThenRefused(yaml, yaml.replaceFirst("tasks: 1", "tasks: 2"));
         assertTrue(err.toString().contains("shard_plan.json was planned for 1 tasks") && err.toString().contains("new logging_dir"),
                 err.toString());
         // b, which reads a's output, and m, which merges b's stats, would refuse next: named now, so that one round of
@@ -512,10 +510,7 @@ class LauncherTest {
         assertTrue(err.toString().contains("to run the changed stage; then the stages 'b', 'm' after it, with completed ranks,"
                 + " would refuse its changed output too: delete " + dir.resolve("logs/b") + ", " + dir.resolve("logs/m")
                 + " with it"), err.toString());
-        for (String stage : List.of("a", "b", "m")) {
-            deleteTree(dir.resolve("logs/" + stage));
-        }
-        assertEquals(0, Launcher.execute("run", changed.toString()), err.toString());
+        runAfterDeleting(changed, "a", "b", "m");
         assertTrue(Files.exists(dir.resolve("st/summary/length/metric.json")));
     }
 
@@ -528,13 +523,26 @@ class LauncherTest {
                 + "  - name: a\n    tasks: 1\n    steps: [{read_jsonl: {path: $ROOT/in}}, {write_jsonl: {path: $ROOT/o}}]\n"
                 + "  - name: s\n    steps: [{read_jsonl: {path: $ROOT/in}}, {doc_stats: {output: $ROOT/st}}]\n"
                 + "  - name: m\n    steps: [{merge_stats: {input: $ROOT/st}}]\n";
-        assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
-        Path changed = job(yaml.replace("    tasks: 1\n", "    tasks: 2\n"));
-        assertEquals(2, Launcher.execute("run", changed.toString()));
+        Path changed = runThenRefused(yaml, yaml.replace("    tasks: 1\n", "    tasks: 2\n"));
         assertTrue(err.toString().contains("delete " + dir.resolve("logs/a") + ", to run the changed stage\n"), err.toString());
-        deleteTree(dir.resolve("logs/a"));
+        runAfterDeleting(changed, "a");
+    }
+
+    /** Runs {@code yaml} to the end, then {@code changedYaml}, which run refuses (exit 2); returns the changed job's file. */
+    private Path runThenRefused(String yaml, String changedYaml) throws IOException {
+        assertEquals(0, Launcher.execute("run", job(yaml).toString()), err.toString());
+        Path changed = job(changedYaml);
+        assertEquals(2, Launcher.execute("run", changed.toString()));
+        return changed;
+    }
+
+    /** Deletes the logging folders of {@code stages}, as a refusal says to, and runs {@code job} again to the end. */
+    private void runAfterDeleting(Path job, String... stages) throws IOException {
+        for (String stage : stages) {
+            deleteTree(dir.resolve("logs/" + stage));
+        }
         err.reset();
-        assertEquals(0, Launcher.execute("run", changed.toString()), err.toString());
+        assertEquals(0, Launcher.execute("run", job.toString()), err.toString());
     }
 
     /** validate says what run would refuse in the logging dir; before, it said OK and run refused. */

@@ -62,8 +62,7 @@ class StatsReportTest {
         writeSummary(dir, "n_paragraphs", paragraphs);
         String html = StatsReport.render(dir);
         // min, p50, p90, p99, max of length: exact p50 149, p90 189, p99 198; each within 1%
-        String length = html.substring(html.indexOf("length</a>"));
-        length = length.substring(0, length.indexOf("</tr>"));
+        String length = summaryRow(html, "length");
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("<td>([0-9.,]+)</td>").matcher(length);
         java.util.List<Double> cells = new java.util.ArrayList<>();
         while (m.find()) {
@@ -390,11 +389,16 @@ class StatsReportTest {
                 + " \"min\": 2, \"max\": 2}}");
         writeGroup(dir, "summary/n_words", "{\"summary\": {\"total\": 0, \"n\": 0}}");
         String html = StatsReport.render(dir);
-        String length = html.substring(html.indexOf("length</a>"));
-        assertTrue(length.substring(0, length.indexOf("</tr>")).contains("<td>2</td><td>0</td><td>2</td>"), length);
-        String words = html.substring(html.indexOf("n_words</a>"));
-        words = words.substring(0, words.indexOf("</tr>"));
+        String length = summaryRow(html, "length");
+        assertTrue(length.contains("<td>2</td><td>0</td><td>2</td>"), length);
+        String words = summaryRow(html, "n_words");
         assertTrue(!words.contains("inf") && !words.contains("nan<"), words);
+    }
+
+    /** The summary table's row of {@code stat}, from its name's link to the end of the row. */
+    private static String summaryRow(String html, String stat) {
+        String row = html.substring(html.indexOf(stat + "</a>"));
+        return row.substring(0, row.indexOf("</tr>"));
     }
 
     /** A histogram rounded to one value beside a summary of several says so ("all 700 documents: 0" beside a max of 1). */
