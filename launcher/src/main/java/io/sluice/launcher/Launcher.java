@@ -41,8 +41,8 @@ public final class Launcher {
             CommandLine cmd = e.getCommandLine();
             if (e instanceof CommandLine.UnmatchedArgumentException u && cmd.getParent() == null
                     && !u.getUnmatched().isEmpty() && !u.getUnmatched().getFirst().startsWith("-")) {
-                // picocli suggested the nearest command however far: "plan" got "Did you mean: launcher cancel?"
-                // nearest by spelling alone: the job file's hints for datatrove's names ("tasks", "config") are not for commands
+                // picocli suggested the nearest command however far ("plan" got "Did you mean: launcher cancel?"); by
+                // spelling alone, as the job file's hints for datatrove's names ("tasks", "config") are not for commands
                 String word = u.getUnmatched().getFirst();
                 java.util.Set<String> commands = cmd.getSubcommands().keySet();
                 String near = io.sluice.job.Spelling.nearest(word, commands);

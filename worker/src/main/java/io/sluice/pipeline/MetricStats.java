@@ -157,8 +157,9 @@ public final class MetricStats {
         return n > 1 ? m2 / (n - 1) : 0.0;
     }
 
+    /** 0 for a variance a rounding below 0 (-2.2e-16, as a file may hold), not the NaN of its square root. */
     public double stdDev() {
-        return Math.sqrt(variance());
+        return Math.sqrt(Math.max(0, variance()));
     }
 
     public double min() {

@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import io.sluice.doc.Document;
 import io.sluice.io.AtomicFile;
 import io.sluice.io.PyJson;
-import io.sluice.io.RankName;
 import io.sluice.job.StepArgs;
 import io.sluice.pipeline.DocumentSink;
 import io.sluice.pipeline.MetricStats;
@@ -29,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -652,12 +650,7 @@ public final class MergeStats implements Step {
 
     /** The files of {@code dir} named as ranks' files by {@code name} ({@link StatsStep#RANK_FILE} or its sketch's). */
     private static List<Path> ranksFiles(Path dir, Pattern name) throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> {
-                Matcher m = name.matcher(p.getFileName().toString());
-                return m.matches() && RankName.parse(m.group(1)) >= 0;
-            }).sorted().toList();
-        }
+        return list(dir, name).stream().filter(p -> StatsStep.rankOf(p.getFileName().toString()) >= 0).toList();
     }
 
     private static List<Path> list(Path dir, Pattern name) throws IOException {

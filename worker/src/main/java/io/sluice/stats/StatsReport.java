@@ -404,11 +404,9 @@ public final class StatsReport {
             }
             h.append(td(fmt(docs < 0 ? s.n() : docs)));
         }
-        // a variance written a rounding below 0 (-2.2e-16) is 0, not a std of nan; a stat of no documents has no extremes
-        // (its min and max are the inf and -inf it starts from)
+        // a stat of no documents has no extremes (its min and max are the inf and -inf it starts from)
         boolean none = !bare && s.n() == 0;
-        h.append(td(fmt(s.mean()))).append(td(fmt(Math.sqrt(s.variance() < 0 ? 0 : s.variance()))))
-                .append(none ? "<td></td>" : td(fmt(s.min())));
+        h.append(td(fmt(s.mean()))).append(td(fmt(s.stdDev()))).append(none ? "<td></td>" : td(fmt(s.min())));
         for (double v : q) {
             // a value the metric took lies within [min, max]; a bare 0 (datatrove's form when the values sum to 0,
             // -1 and 1 say) has no extremes, and clamping to them said 0 beside a histogram of -1 and 1
@@ -616,14 +614,17 @@ public final class StatsReport {
                 .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
         // a stats block before a filter counts more documents than length after it, in the same folder: shares of the
         // corpus's documents went past 100% (402%); they are shares of the most documents one of these stats counted
-        // (a stat's count is its summary's, when the table had an exact one, or at least the documents under its keys)
+        // (a stat's count is its summary's when the table had an exact one; the keys' documents are at least any stat's)
         long covered = 0;
         for (long n : docs.values()) {
             covered += Math.max(0, n);
         }
-        long whole = corpus == null ? -1 : Math.max(corpus.documents(), covered);
-        for (Map.Entry<String, Long> e : docsUnderKeys.entrySet()) {
-            whole = corpus == null ? whole : Math.max(whole, Math.max(e.getValue(), counts.getOrDefault(e.getKey(), -1L)));
+        long whole = -1;
+        if (corpus != null) {
+            whole = Math.max(corpus.documents(), covered);
+            for (String stat : docsUnderKeys.keySet()) {
+                whole = Math.max(whole, counts.getOrDefault(stat, -1L));
+            }
         }
         h.append("<h2>").append(title).append("</h2>\n<div class=\"wide\"><table class=\"num\"><tr><th>").append(group)
                 .append("</th><th>docs</th>").append(corpus == null ? "" : "<th>% of docs</th>").append("<th>mean ").append(esc(meanOf)).append("</th></tr>\n");
